@@ -1,0 +1,3 @@
+//! One module per subcommand: its clap arguments and the function that turns
+//! them into a validated configuration, calls the stages and returns an
+//! exit code (see [`crate::exit`]).

@@ -1,0 +1,30 @@
+//! The `coreval` binary: parse arguments, call the subcommand, map the
+//! result to a documented exit code (`Error: …` and 2 for tool errors).
+
+use clap::Parser;
+use coreval::cli::{Cli, Command};
+use coreval::exit;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: anyhow::Result<u8> = match cli.command {};
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::from(exit::OK);
+            }
+            eprintln!("Error: {err:#}");
+            ExitCode::from(exit::TOOL_ERROR)
+        }
+    }
+}
+
+/// A closed pipe on stdout (`coreval … | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
