@@ -1,2 +1,5 @@
-//! SMT-LIB text: the streaming top-level scanner and symbol normal forms.
+//! SMT-LIB text: the streaming top-level scanner, the in-memory lexer for
+//! one command, and symbol normal forms.
+pub mod lexer;
+pub mod scanner;
 pub mod symbol;

@@ -1,0 +1,266 @@
+//! In-memory SMT-LIB tokens of one command (or of a solver's answer).
+//!
+//! The streaming [`scanner`](super::scanner) cuts a script into top-level
+//! commands without looking inside them; this lexer walks the bytes of one
+//! command when a stage needs its tokens (the head symbol, `:named`
+//! attributes, the names in a core). It is iterative, so nesting depth costs
+//! nothing, and it never allocates: tokens are spans into the input.
+
+use std::fmt;
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// `(`
+    Open,
+    /// `)`
+    Close,
+    /// A simple symbol (`abc`, `+`, `assert`).
+    Symbol,
+    /// A quoted symbol, bars included (`|a b|`).
+    QuotedSymbol,
+    /// A keyword, colon included (`:named`).
+    Keyword,
+    /// A string literal, quotes included, `""` escapes left as written.
+    String,
+    /// A numeral, decimal, `#x…` or `#b…` literal.
+    Literal,
+}
+
+/// One token: its kind and its byte span in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    /// The token's bytes in `src`.
+    pub fn bytes<'a>(&self, src: &'a [u8]) -> &'a [u8] {
+        &src[self.start..self.end]
+    }
+
+    /// True for symbols and quoted symbols.
+    pub fn is_symbol(&self) -> bool {
+        matches!(self.kind, TokenKind::Symbol | TokenKind::QuotedSymbol)
+    }
+
+    /// The symbol's normal form (bars removed), for symbol tokens.
+    pub fn symbol<'a>(&self, src: &'a [u8]) -> &'a [u8] {
+        super::symbol::normalize_bytes(self.bytes(src))
+    }
+}
+
+/// A lexical error at a byte offset of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl fmt::Display for LexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for LexError {}
+
+/// Iterator over the tokens of `src`; comments and white space are skipped.
+pub struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    failed: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a [u8]) -> Self {
+        Lexer {
+            src,
+            pos: 0,
+            failed: false,
+        }
+    }
+
+    /// Byte offset where the next token search starts.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    fn fail(
+        &mut self,
+        offset: usize,
+        message: impl Into<String>,
+    ) -> Option<Result<Token, LexError>> {
+        self.failed = true;
+        Some(Err(LexError {
+            offset,
+            message: message.into(),
+        }))
+    }
+}
+
+/// Bytes that end a symbol, keyword or literal.
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'(' | b')' | b'"' | b'|' | b';')
+}
+
+impl Iterator for Lexer<'_> {
+    type Item = Result<Token, LexError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let src = self.src;
+        // Skip white space and comments.
+        loop {
+            while self.pos < src.len() && src[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+            if self.pos < src.len() && src[self.pos] == b';' {
+                while self.pos < src.len() && src[self.pos] != b'\n' && src[self.pos] != b'\r' {
+                    self.pos += 1;
+                }
+                continue;
+            }
+            break;
+        }
+        let start = self.pos;
+        let &b = src.get(start)?;
+        let kind = match b {
+            b'(' => {
+                self.pos += 1;
+                TokenKind::Open
+            }
+            b')' => {
+                self.pos += 1;
+                TokenKind::Close
+            }
+            b'"' => {
+                let mut i = start + 1;
+                loop {
+                    match src[i..].iter().position(|&c| c == b'"') {
+                        None => return self.fail(start, "unterminated string literal"),
+                        Some(k) => {
+                            i += k + 1;
+                            if src.get(i) == Some(&b'"') {
+                                i += 1; // `""` escape
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                }
+                self.pos = i;
+                TokenKind::String
+            }
+            b'|' => match src[start + 1..].iter().position(|&c| c == b'|') {
+                None => return self.fail(start, "unterminated quoted symbol"),
+                Some(k) => {
+                    self.pos = start + k + 2;
+                    TokenKind::QuotedSymbol
+                }
+            },
+            _ => {
+                let mut i = start + 1;
+                while i < src.len() && !is_delimiter(src[i]) {
+                    i += 1;
+                }
+                self.pos = i;
+                match b {
+                    b':' => TokenKind::Keyword,
+                    b'#' => TokenKind::Literal,
+                    b'0'..=b'9' => TokenKind::Literal,
+                    _ => TokenKind::Symbol,
+                }
+            }
+        };
+        Some(Ok(Token {
+            kind,
+            start,
+            end: self.pos,
+        }))
+    }
+}
+
+/// The head symbol of a command's text `( head …)`, or `None` when the
+/// command does not start with a symbol.
+pub fn command_head(text: &[u8]) -> Option<&[u8]> {
+    let mut lx = Lexer::new(text);
+    match lx.next()? {
+        Ok(t) if t.kind == TokenKind::Open => {}
+        _ => return None,
+    }
+    match lx.next()? {
+        Ok(t) if t.kind == TokenKind::Symbol => Some(t.bytes(text)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<(TokenKind, String)> {
+        Lexer::new(src.as_bytes())
+            .map(|t| {
+                let t = t.unwrap();
+                (
+                    t.kind,
+                    String::from_utf8_lossy(t.bytes(src.as_bytes())).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_of_an_assert() {
+        use TokenKind::*;
+        let toks = kinds("(assert (! (> x 1.5) :named |a b|)) ; done\n\"s\"\"t\" #b01");
+        assert_eq!(
+            toks,
+            vec![
+                (Open, "(".into()),
+                (Symbol, "assert".into()),
+                (Open, "(".into()),
+                (Symbol, "!".into()),
+                (Open, "(".into()),
+                (Symbol, ">".into()),
+                (Symbol, "x".into()),
+                (Literal, "1.5".into()),
+                (Close, ")".into()),
+                (Keyword, ":named".into()),
+                (QuotedSymbol, "|a b|".into()),
+                (Close, ")".into()),
+                (Close, ")".into()),
+                (String, "\"s\"\"t\"".into()),
+                (Literal, "#b01".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_symbols_hold_anything_but_bars() {
+        let toks = kinds("|multi\nline (x) ; no comment|");
+        assert_eq!(toks.len(), 1);
+        assert_eq!(toks[0].0, TokenKind::QuotedSymbol);
+    }
+
+    #[test]
+    fn unterminated_tokens_are_errors() {
+        let e = Lexer::new(b"(a \"open").find_map(|t| t.err()).unwrap();
+        assert_eq!(e.offset, 3);
+        assert!(e.message.contains("string"));
+        let e = Lexer::new(b"(a |open").find_map(|t| t.err()).unwrap();
+        assert!(e.message.contains("quoted symbol"));
+    }
+
+    #[test]
+    fn head_of_commands() {
+        assert_eq!(command_head(b"( ; c\n assert x)"), Some(&b"assert"[..]));
+        assert_eq!(command_head(b"((x))"), None);
+    }
+}

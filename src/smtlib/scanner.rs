@@ -1,0 +1,505 @@
+//! Streaming top-level scanner for SMT-LIB 2.6 scripts.
+//!
+//! It reads any `Read` in large blocks and yields each top-level command as
+//! its bytes plus where it started, keeping the text between commands
+//! (white space and comments) as a *gap*, so that a rewriter can write the
+//! script back byte for byte. Inside a command it only tracks what can hide
+//! a parenthesis: string literals (with `""` escapes), `|quoted symbols|`
+//! (which may hold newlines and parentheses) and `;` comments. Nesting is a
+//! counter, so a depth of 10⁶ costs nothing, and only the current command is
+//! held in memory, so a script of hundreds of MB streams through.
+//!
+//! This is coreval's hot path; smt2parser (see [`super::lint`]) is used only
+//! for strict validation because it is ~60× slower and can use tens of times
+//! the input's size in memory.
+
+use std::fmt;
+use std::io::{self, Read};
+
+/// Size of the blocks read from the input.
+const BLOCK: usize = 1 << 20;
+
+/// One top-level command.
+#[derive(Clone, Debug, Default)]
+pub struct Command {
+    /// The command's bytes, from its `(` to its matching `)`.
+    pub text: Vec<u8>,
+    /// Byte offset of the `(` in the input.
+    pub offset: u64,
+    /// 1-based line of the `(`.
+    pub line: u64,
+    /// 1-based byte column of the `(`.
+    pub column: u64,
+    /// Deepest nesting reached inside the command (1 for `(exit)`).
+    pub max_depth: u64,
+    /// Whether a `;` comment occurs inside the command.
+    pub has_comment: bool,
+}
+
+impl Command {
+    /// The head symbol (`assert`, `set-logic`…), or `""` when the command
+    /// does not start with a simple symbol.
+    pub fn head(&self) -> &str {
+        super::lexer::command_head(&self.text)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .unwrap_or("")
+    }
+
+    /// Span of the command's arguments inside `text`: from the first token
+    /// after the head to the end of the last token before the closing
+    /// parenthesis (white space and comments around them excluded).
+    pub fn args_span(&self) -> (usize, usize) {
+        use super::lexer::{Lexer, TokenKind};
+        let t = &self.text;
+        let mut lx = Lexer::new(t);
+        let _open = lx.next();
+        let head_end = match lx.next() {
+            Some(Ok(tok)) if tok.kind == TokenKind::Symbol => tok.end,
+            _ => 1,
+        };
+        let close = t.len().saturating_sub(1);
+        let mut start = head_end;
+        while start < close && t[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        if !self.has_comment {
+            let mut end = close;
+            while end > start && t[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
+            return (start, end);
+        }
+        // Comments may sit before the first or after the last argument:
+        // take the span from the first token to the end of the last one.
+        let mut depth = 0usize;
+        let (mut first, mut end) = (None, start);
+        for tok in Lexer::new(t).flatten() {
+            if tok.start >= start && tok.end <= close {
+                first.get_or_insert(tok.start);
+                end = tok.end;
+            }
+            match tok.kind {
+                TokenKind::Open => depth += 1,
+                TokenKind::Close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let first = first.unwrap_or(start);
+        (first, end.max(first))
+    }
+}
+
+/// What went wrong, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScanError {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based byte column.
+    pub column: u64,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl ScanError {
+    /// `path:line:column: message`, the form editors jump to.
+    pub fn in_file(&self, path: &std::path::Path) -> String {
+        format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Between commands.
+    Top,
+    /// In a comment between commands.
+    TopComment,
+    /// Inside a command, outside strings, symbols and comments.
+    Cmd,
+    Str,
+    /// Saw a `"` inside a string: either the end or the first half of `""`.
+    StrQuote,
+    Quoted,
+    Comment,
+}
+
+/// Byte classes the hot loop stops at.
+const PLAIN: u8 = 0;
+const OPEN: u8 = 1;
+const CLOSE: u8 = 2;
+const DQUOTE: u8 = 3;
+const BAR: u8 = 4;
+const SEMI: u8 = 5;
+const NEWLINE: u8 = 6;
+
+static CLASS: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    t[b'(' as usize] = OPEN;
+    t[b')' as usize] = CLOSE;
+    t[b'"' as usize] = DQUOTE;
+    t[b'|' as usize] = BAR;
+    t[b';' as usize] = SEMI;
+    t[b'\n' as usize] = NEWLINE;
+    t
+};
+
+/// The scanner. Call [`Scanner::next_command`] until it returns `Ok(None)`;
+/// [`Scanner::gap`] then holds the text after the last command.
+pub struct Scanner<R> {
+    input: R,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    eof: bool,
+    failed: bool,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    line: u64,
+    /// Absolute offset of the byte after the last newline.
+    line_start: u64,
+    state: State,
+    depth: u64,
+    cur: Command,
+    gap: Vec<u8>,
+    /// Position of the token that opened the current string or symbol.
+    tok_line: u64,
+    tok_col: u64,
+}
+
+impl<R: Read> Scanner<R> {
+    pub fn new(input: R) -> Self {
+        Scanner {
+            input,
+            buf: vec![0; BLOCK],
+            pos: 0,
+            len: 0,
+            eof: false,
+            failed: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            state: State::Top,
+            depth: 0,
+            cur: Command::default(),
+            gap: Vec::new(),
+            tok_line: 0,
+            tok_col: 0,
+        }
+    }
+
+    /// White space and comments before the command last returned (or, after
+    /// the end, after the last command).
+    pub fn gap(&self) -> &[u8] {
+        &self.gap
+    }
+
+    fn column_at(&self, abs: u64) -> u64 {
+        abs - self.line_start + 1
+    }
+
+    fn error(&mut self, line: u64, column: u64, message: String) -> ScanError {
+        self.failed = true;
+        ScanError {
+            line,
+            column,
+            message,
+        }
+    }
+
+    fn fill(&mut self) -> Result<bool, ScanError> {
+        if self.eof {
+            return Ok(false);
+        }
+        self.base += self.len as u64;
+        self.pos = 0;
+        self.len = 0;
+        loop {
+            match self.input.read(&mut self.buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.len = n;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let (l, c) = (self.line, self.column_at(self.base));
+                    return Err(self.error(l, c, format!("read error: {e}")));
+                }
+            }
+        }
+    }
+
+    /// The next top-level command, `Ok(None)` at the end of the input.
+    /// After an error the scanner stays finished.
+    pub fn next_command(&mut self) -> Result<Option<Command>, ScanError> {
+        if self.failed {
+            return Ok(None);
+        }
+        self.gap.clear();
+        loop {
+            if self.pos == self.len && !self.fill()? {
+                return self.at_eof();
+            }
+            if let Some(cmd) = self.step()? {
+                return Ok(Some(cmd));
+            }
+        }
+    }
+
+    fn at_eof(&mut self) -> Result<Option<Command>, ScanError> {
+        let (l, c) = (self.tok_line, self.tok_col);
+        match self.state {
+            State::Top | State::TopComment => Ok(None),
+            State::Str => Err(self.error(
+                l,
+                c,
+                "unterminated string literal: expected '\"' before the end of the file".into(),
+            )),
+            State::Quoted => Err(self.error(
+                l,
+                c,
+                "unterminated quoted symbol: expected '|' before the end of the file".into(),
+            )),
+            State::Cmd | State::StrQuote | State::Comment => {
+                let (l, c, d) = (self.cur.line, self.cur.column, self.depth);
+                Err(self.error(
+                    l,
+                    c,
+                    format!("unbalanced parentheses: the command opened here is not closed at the end of the file (expected {d} more ')')"),
+                ))
+            }
+        }
+    }
+
+    /// Process the buffered bytes; returns a command as soon as one closes.
+    fn step(&mut self) -> Result<Option<Command>, ScanError> {
+        let mut i = self.pos;
+        let end = self.len;
+        match self.state {
+            State::Top => {
+                while i < end {
+                    let b = self.buf[i];
+                    match b {
+                        b'\n' => {
+                            self.line += 1;
+                            self.line_start = self.base + i as u64 + 1;
+                        }
+                        b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => {}
+                        b';' => {
+                            self.gap.extend_from_slice(&self.buf[self.pos..=i]);
+                            self.pos = i + 1;
+                            self.state = State::TopComment;
+                            return Ok(None);
+                        }
+                        b'(' => {
+                            self.gap.extend_from_slice(&self.buf[self.pos..i]);
+                            let abs = self.base + i as u64;
+                            self.cur = Command {
+                                text: Vec::new(),
+                                offset: abs,
+                                line: self.line,
+                                column: self.column_at(abs),
+                                max_depth: 1,
+                                has_comment: false,
+                            };
+                            self.depth = 1;
+                            self.cur.text.push(b'(');
+                            self.pos = i + 1;
+                            self.state = State::Cmd;
+                            return Ok(None);
+                        }
+                        _ => {
+                            let abs = self.base + i as u64;
+                            let (l, c) = (self.line, self.column_at(abs));
+                            let what = if b == b')' {
+                                "unbalanced ')': no command is open here".to_string()
+                            } else {
+                                let tok: Vec<u8> = self.buf[i..end.min(i + 20)]
+                                    .iter()
+                                    .copied()
+                                    .take_while(|c| {
+                                        !c.is_ascii_whitespace() && *c != b'(' && *c != b')'
+                                    })
+                                    .collect();
+                                format!(
+                                    "stray token '{}' at top level: expected '(' starting a command",
+                                    String::from_utf8_lossy(&tok).escape_debug()
+                                )
+                            };
+                            return Err(self.error(l, c, what));
+                        }
+                    }
+                    i += 1;
+                }
+                self.gap.extend_from_slice(&self.buf[self.pos..end]);
+                self.pos = end;
+                Ok(None)
+            }
+            State::TopComment => {
+                match memchr::memchr(b'\n', &self.buf[i..end]) {
+                    Some(k) => {
+                        let nl = i + k;
+                        self.gap.extend_from_slice(&self.buf[i..=nl]);
+                        self.line += 1;
+                        self.line_start = self.base + nl as u64 + 1;
+                        self.pos = nl + 1;
+                        self.state = State::Top;
+                    }
+                    None => {
+                        self.gap.extend_from_slice(&self.buf[i..end]);
+                        self.pos = end;
+                    }
+                }
+                Ok(None)
+            }
+            _ => self.step_command(),
+        }
+    }
+
+    /// Inside a command: copy bytes to the command, stopping at the bytes
+    /// that change state.
+    fn step_command(&mut self) -> Result<Option<Command>, ScanError> {
+        let buf = &self.buf[..self.len];
+        let mut i = self.pos;
+        let end = self.len;
+        let mut done = false;
+        while i < end {
+            let b = buf[i];
+            match self.state {
+                State::Cmd => {
+                    let class = CLASS[b as usize];
+                    if class == PLAIN {
+                        i += 1;
+                        continue;
+                    }
+                    match class {
+                        OPEN => {
+                            self.depth += 1;
+                            if self.depth > self.cur.max_depth {
+                                self.cur.max_depth = self.depth;
+                            }
+                        }
+                        CLOSE => {
+                            self.depth -= 1;
+                            if self.depth == 0 {
+                                i += 1;
+                                done = true;
+                                break;
+                            }
+                        }
+                        DQUOTE | BAR => {
+                            let abs = self.base + i as u64;
+                            self.tok_line = self.line;
+                            self.tok_col = abs - self.line_start + 1;
+                            self.state = if class == DQUOTE {
+                                State::Str
+                            } else {
+                                State::Quoted
+                            };
+                        }
+                        SEMI => {
+                            self.cur.has_comment = true;
+                            self.state = State::Comment;
+                        }
+                        _ => {
+                            self.line += 1;
+                            self.line_start = self.base + i as u64 + 1;
+                        }
+                    }
+                    i += 1;
+                }
+                State::Str | State::Quoted | State::Comment => {
+                    let stop = match self.state {
+                        State::Str => b'"',
+                        State::Quoted => b'|',
+                        _ => b'\n',
+                    };
+                    // Count the newlines we pass (strings and symbols may span lines).
+                    let rest = &buf[i..end];
+                    let found = memchr::memchr(stop, rest);
+                    let upto = found.unwrap_or(rest.len());
+                    if stop != b'\n' {
+                        for nl in memchr::memchr_iter(b'\n', &rest[..upto]) {
+                            self.line += 1;
+                            self.line_start = self.base + (i + nl) as u64 + 1;
+                        }
+                    }
+                    match found {
+                        None => i = end,
+                        Some(k) => {
+                            i += k;
+                            match self.state {
+                                State::Str => self.state = State::StrQuote,
+                                State::Quoted => self.state = State::Cmd,
+                                _ => {
+                                    self.line += 1;
+                                    self.line_start = self.base + i as u64 + 1;
+                                    self.state = State::Cmd;
+                                }
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                State::StrQuote => {
+                    // `""` is an escaped quote; anything else ends the string
+                    // and is processed again as command text.
+                    if b == b'"' {
+                        self.state = State::Str;
+                        i += 1;
+                    } else {
+                        self.state = State::Cmd;
+                    }
+                }
+                State::Top | State::TopComment => {
+                    unreachable!("step_command runs inside a command")
+                }
+            }
+        }
+        self.cur.text.extend_from_slice(&buf[self.pos..i]);
+        self.pos = i;
+        if done {
+            self.state = State::Top;
+            return Ok(Some(std::mem::take(&mut self.cur)));
+        }
+        Ok(None)
+    }
+}
+
+/// Convenience: every command of an in-memory script, or the first error.
+pub fn commands(src: &[u8]) -> Result<Vec<Command>, ScanError> {
+    let mut sc = Scanner::new(src);
+    let mut out = Vec::new();
+    while let Some(c) = sc.next_command()? {
+        out.push(c);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;
