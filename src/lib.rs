@@ -7,5 +7,8 @@
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod journal;
+pub mod policy;
+pub mod rebuild;
 pub mod smtlib;
 pub mod verdict;
