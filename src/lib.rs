@@ -4,11 +4,14 @@
 //! checking, scoring, reporting) driven by the `coreval` binary; tests and
 //! benchmarks use the same modules.
 
+pub mod campaign;
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod interrupt;
 pub mod journal;
 pub mod policy;
+pub mod progress;
 pub mod rebuild;
 pub mod smtlib;
 pub mod verdict;

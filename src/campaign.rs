@@ -1,0 +1,358 @@
+//! The campaign folder: its config file and where every stage keeps its
+//! data.
+//!
+//! ```text
+//! CAMPAIGN/
+//!   campaign.toml      the config (see `coreval init` for a commented one)
+//!   named/             named benchmarks, mirroring the benchmark tree, + index.jsonl
+//!   runs.jsonl         one record per finished (solver, benchmark) run
+//!   cores/<hash>.smt2  content-addressed core-only benchmarks
+//!   checks.jsonl       one record per finished (core, checker) job
+//!   reports/           pairs.jsonl, scores.json, pairs.csv, report.md, report.html
+//!   .pids/             live solver process groups (for orphan clean-up)
+//! ```
+//!
+//! The config is parsed strictly (unknown keys and wrong types are errors
+//! that name the file, line and column) and then validated once here, so
+//! that the stages get durations, paths and numbers they can trust.
+
+use crate::policy::Policy;
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// File name of the config inside a campaign folder.
+pub const CONFIG_FILE: &str = "campaign.toml";
+
+/// The config file as written.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Root of the benchmarks, relative to the campaign folder.
+    pub benchmarks: PathBuf,
+    /// Folder of solver/checker definitions; default: the installed `checkers/`.
+    pub checkers_dir: Option<PathBuf>,
+    /// Parallel jobs; 0 = number of cores.
+    #[serde(default)]
+    pub jobs: usize,
+    /// Cross-campaign cache of checker answers; default `$XDG_CACHE_HOME/coreval`.
+    pub cache: Option<PathBuf>,
+    #[serde(default)]
+    pub naming: Naming,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub check: Check,
+    #[serde(default)]
+    pub score: Score,
+    /// The solvers under test.
+    #[serde(default, rename = "solver")]
+    pub solvers: Vec<SolverEntry>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Naming {
+    /// Name prefix; empty = pick one that clashes with nothing.
+    pub prefix: String,
+    /// Benchmarks that already name terms: `skip`, `strip` or `keep`.
+    pub named_policy: String,
+    /// Benchmarks with fewer assertions are not eligible.
+    pub min_assertions: u64,
+    /// Accept benchmarks without `(set-info :status unsat)`.
+    pub allow_no_status: bool,
+    /// Scramble with this seed before naming.
+    pub scramble_seed: Option<u64>,
+}
+
+impl Default for Naming {
+    fn default() -> Self {
+        Naming {
+            prefix: String::new(),
+            named_policy: "skip".into(),
+            min_assertions: 2,
+            allow_no_status: false,
+            scramble_seed: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Wall-clock seconds per solver run.
+    pub time: f64,
+    /// Memory limit per run in MB; 0 = none.
+    pub memory_mb: u64,
+    /// Seconds between SIGTERM and SIGKILL.
+    pub grace: f64,
+    /// Wall-clock seconds per checker run.
+    pub checker_time: f64,
+    /// Bytes of each output stream kept per run, in MB.
+    pub output_cap_mb: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: 60.0,
+            memory_mb: 0,
+            grace: 2.0,
+            checker_time: 60.0,
+            output_cap_mb: 16,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Check {
+    /// Checker definitions to use; empty = every installed one.
+    pub checkers: Vec<String>,
+    /// Decision policy preset.
+    pub policy: Policy,
+    /// Exclude checkers of the solver's own team.
+    pub independent: bool,
+    /// Skip or stop checker jobs once a core's verdict cannot change.
+    pub early_stop: bool,
+}
+
+impl Default for Check {
+    fn default() -> Self {
+        Check {
+            checkers: Vec::new(),
+            policy: Policy::Smtcomp2025,
+            independent: true,
+            early_stop: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Score {
+    /// Rules edition for scores.
+    pub rules: String,
+    /// Family definition: `first-folder` or `directory`; default per edition.
+    pub family: Option<String>,
+    /// Participants table (CSV: solver, team, competing, display name).
+    pub participants: Option<PathBuf>,
+}
+
+impl Default for Score {
+    fn default() -> Self {
+        Score {
+            rules: "smtcomp-2025".into(),
+            family: None,
+            participants: None,
+        }
+    }
+}
+
+/// One solver under test: a definition from `checkers/` or an inline command.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverEntry {
+    /// Name used in journals and reports.
+    pub name: String,
+    /// A definition in the checkers folder (its core options are added).
+    pub definition: Option<String>,
+    /// Or an inline command template (`{file}`, `{timeout}`, `{seed}`…).
+    pub command: Option<Vec<String>>,
+    /// Team, for checker independence; default: the definition's team or the name.
+    pub team: Option<String>,
+    /// Extra arguments appended to the command.
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+/// A validated campaign.
+#[derive(Debug, Clone)]
+pub struct Campaign {
+    pub dir: PathBuf,
+    pub config: ConfigFile,
+    pub benchmarks: PathBuf,
+    pub jobs: usize,
+    pub time: Duration,
+    pub checker_time: Duration,
+    pub grace: Duration,
+    pub memory: Option<u64>,
+    pub output_cap: usize,
+}
+
+impl Campaign {
+    /// Read and validate `DIR/campaign.toml`.
+    pub fn load(dir: &Path) -> Result<Campaign> {
+        let path = dir.join(CONFIG_FILE);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
+        let config: ConfigFile = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+        Campaign::from_config(dir, config).with_context(|| format!("in {}", path.display()))
+    }
+
+    /// Validate a parsed config for the campaign folder `dir`.
+    pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
+        let l = &config.limits;
+        for (what, v) in [
+            ("limits.time", l.time),
+            ("limits.checker_time", l.checker_time),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                bail!("{what} must be a positive number of seconds, not {v}");
+            }
+        }
+        if !(l.grace.is_finite() && l.grace >= 0.0) {
+            bail!(
+                "limits.grace must be a non-negative number of seconds, not {}",
+                l.grace
+            );
+        }
+        let mut seen = std::collections::HashSet::new();
+        for s in &config.solvers {
+            if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {
+                bail!(
+                    "solver name '{}' must be non-empty, without '/' and not start with '.'",
+                    s.name
+                );
+            }
+            if !seen.insert(&s.name) {
+                bail!("solver '{}' is listed twice", s.name);
+            }
+            match (&s.definition, &s.command) {
+                (Some(_), Some(_)) => bail!(
+                    "solver '{}': give either `definition` or `command`, not both",
+                    s.name
+                ),
+                (None, None) => bail!(
+                    "solver '{}': needs a `definition` (a checkers/*.toml name) or a `command`",
+                    s.name
+                ),
+                (None, Some(c)) if c.is_empty() => bail!("solver '{}': `command` is empty", s.name),
+                _ => {}
+            }
+        }
+        if !["skip", "strip", "keep"].contains(&config.naming.named_policy.as_str()) {
+            bail!(
+                "naming.named_policy must be skip, strip or keep, not '{}'",
+                config.naming.named_policy
+            );
+        }
+        let benchmarks = if config.benchmarks.is_absolute() {
+            config.benchmarks.clone()
+        } else {
+            dir.join(&config.benchmarks)
+        };
+        let jobs = if config.jobs == 0 {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        } else {
+            config.jobs
+        };
+        Ok(Campaign {
+            dir: dir.to_path_buf(),
+            benchmarks,
+            jobs,
+            time: Duration::from_secs_f64(l.time),
+            checker_time: Duration::from_secs_f64(l.checker_time),
+            grace: Duration::from_secs_f64(l.grace),
+            memory: (l.memory_mb > 0).then(|| l.memory_mb * 1024 * 1024),
+            output_cap: (l.output_cap_mb.max(1) * 1024 * 1024) as usize,
+            config,
+        })
+    }
+
+    pub fn named_dir(&self) -> PathBuf {
+        self.dir.join("named")
+    }
+    pub fn runs_journal(&self) -> PathBuf {
+        self.dir.join("runs.jsonl")
+    }
+    pub fn checks_journal(&self) -> PathBuf {
+        self.dir.join("checks.jsonl")
+    }
+    pub fn cores_dir(&self) -> PathBuf {
+        self.dir.join("cores")
+    }
+    pub fn reports_dir(&self) -> PathBuf {
+        self.dir.join("reports")
+    }
+    pub fn pid_dir(&self) -> PathBuf {
+        self.dir.join(".pids")
+    }
+    /// The cross-campaign check cache folder.
+    pub fn cache_dir(&self) -> PathBuf {
+        if let Some(c) = &self.config.cache {
+            return if c.is_absolute() {
+                c.clone()
+            } else {
+                self.dir.join(c)
+            };
+        }
+        default_cache_dir()
+    }
+}
+
+/// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os("COREVAL_CACHE") {
+        return PathBuf::from(p);
+    }
+    if let Some(p) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(p).join("coreval");
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache").join("coreval")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Campaign> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        Campaign::load(dir.path())
+    }
+
+    #[test]
+    fn minimal_config_gets_defaults() {
+        let c =
+            load("benchmarks = \"b\"\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n").unwrap();
+        assert_eq!(c.time, Duration::from_secs(60));
+        assert_eq!(c.config.check.policy, Policy::Smtcomp2025);
+        assert!(c.benchmarks.ends_with("b"));
+        assert!(c.jobs >= 1);
+    }
+
+    #[test]
+    fn unknown_keys_and_wrong_types_name_the_line() {
+        let e = load("benchmarks = \"b\"\n[limits]\ntime = \"long\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("campaign.toml") && e.contains("line 3"), "{e}");
+        let e = load("benchmarks = \"b\"\nbogus = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("bogus"), "{e}");
+        let e = load("benchmarks = \"b\"\n[check]\npolicy = \"smtcomp-1999\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected one of"), "{e}");
+    }
+
+    #[test]
+    fn invalid_values_are_refused() {
+        let e = load("benchmarks = \"b\"\n[limits]\ntime = -1\n").unwrap_err();
+        assert!(format!("{e:#}").contains("limits.time"));
+        let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"a\"\n").unwrap_err();
+        assert!(format!("{e:#}").contains("needs a `definition`"));
+        let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"../x\"\ncommand = [\"x\"]\n")
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("without '/'"));
+    }
+}
