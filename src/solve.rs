@@ -1,0 +1,261 @@
+//! The solve stage: run every solver under test on every named benchmark
+//! and journal what each printed.
+//!
+//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`;
+//! each finished pair appends one fsynced record, so a re-run (after a kill,
+//! Ctrl-C or a crash) picks up exactly the missing pairs. Runs go through
+//! the [runner](crate::runner) with the campaign's limits; what a solver
+//! printed becomes an [answer](crate::answer) plus flags. An answer printed
+//! after the time limit counts as a timeout (BenchExec does the same).
+
+use crate::answer::{self, Answer};
+use crate::campaign::Campaign;
+use crate::checkers::{self, SolverDef};
+use crate::journal::{self, Journal};
+use crate::name::IndexEntry;
+use crate::runner::{self, Exit, RunOutcome, RunSpec};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// One finished (solver, benchmark) run: the journal record of `runs.jsonl`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunRecord {
+    /// Solver name from the campaign config.
+    pub solver: String,
+    /// Benchmark id (path below the benchmark root).
+    pub benchmark: String,
+    /// The answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
+    pub answer: Answer,
+    /// The core's names in normal form, in the order printed.
+    pub core: Option<Vec<String>>,
+    /// Output flags (errors before the answer, two answers, garbage…).
+    pub flags: Vec<String>,
+    /// `(error "…")` messages the solver printed.
+    #[serde(default)]
+    pub errors: Vec<String>,
+    /// How the process ended: `exit N`, `signal N` or `failed to start: …`.
+    pub exit: String,
+    /// Killed at the time limit (any answer it printed is discarded).
+    pub timed_out: bool,
+    /// Ran out of the memory limit.
+    pub memout: bool,
+    /// The answer printed before the kill, when the run timed out.
+    pub late_answer: Option<Answer>,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// CPU seconds of the whole process tree.
+    pub cpu: f64,
+    /// Peak resident memory in bytes.
+    pub max_rss: u64,
+    /// Bytes of stdout beyond the cap (not kept).
+    pub stdout_dropped: u64,
+    /// Solver version, from its version probe.
+    pub solver_version: Option<String>,
+}
+
+/// A solver under test, resolved from the config.
+#[derive(Clone, Debug)]
+pub struct SolverUnderTest {
+    pub name: String,
+    pub team: String,
+    /// Definition name when the solver is one of the checkers' definitions.
+    pub definition: Option<String>,
+    pub def: SolverDef,
+}
+
+/// Resolve the config's solvers against the definitions folder.
+pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverUnderTest>> {
+    let mut out = Vec::new();
+    for s in &c.config.solvers {
+        let mut def = match (&s.definition, &s.command) {
+            (Some(d), _) => {
+                let Some(found) = defs.iter().find(|x| &x.name == d) else {
+                    bail!(
+                        "solver '{}': no definition '{d}' in the checkers folder (known: {})",
+                        s.name,
+                        defs.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                    );
+                };
+                let mut def = found.clone();
+                def.command.extend(def.core_options.iter().cloned());
+                def
+            }
+            (None, Some(cmd)) => SolverDef::inline(&s.name, s.team.as_deref().unwrap_or(&s.name), cmd.clone()),
+            (None, None) => bail!("solver '{}' has neither definition nor command", s.name),
+        };
+        def.command.extend(s.args.iter().cloned());
+        let team = s.team.clone().unwrap_or_else(|| def.team.clone());
+        out.push(SolverUnderTest { name: s.name.clone(), team, definition: s.definition.clone(), def });
+    }
+    Ok(out)
+}
+
+/// Read the named benchmarks' index (only eligible entries).
+pub fn read_index(c: &Campaign) -> Result<Vec<IndexEntry>> {
+    let path = c.named_dir().join("index.jsonl");
+    let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
+    for w in report.warnings(&path) {
+        eprintln!("warning: {w}");
+    }
+    Ok(entries.into_iter().filter(|e| e.is_eligible()).collect())
+}
+
+/// The runner spec of one solver job.
+pub fn spec_for(def: &SolverDef, file: &Path, c: &Campaign, time: std::time::Duration) -> RunSpec {
+    let (program, args) = def.command_for(file, time, 0);
+    RunSpec {
+        program,
+        args,
+        env: Vec::new(),
+        workdir: None,
+        wall_limit: time,
+        grace: c.grace,
+        memory_limit: c.memory,
+        output_cap: c.output_cap,
+        pid_dir: Some(c.pid_dir()),
+    }
+}
+
+/// Whether a run died of the memory limit (RLIMIT_AS failures show as
+/// allocation errors, a cgroup as SIGKILL at the limit).
+pub fn is_memout(out: &RunOutcome, limit: Option<u64>) -> bool {
+    let Some(limit) = limit else { return false };
+    if out.timed_out {
+        return false;
+    }
+    let text = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b).to_ascii_lowercase();
+        s.contains("out of memory") || s.contains("bad_alloc") || s.contains("memoryerror") || s.contains("cannot allocate")
+    };
+    let failed = !matches!(out.exit, Exit::Exited(0));
+    failed && (text(&out.stderr) || text(&out.stdout) || out.max_rss >= limit / 10 * 9)
+}
+
+/// Turn a finished run into its journal record.
+pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, version: Option<String>) -> RunRecord {
+    let parsed = answer::parse_output(&out.stdout);
+    let mut flags: Vec<String> = parsed.flags.iter().map(|f| f.to_string()).collect();
+    if out.stdout_dropped > 0 {
+        flags.push("output-truncated".into());
+    }
+    let (answer, core, late_answer) = if out.timed_out {
+        (Answer::Timeout, None, Some(parsed.answer).filter(|a| *a != Answer::NoAnswer))
+    } else if memout {
+        (Answer::NoAnswer, None, None)
+    } else {
+        (parsed.answer, parsed.core, None)
+    };
+    RunRecord {
+        solver: solver.to_string(),
+        benchmark: benchmark.to_string(),
+        answer,
+        core,
+        flags,
+        errors: parsed.errors,
+        exit: match &out.exit {
+            Exit::Exited(c) => format!("exit {c}"),
+            Exit::Signaled(s) => format!("signal {s}"),
+            Exit::FailedToStart(m) => format!("failed to start: {m}"),
+        },
+        timed_out: out.timed_out,
+        memout,
+        late_answer,
+        wall: out.wall,
+        cpu: out.cpu,
+        max_rss: out.max_rss,
+        stdout_dropped: out.stdout_dropped,
+        solver_version: version,
+    }
+}
+
+/// What a solve pass did.
+#[derive(Debug, Default, Clone)]
+pub struct SolveSummary {
+    pub total_pairs: usize,
+    pub already_done: usize,
+    pub ran: usize,
+    pub interrupted: bool,
+}
+
+/// Run the solve stage of a campaign. `filter` selects which pairs this
+/// process owns (all of them, or one shard).
+pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicBool) -> Result<SolveSummary> {
+    let defs = checkers::load_dir(&checkers_dir(c))?;
+    let solvers = solvers_under_test(c, &defs)?;
+    let index = read_index(c)?;
+    let journal_path = c.runs_journal();
+    let (done, report): (Vec<RunRecord>, _) = journal::read_all(&journal_path)?;
+    for w in report.warnings(&journal_path) {
+        eprintln!("warning: {w}");
+    }
+    let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
+    let killed = runner::reap_orphans(&c.pid_dir());
+    if killed > 0 {
+        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
+    }
+    let mut todo = Vec::new();
+    let mut summary = SolveSummary::default();
+    for s in &solvers {
+        for e in &index {
+            if !filter(&s.name, &e.id) {
+                continue;
+            }
+            summary.total_pairs += 1;
+            if done.contains(&(s.name.clone(), e.id.clone())) {
+                summary.already_done += 1;
+            } else {
+                todo.push((s, e));
+            }
+        }
+    }
+    if todo.is_empty() {
+        return Ok(summary);
+    }
+    let versions: HashMap<&str, Option<String>> =
+        solvers.iter().map(|s| (s.name.as_str(), s.def.probe_version())).collect();
+    let journal = Journal::open(&journal_path)?;
+    let bar = crate::progress::bar("solve", todo.len() as u64);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(c.jobs).build().context("cannot start worker threads")?;
+    let named = c.named_dir();
+    let results: Vec<Result<bool>> = pool.install(|| {
+        todo.par_iter()
+            .map(|(s, e)| {
+                if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+                    return Ok(false);
+                }
+                let file = named.join(&e.output);
+                let spec = spec_for(&s.def, &file, c, c.time);
+                let out = runner::run(&spec, cancel);
+                if out.cancelled {
+                    return Ok(false);
+                }
+                let memout = is_memout(&out, c.memory);
+                let rec = record(&s.name, &e.id, &out, memout, versions[s.name.as_str()].clone());
+                journal.append(&rec)?;
+                bar.inc(1);
+                Ok(true)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    for r in results {
+        if r? {
+            summary.ran += 1;
+        }
+    }
+    summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
+    Ok(summary)
+}
+
+/// The definitions folder of a campaign.
+pub fn checkers_dir(c: &Campaign) -> PathBuf {
+    match &c.config.checkers_dir {
+        Some(d) if d.is_absolute() => d.clone(),
+        Some(d) => c.dir.join(d),
+        None => checkers::default_dir(),
+    }
+}

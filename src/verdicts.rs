@@ -1,0 +1,171 @@
+//! Verdict per pair: a run record, the core's well-formedness and the
+//! checkers' answers, folded by the campaign's decision policy.
+//!
+//! This is where "what happened" becomes one [`PairRecord`] for the scorer,
+//! with the evidence kept beside it ([`PairVerdict`]): every checker's
+//! answer, a *disputed* flag when checkers disagree (sat vs unsat: a
+//! soundness problem in one of them, reported loudly), and a flag when a
+//! core was confirmed by a checker of its producer's own team.
+
+use crate::answer::{self, Answer};
+use crate::campaign::Campaign;
+use crate::check::{self, CheckRecord, CoreRecord};
+use crate::checkers::{self, SolverDef};
+use crate::journal;
+use crate::name::IndexEntry;
+use crate::policy::{CheckAnswer, Decision};
+use crate::solve::{self, RunRecord, SolverUnderTest};
+use crate::verdict::{IllFormed, PairRecord, RunStatus, Verdict};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// A pair's verdict with the evidence behind it (`reports/pairs.jsonl`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairVerdict {
+    /// The scored record.
+    #[serde(flatten)]
+    pub pair: PairRecord,
+    /// Checker name → its answer on this pair's core.
+    pub checkers: BTreeMap<String, CheckAnswer>,
+    /// Some checker said sat and another unsat.
+    pub disputed: bool,
+    /// A checker of the producing solver's team said unsat.
+    pub confirmed_by_own_team: bool,
+    /// Checks still missing: the verdict is provisional.
+    pub pending: bool,
+    /// Flags from the run (errors before the answer, truncated output…).
+    pub flags: Vec<String>,
+    /// Hash of the core-only benchmark, when one was built.
+    pub core_hash: Option<String>,
+    /// The decision policy used.
+    pub policy: String,
+}
+
+/// Verdict for a run whose answer needs no checker (everything but a
+/// well-formed unsat core), with the run status.
+pub fn verdict_without_check(r: &RunRecord, e: &IndexEntry) -> Option<Verdict> {
+    if r.timed_out || r.memout {
+        return Some(Verdict::NoAnswer);
+    }
+    Some(match r.answer {
+        Answer::Sat => Verdict::SatAnswer,
+        Answer::Unknown => Verdict::Unknown,
+        Answer::Timeout | Answer::Error | Answer::NoAnswer => Verdict::NoAnswer,
+        Answer::Unsat => match &r.core {
+            None => Verdict::UnsatNoCore,
+            Some(core) if core.is_empty() => Verdict::IllFormed { reason: IllFormed::Empty },
+            Some(core) => match answer::core_issues(core, &e.top_level_names(), &e.nested_set()).first() {
+                Some(reason) => Verdict::IllFormed { reason: *reason },
+                None => return None,
+            },
+        },
+    })
+}
+
+fn status_of(r: &RunRecord) -> RunStatus {
+    if r.memout {
+        RunStatus::Memout
+    } else if r.timed_out || r.answer == Answer::Timeout {
+        RunStatus::Timeout
+    } else {
+        RunStatus::Complete
+    }
+}
+
+/// Every pair of the campaign with its verdict, in (solver, benchmark) order.
+pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
+    let defs = checkers::load_dir(&solve::checkers_dir(c))?;
+    let solvers = solve::solvers_under_test(c, &defs)?;
+    let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
+    let index: HashMap<String, IndexEntry> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
+    let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
+    let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
+    let hash_of: HashMap<(&str, &str), &str> =
+        cores.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str())).collect();
+    let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
+    for k in &checks {
+        answers.entry(k.hash.as_str()).or_default().insert(k.checker.clone(), k.answer);
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in &runs {
+        let (Some(s), Some(e)) = (solvers.iter().find(|s| s.name == r.solver), index.get(&r.benchmark)) else {
+            continue;
+        };
+        if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
+            continue; // a pair journaled twice (re-run shard): counted once
+        }
+        let hash = hash_of.get(&(r.solver.as_str(), r.benchmark.as_str())).copied();
+        out.push(pair_verdict(c, r, e, s, &checkers, hash, hash.and_then(|h| answers.get(h))));
+    }
+    out.sort_by(|a, b| (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark)));
+    Ok(out)
+}
+
+/// One pair's verdict.
+pub fn pair_verdict(
+    c: &Campaign,
+    r: &RunRecord,
+    e: &IndexEntry,
+    s: &SolverUnderTest,
+    checkers: &[SolverDef],
+    hash: Option<&str>,
+    all_answers: Option<&BTreeMap<String, CheckAnswer>>,
+) -> PairVerdict {
+    let policy = c.config.check.policy;
+    let selected = check::select(checkers, &e.logic, s, c.config.check.independent);
+    let mut mine = BTreeMap::new();
+    if let Some(a) = all_answers {
+        for k in &selected {
+            if let Some(x) = a.get(&k.name) {
+                mine.insert(k.name.clone(), *x);
+            }
+        }
+    }
+    let mut pending = false;
+    let verdict = match verdict_without_check(r, e) {
+        Some(v) => v,
+        None => {
+            let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            let (t, remaining, producer_pending) = check::tally(&view, &selected, s);
+            let decision = if remaining == 0 {
+                Some(policy.decide(&t))
+            } else {
+                crate::policy::decided_early(policy, &t, remaining, producer_pending)
+            };
+            pending = decision.is_none() || hash.is_none();
+            match decision.unwrap_or(Decision::NotValidated) {
+                Decision::Validated => Verdict::Validated,
+                Decision::Refuted => Verdict::Refuted,
+                Decision::NotValidated => Verdict::NotValidated,
+            }
+        }
+    };
+    let sat = mine.values().filter(|a| **a == CheckAnswer::Sat).count();
+    let unsat = mine.values().filter(|a| **a == CheckAnswer::Unsat).count();
+    let confirmed_by_own_team = selected
+        .iter()
+        .any(|k| k.team == s.team && mine.get(&k.name) == Some(&CheckAnswer::Unsat));
+    PairVerdict {
+        pair: PairRecord {
+            solver: r.solver.clone(),
+            benchmark: r.benchmark.clone(),
+            division: e.logic.clone(),
+            assertions: e.assertions,
+            core_size: r.core.as_ref().map(|c| c.len() as u64),
+            verdict,
+            status: status_of(r),
+            cpu: r.cpu,
+            wall: r.wall,
+        },
+        checkers: mine,
+        disputed: sat > 0 && unsat > 0,
+        confirmed_by_own_team,
+        pending,
+        flags: r.flags.clone(),
+        core_hash: hash.map(str::to_string),
+        policy: policy.to_string(),
+    }
+}
