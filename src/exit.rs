@@ -7,3 +7,5 @@ pub const OK: u8 = 0;
 pub const FAILURES: u8 = 1;
 /// Usage error or the tool's own failure (unreadable config, disk full).
 pub const TOOL_ERROR: u8 = 2;
+/// Stopped by Ctrl-C or SIGTERM; journals are consistent, re-run to continue.
+pub const INTERRUPTED: u8 = 130;

@@ -1,0 +1,81 @@
+//! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
+//! yet decided, then print the verdict counts.
+
+use crate::exit;
+use crate::verdict::Verdict;
+use anyhow::Result;
+use clap::Args;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The campaign folder (holding campaign.toml).
+    pub campaign: PathBuf,
+    /// Parallel checker runs (default: the config's `jobs`, 0 = cores).
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    /// Run every selected checker on every core (no early stop).
+    #[arg(long)]
+    pub all_checkers: bool,
+}
+
+pub fn run(args: CheckArgs) -> Result<u8> {
+    let mut c = super::solve::load(&args.campaign, args.jobs)?;
+    if args.all_checkers {
+        c.config.check.early_stop = false;
+    }
+    crate::interrupt::install();
+    let s = crate::check::check(&c, &|_| true, crate::interrupt::flag())?;
+    let pairs = crate::verdicts::collect(&c)?;
+    print_check_summary(&s, &pairs);
+    Ok(if s.interrupted {
+        exit::INTERRUPTED
+    } else if pairs.iter().any(|p| is_failure(&p.pair.verdict)) {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
+}
+
+/// Refuted or ill-formed cores and `sat` answers are failures.
+pub fn is_failure(v: &Verdict) -> bool {
+    matches!(v, Verdict::Refuted | Verdict::IllFormed { .. } | Verdict::SatAnswer)
+}
+
+/// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
+pub fn print_check_summary(s: &crate::check::CheckSummary, pairs: &[crate::verdicts::PairVerdict]) {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for p in pairs {
+        let key = serde_json::to_value(&p.pair.verdict)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
+            .unwrap_or_default();
+        *counts.entry(key).or_default() += 1;
+    }
+    let verdicts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    eprintln!("verdicts: {}", verdicts.join(", "));
+    let dedupe = if s.distinct > 0 { s.cores as f64 / s.distinct as f64 } else { 1.0 };
+    eprintln!(
+        "check: {} cores, {} distinct (dedupe {:.2}x), {} checker runs ({:.1} s CPU), {} cache hits, early stop skipped {} and stopped {} jobs{}",
+        s.cores,
+        s.distinct,
+        dedupe,
+        s.ran,
+        s.cpu,
+        s.cache_hits,
+        s.skipped,
+        s.killed,
+        if s.interrupted { " (interrupted: re-run to continue)" } else { "" }
+    );
+    for p in pairs.iter().filter(|p| p.disputed) {
+        eprintln!(
+            "DISPUTED: checkers disagree on the core of {} from {}: {:?} (a checker is unsound)",
+            p.pair.benchmark, p.pair.solver, p.checkers
+        );
+    }
+    let pending = pairs.iter().filter(|p| p.pending).count();
+    if pending > 0 {
+        eprintln!("note: {pending} pair(s) still wait for checks; re-run `coreval check`");
+    }
+}
