@@ -5,6 +5,7 @@
 //! benchmarks use the same modules.
 
 pub mod answer;
+pub mod checkers;
 pub mod cli;
 pub mod cmd;
 pub mod exit;
