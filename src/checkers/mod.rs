@@ -382,7 +382,8 @@ pub fn load_file(path: &Path, dir: &Path) -> anyhow::Result<SolverDef> {
             );
         }
     }
-    if !def.produces_cores && !(def.core_options.is_empty() && def.no_core_logics.is_empty()) {
+    let core_keys = !def.core_options.is_empty() || !def.no_core_logics.is_empty();
+    if !def.produces_cores && core_keys {
         bail!(
             "{}: `core_options` / `no_core_logics` given but `produces_cores = false`",
             at("produces_cores")
