@@ -12,7 +12,10 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// List the solver and checker definitions: installed or not, version, cores, logics
+    Checkers(crate::cmd::checkers::CheckersArgs),
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,9 @@
 //! checking, scoring, reporting) driven by the `coreval` binary; tests and
 //! benchmarks use the same modules.
 
+pub mod answer;
 pub mod campaign;
+pub mod checkers;
 pub mod cli;
 pub mod cmd;
 pub mod exit;

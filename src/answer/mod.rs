@@ -1,0 +1,330 @@
+//! Solver stdout → answer, core and anomaly flags; core well-formedness.
+//!
+//! [`parse_output`] is a pure function over the bytes a solver printed. It
+//! knows every form recorded in `docs/SOLVERS.md`: `success` and
+//! `unsupported` lines, warnings on stdout (boolector's `[btorsmt2] WARNING
+//! …`), `file:line: message` diagnostics (boolector), `(error "…")`
+//! responses whose message is not escaped or spans several lines, cores on
+//! one line (z3, bitwuzla's `( a1)`), one name per line (cvc5, cvc4) or
+//! wrapped (yices), quoted names (`|a b|`, names containing a newline), empty
+//! cores `()`, z3's `timeout` (`-T`) and cvc5's API `unknown (TIMEOUT)`.
+//!
+//! The answer is the first `sat`/`unsat`/`unknown`/`timeout` line; the core
+//! is the first list of symbols after an `unsat` answer. Everything else that
+//! looks wrong is recorded, not judged: z3 keeps going after an error and may
+//! then answer for the mutilated script, so an error before the answer sets
+//! [`OutputFlag::ErrorBeforeAnswer`] and the check stage decides what it is
+//! worth. Garbage never panics. Names are normal forms
+//! ([`crate::smtlib::symbol::normalize`]), so `|abc|` and `abc` compare equal.
+//!
+//! One solver quirk cannot be undone here: z3 prints nothing for a name
+//! spelled `||`, so such a name is simply absent from z3's core.
+//!
+//! [`core_issues`] says why a core is not well formed. **Duplicates:** no
+//! edition of the SMT-COMP rules mentions a name listed twice; coreval flags
+//! it as [`IllFormed::DuplicateName`] so that no solver can gain by it (a
+//! duplicated name would otherwise inflate the reported core size).
+
+mod scan;
+#[cfg(test)]
+mod tests;
+
+use crate::smtlib::symbol::normalize;
+use crate::verdict::IllFormed;
+use scan::{Item, Scanner};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// The solver's answer to the (single) `check-sat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Answer {
+    Sat,
+    Unsat,
+    /// `unknown`, also `unknown (TIMEOUT)` from cvc5's API.
+    Unknown,
+    /// z3's `timeout` (printed at its own `-T` limit).
+    Timeout,
+    /// No answer, but at least one error (an `(error …)` or a
+    /// `file:line: message` diagnostic).
+    Error,
+    /// Nothing recognisable.
+    NoAnswer,
+}
+
+/// Something unusual in the output, recorded for the check stage to judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputFlag {
+    /// An error was printed before the answer (z3 then answers for a script
+    /// it did not fully read).
+    ErrorBeforeAnswer,
+    /// An error was printed after the answer (e.g. instead of the core).
+    ErrorAfterAnswer,
+    /// A second `sat`/`unsat`/`unknown`/`timeout` line.
+    TwoAnswers,
+    /// A list of symbols before any answer.
+    CoreBeforeAnswer,
+    /// A second list of symbols after the core.
+    TwoCores,
+    /// A list of symbols after a `sat`/`unknown`/`timeout` answer.
+    CoreWithoutUnsat,
+    /// After `unsat` and before any core, a list that is not a list of
+    /// symbols (nested lists, strings, keywords inside).
+    MalformedCore,
+    /// A list, string or quoted symbol still open at the end of the output.
+    Unterminated,
+    /// Lines that are neither answers, responses, warnings nor diagnostics.
+    GarbageLines,
+    /// The output is not valid UTF-8 (names are decoded lossily).
+    InvalidUtf8,
+    /// The runner dropped output beyond its cap (set by the caller).
+    Truncated,
+}
+
+/// At most this many garbage lines are kept verbatim, each cut to
+/// [`GARBAGE_LINE_CHARS`] characters.
+pub const GARBAGE_KEPT: usize = 8;
+/// See [`GARBAGE_KEPT`].
+pub const GARBAGE_LINE_CHARS: usize = 200;
+
+/// Everything coreval takes from a solver's stdout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParsedOutput {
+    /// The first answer line, or `error` / `no-answer` when there was none.
+    pub answer: Answer,
+    /// The core when the answer is `unsat` and a list of symbols followed:
+    /// names in normal form, in the order printed (duplicates kept).
+    pub core: Option<Vec<String>>,
+    /// Messages of every `(error "…")` and `file:line: message` diagnostic,
+    /// in order, with `""` escapes undone.
+    pub errors: Vec<String>,
+    /// Warning lines printed on stdout (boolector's `[btorsmt2] WARNING …`).
+    pub warnings: Vec<String>,
+    /// The first few garbage lines, for the report (see [`GARBAGE_KEPT`]).
+    pub garbage: Vec<String>,
+    /// Anomalies, each at most once, in order of first occurrence.
+    pub flags: Vec<OutputFlag>,
+}
+
+impl Default for ParsedOutput {
+    fn default() -> Self {
+        ParsedOutput {
+            answer: Answer::NoAnswer,
+            core: None,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            garbage: Vec::new(),
+            flags: Vec::new(),
+        }
+    }
+}
+
+impl ParsedOutput {
+    /// Add a flag unless it is already there.
+    pub fn flag(&mut self, flag: OutputFlag) {
+        if !self.flags.contains(&flag) {
+            self.flags.push(flag);
+        }
+    }
+
+    /// Whether `flag` was raised.
+    pub fn has(&self, flag: OutputFlag) -> bool {
+        self.flags.contains(&flag)
+    }
+}
+
+/// What a bare top-level line is.
+#[derive(Debug, PartialEq)]
+enum Line {
+    Answer(Answer),
+    /// `success`, `unsupported`: acknowledgements that carry nothing.
+    Ack,
+    Warning,
+    /// `file:line: message` or `file:line:col: message` (boolector).
+    Diagnostic,
+    Garbage,
+}
+
+fn classify_line(line: &[u8]) -> Line {
+    match line {
+        b"sat" => return Line::Answer(Answer::Sat),
+        b"unsat" => return Line::Answer(Answer::Unsat),
+        b"unknown" => return Line::Answer(Answer::Unknown),
+        b"timeout" => return Line::Answer(Answer::Timeout),
+        b"success" | b"unsupported" => return Line::Ack,
+        _ => {}
+    }
+    if let Some(reason) = line.strip_prefix(b"unknown") {
+        let reason = scan::trim(reason);
+        if reason.len() >= 2 && reason[0] == b'(' && reason[reason.len() - 1] == b')' {
+            return Line::Answer(Answer::Unknown);
+        }
+    }
+    let lower = line.to_ascii_lowercase();
+    let has_warning = lower.windows(7).any(|w| w == b"warning");
+    if has_warning && (line.first() == Some(&b'[') || lower.starts_with(b"warning")) {
+        return Line::Warning;
+    }
+    if is_diagnostic(line) {
+        return Line::Diagnostic;
+    }
+    Line::Garbage
+}
+
+/// `<path>:<digits>[:<digits> | .<digits>]: <message>`.
+fn is_diagnostic(line: &[u8]) -> bool {
+    let Some(sep) = line.windows(2).position(|w| w == b": ") else {
+        return false;
+    };
+    let head = &line[..sep];
+    let mut parts = head.rsplitn(3, |&b| b == b':');
+    let last = parts.next().unwrap_or_default();
+    let is_num = |p: &[u8]| !p.is_empty() && p.iter().all(|b| b.is_ascii_digit() || *b == b'.');
+    match (parts.next(), parts.next()) {
+        (Some(mid), Some(path)) if is_num(mid) && is_num(last) => !path.is_empty(),
+        (Some(path), _) => is_num(last) && !path.is_empty(),
+        _ => false,
+    }
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Parse everything a solver printed on stdout. Never panics.
+pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
+    let mut out = ParsedOutput::default();
+    if std::str::from_utf8(stdout).is_err() {
+        out.flag(OutputFlag::InvalidUtf8);
+    }
+    let mut answer: Option<Answer> = None;
+    let mut scanner = Scanner::new(stdout);
+    while let Some(item) = scanner.next_item() {
+        match item {
+            Item::Line(line) => match classify_line(line) {
+                Line::Answer(a) => match answer {
+                    None => answer = Some(a),
+                    Some(_) => out.flag(OutputFlag::TwoAnswers),
+                },
+                Line::Ack => {}
+                Line::Warning => out.warnings.push(lossy(line)),
+                Line::Diagnostic => record_error(&mut out, answer, lossy(line)),
+                Line::Garbage => {
+                    out.flag(OutputFlag::GarbageLines);
+                    if out.garbage.len() < GARBAGE_KEPT {
+                        let text = lossy(line);
+                        out.garbage
+                            .push(text.chars().take(GARBAGE_LINE_CHARS).collect());
+                    }
+                }
+            },
+            Item::Error { message, complete } => {
+                if !complete {
+                    out.flag(OutputFlag::Unterminated);
+                }
+                record_error(&mut out, answer, message);
+            }
+            Item::Symbols(raw) => match answer {
+                None => out.flag(OutputFlag::CoreBeforeAnswer),
+                Some(Answer::Unsat) if out.core.is_none() => {
+                    let names = raw
+                        .iter()
+                        .map(|t| normalize(&lossy(t)).to_owned())
+                        .collect();
+                    out.core = Some(names);
+                }
+                Some(Answer::Unsat) => out.flag(OutputFlag::TwoCores),
+                Some(_) => out.flag(OutputFlag::CoreWithoutUnsat),
+            },
+            Item::OtherList => {
+                if answer == Some(Answer::Unsat) && out.core.is_none() {
+                    out.flag(OutputFlag::MalformedCore);
+                }
+            }
+            Item::Info | Item::Echo => {}
+            Item::Unterminated => out.flag(OutputFlag::Unterminated),
+        }
+    }
+    out.answer = match answer {
+        Some(a) => a,
+        None if !out.errors.is_empty() => Answer::Error,
+        None => Answer::NoAnswer,
+    };
+    out
+}
+
+fn record_error(out: &mut ParsedOutput, answer: Option<Answer>, message: String) {
+    out.flag(if answer.is_none() {
+        OutputFlag::ErrorBeforeAnswer
+    } else {
+        OutputFlag::ErrorAfterAnswer
+    });
+    out.errors.push(message);
+}
+
+/// One problem with one name of a core.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoreIssue {
+    pub reason: IllFormed,
+    /// The offending name (normal form); a duplicate is reported once.
+    pub name: String,
+}
+
+/// Every problem of a core, in the order the names were printed.
+///
+/// `top_level` holds the names of the benchmark's top-level assertions and
+/// `nested` the names of `:named` terms inside them, all in normal form. A
+/// name in `nested` (and not in `top_level`) is [`IllFormed::NestedName`];
+/// a name in neither is [`IllFormed::UnknownName`]; a name printed more than
+/// once is [`IllFormed::DuplicateName`] (see the module doc).
+pub fn core_issue_details(
+    core: &[String],
+    top_level: &HashSet<String>,
+    nested: &HashSet<String>,
+) -> Vec<CoreIssue> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(core.len());
+    let mut duplicates: HashSet<&str> = HashSet::new();
+    let mut issues = Vec::new();
+    for name in core {
+        if !seen.insert(name) {
+            if duplicates.insert(name) {
+                issues.push(CoreIssue {
+                    reason: IllFormed::DuplicateName,
+                    name: name.clone(),
+                });
+            }
+            continue;
+        }
+        let reason = if top_level.contains(name) {
+            continue;
+        } else if nested.contains(name) {
+            IllFormed::NestedName
+        } else {
+            IllFormed::UnknownName
+        };
+        issues.push(CoreIssue {
+            reason,
+            name: name.clone(),
+        });
+    }
+    issues
+}
+
+/// The set of reasons why `core` is not well formed (empty when it is),
+/// in the fixed order unknown, duplicate, nested. See [`core_issue_details`].
+pub fn core_issues(
+    core: &[String],
+    top_level: &HashSet<String>,
+    nested: &HashSet<String>,
+) -> Vec<IllFormed> {
+    let found = core_issue_details(core, top_level, nested);
+    [
+        IllFormed::UnknownName,
+        IllFormed::DuplicateName,
+        IllFormed::NestedName,
+    ]
+    .into_iter()
+    .filter(|r| found.iter().any(|i| i.reason == *r))
+    .collect()
+}
