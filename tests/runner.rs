@@ -93,6 +93,26 @@ fn well_behaved_solver_answers() {
 }
 
 #[test]
+fn relative_program_path_is_taken_from_our_directory() {
+    // Integration tests run in the package root.
+    let mut s = spec("unsat-core.sh", 10.0);
+    s.program = PathBuf::from("tests/fixtures/fake-solvers/unsat-core.sh");
+    let (o, _) = timed(&s);
+    assert_eq!(o.exit, Exit::Exited(0), "{:?}", o.exit);
+    assert_eq!(o.stdout, b"unsat\n(a1 a2)\n");
+}
+
+#[test]
+fn absurd_limits_do_not_overflow() {
+    let mut s = spec("unsat-core.sh", 1.0);
+    s.wall_limit = Duration::MAX;
+    s.grace = Duration::MAX;
+    let (o, _) = timed(&s);
+    assert_eq!(o.exit, Exit::Exited(0));
+    assert!(!o.timed_out);
+}
+
+#[test]
 fn answer_shaped_fixtures_are_captured_verbatim() {
     let cases: [(&str, &[u8]); 5] = [
         (

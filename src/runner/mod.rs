@@ -80,9 +80,12 @@ const FLOOD_BUF: usize = 1 << 20;
 /// What to run and under which limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunSpec {
-    /// The program (a path, or a name looked up in `PATH`).
+    /// The program: a path (a relative one is taken from coreval's working
+    /// directory), or a bare name looked up in `PATH`.
     pub program: PathBuf,
-    /// Its arguments (without the program itself).
+    /// Its arguments (without the program itself). They are not rewritten:
+    /// relative file paths would be read from the run's working directory,
+    /// so pass absolute ones.
     pub args: Vec<String>,
     /// Variables added to (or replacing in) the inherited environment.
     pub env: Vec<(String, String)>,
@@ -247,7 +250,7 @@ pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
     outcome
 }
 
-/// Why the group was sent SIGTERM.
+/// Where a run is in the stop sequence.
 #[derive(Clone, Copy, PartialEq)]
 enum Stop {
     Running,
@@ -269,7 +272,7 @@ fn supervise(
     let mut out = Capture::new(child.stdout, spec.output_cap);
     let mut err = Capture::new(child.stderr, spec.output_cap);
     let mut buf = vec![0u8; READ_BUF];
-    let deadline = started + spec.wall_limit;
+    let deadline = later(started, spec.wall_limit);
     let (mut timed_out, mut cancelled) = (false, false);
     let mut stop = Stop::Running;
     let mut no_pidfd_tick = Duration::from_millis(1);
@@ -281,7 +284,7 @@ fn supervise(
             timed_out = !cancelled && now >= deadline;
             if cancelled || timed_out {
                 process::signal_group(pid, libc::SIGTERM);
-                stop = Stop::Terminating(now + spec.grace);
+                stop = Stop::Terminating(later(now, spec.grace));
             }
         }
         if let Stop::Terminating(kill_at) = stop {
@@ -301,15 +304,7 @@ fn supervise(
         }
         let fds = [out.raw_fd(), err.raw_fd(), pidfd];
         let (ready, exited) = poll_once(&fds, wake.saturating_duration_since(now));
-        if ready[0] {
-            out.read_available(&mut buf);
-        }
-        if ready[1] {
-            err.read_available(&mut buf);
-        }
-        if (out.is_flooding() || err.is_flooding()) && buf.len() < FLOOD_BUF {
-            buf.resize(FLOOD_BUF, 0);
-        }
+        read_ready(ready, [&mut out, &mut err], &mut buf);
         if exited || (pidfd.is_none() && process::has_exited(pid)) {
             break Instant::now();
         }
@@ -334,12 +329,7 @@ fn supervise(
         }
         let fds = [out.raw_fd(), err.raw_fd(), None];
         let (ready, _) = poll_once(&fds, drain_until - now);
-        if ready[0] {
-            out.read_available(&mut buf);
-        }
-        if ready[1] {
-            err.read_available(&mut buf);
-        }
+        read_ready(ready, [&mut out, &mut err], &mut buf);
     }
     out.close();
     err.close();
@@ -364,6 +354,25 @@ fn supervise(
         stderr_dropped,
         memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
     }
+}
+
+/// Reads the streams that poll reported ready; switches to the large
+/// buffer once one of them floods.
+fn read_ready(ready: [bool; 2], streams: [&mut Capture; 2], buf: &mut Vec<u8>) {
+    for (is_ready, stream) in ready.into_iter().zip(streams) {
+        if is_ready {
+            stream.read_available(buf);
+            if stream.is_flooding() && buf.len() < FLOOD_BUF {
+                buf.resize(FLOOD_BUF, 0);
+            }
+        }
+    }
+}
+
+/// `t + d`, saturating at a century for absurd limits (`Duration::MAX`).
+fn later(t: Instant, d: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    t.checked_add(d.min(CENTURY)).unwrap_or(t)
 }
 
 /// Polls the open descriptors among `fds` (stdout, stderr, pidfd) once;

@@ -71,7 +71,14 @@ pub(super) fn become_subreaper() {
 /// Starts `spec` in `workdir`: stdin from /dev/null, stdout and stderr piped,
 /// a new process group, and the address-space limit when one is asked for.
 pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
-    let mut cmd = Command::new(&spec.program);
+    // The child changes directory before exec, so a relative program path
+    // would be looked up in the new working directory.
+    let program = if spec.program.is_relative() && spec.program.components().count() > 1 {
+        std::env::current_dir()?.join(&spec.program)
+    } else {
+        spec.program.clone()
+    };
+    let mut cmd = Command::new(program);
     cmd.args(&spec.args)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(workdir)
