@@ -15,5 +15,6 @@ pub mod journal;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;
+pub mod runner;
 pub mod smtlib;
 pub mod verdict;

@@ -1,0 +1,440 @@
+//! The process runner: the only part of coreval that starts processes.
+//!
+//! [`run`] starts one solver or checker command and turns whatever it does
+//! into a [`RunOutcome`] — a crash, a hang, a flood of output, an answer
+//! after the limit are data, never a panic or an `Err`. Each run gets stdin
+//! from /dev/null, its own process group and a fresh working directory. At
+//! the wall-clock limit (or when `cancel` becomes true) the whole group gets
+//! SIGTERM, then SIGKILL after the grace period; when the direct child ends
+//! by itself, remaining members of its group are killed too, so no
+//! grandchild keeps running (or keeps a pipe open) behind a finished run.
+//!
+//! CPU time is that of the whole process tree, taken from `wait4`, which is
+//! exact per child even with many runs in parallel threads (differences of
+//! `getrusage(RUSAGE_CHILDREN)` are not: they mix all threads' children).
+//! A process's `wait4` usage includes only descendants it waited for itself;
+//! grandchildren orphaned by their parent would be re-parented to init and
+//! their CPU time lost. coreval therefore makes itself a child subreaper
+//! (`PR_SET_CHILD_SUBREAPER`): orphans of a run become children of coreval,
+//! stay in the run's process group, and are reaped with `wait4(-pgid)` after
+//! the leader, their usage added. Waits name one pid or one group only, so
+//! parallel runs cannot steal each other's children. Peak memory is the
+//! largest `ru_maxrss` among reaped processes.
+//!
+//! The `wait-timeout` crate is not used: it waits through `Child::try_wait`,
+//! which reaps the child with `waitpid` and discards its resource usage, so
+//! neither the child's nor its descendants' CPU time could be recovered.
+//!
+//! One thread supervises each run with a `poll` loop over the two output
+//! pipes and a pidfd (`pidfd_open`; without it, short growing polls of
+//! `waitid(WNOWAIT)`), instead of reader and waiter threads: no threads are
+//! created per run, and the child's exit is noticed before it is reaped, so
+//! its pid — and the process-group id — stay reserved until the group has
+//! been killed, which rules out signalling a recycled group id. Output is
+//! capped per stream (`capture.rs`); after the group is dead, reading stops
+//! at end of file or after [`DRAIN_AFTER_EXIT`] (a process that left the
+//! group may hold the pipe open forever).
+//!
+//! The memory limit is RLIMIT_AS, set between fork and exec. It bounds
+//! virtual memory, so runtimes that reserve large address ranges (JVM, Go)
+//! need a generous value. cgroup v2 memory limits are not implemented: they
+//! need a delegated subtree with the memory controller enabled and coreval
+//! moved to a leaf, which this development machine (cgroup v1 hybrid, no
+//! controllers in the unified tree) cannot exercise.
+//!
+//! With a `pid_dir`, a record per live group lets a later coreval kill
+//! groups left behind by one that was itself killed ([`reap_orphans`],
+//! `pidfile.rs`). Known gaps: a descendant that leaves the group
+//! (`setsid`) is neither killed nor reaped, and descendants of a parent that
+//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost.
+
+mod capture;
+mod pidfile;
+mod process;
+
+pub use pidfile::reap_orphans;
+
+use capture::Capture;
+use process::{Status, Usage};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Default grace period between SIGTERM and SIGKILL.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
+/// Default number of bytes kept per output stream (16 MiB: a core of tens
+/// of thousands of names fits with room to spare).
+pub const DEFAULT_OUTPUT_CAP: usize = 16 << 20;
+/// How long output is still read once the run's group is dead.
+pub const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(100);
+/// How often `cancel` is looked at while nothing else happens.
+const CANCEL_TICK: Duration = Duration::from_millis(20);
+/// How long to wait for killed group members to be reapable.
+const REAP_BOUND: Duration = Duration::from_secs(2);
+/// Read buffer per run; grown to [`FLOOD_BUF`] for a flooding stream.
+const READ_BUF: usize = 64 << 10;
+const FLOOD_BUF: usize = 1 << 20;
+
+/// What to run and under which limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSpec {
+    /// The program: a path (a relative one is taken from coreval's working
+    /// directory), or a bare name looked up in `PATH`.
+    pub program: PathBuf,
+    /// Its arguments (without the program itself). They are not rewritten:
+    /// relative file paths would be read from the run's working directory,
+    /// so pass absolute ones.
+    pub args: Vec<String>,
+    /// Variables added to (or replacing in) the inherited environment.
+    pub env: Vec<(String, String)>,
+    /// Working directory; `None`: a fresh temporary directory, removed after
+    /// the run.
+    pub workdir: Option<PathBuf>,
+    /// Wall-clock limit, after which the group gets SIGTERM.
+    pub wall_limit: Duration,
+    /// Time between SIGTERM and SIGKILL.
+    pub grace: Duration,
+    /// Address-space limit in bytes (RLIMIT_AS).
+    pub memory_limit: Option<u64>,
+    /// Bytes kept per output stream; the rest is counted and discarded.
+    pub output_cap: usize,
+    /// Directory for the records of live process groups ([`reap_orphans`]).
+    pub pid_dir: Option<PathBuf>,
+}
+
+impl RunSpec {
+    /// A spec with the defaults: fresh temporary directory, inherited
+    /// environment, [`DEFAULT_GRACE`], [`DEFAULT_OUTPUT_CAP`], no memory
+    /// limit, no pid directory.
+    pub fn new(program: impl Into<PathBuf>, args: Vec<String>, wall_limit: Duration) -> RunSpec {
+        RunSpec {
+            program: program.into(),
+            args,
+            env: Vec::new(),
+            workdir: None,
+            wall_limit,
+            grace: DEFAULT_GRACE,
+            memory_limit: None,
+            output_cap: DEFAULT_OUTPUT_CAP,
+            pid_dir: None,
+        }
+    }
+}
+
+/// How the direct child ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Exit {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal (ours at a timeout, or its own crash).
+    Signaled(i32),
+    /// Never ran: program missing or not executable, working directory
+    /// unusable, or the run was cancelled before it started.
+    FailedToStart(String),
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exit::Exited(code) => write!(f, "exit code {code}"),
+            Exit::Signaled(sig) => write!(f, "killed by signal {sig}"),
+            Exit::FailedToStart(msg) => write!(f, "failed to start: {msg}"),
+        }
+    }
+}
+
+/// Everything observed about one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOutcome {
+    /// How the direct child ended.
+    pub exit: Exit,
+    /// The wall-clock limit passed before the child ended (any output is
+    /// then a late answer, worth nothing).
+    pub timed_out: bool,
+    /// `cancel` became true before the child ended, and the group was
+    /// killed.
+    pub cancelled: bool,
+    /// Seconds from start until the direct child ended.
+    pub wall: f64,
+    /// `user + sys`: CPU seconds of the whole process tree.
+    pub cpu: f64,
+    /// User CPU seconds of the tree.
+    pub user: f64,
+    /// System CPU seconds of the tree.
+    pub sys: f64,
+    /// Largest resident set size of any process of the tree, bytes.
+    pub max_rss: u64,
+    /// The first `output_cap` bytes of stdout.
+    pub stdout: Vec<u8>,
+    /// The first `output_cap` bytes of stderr.
+    pub stderr: Vec<u8>,
+    /// Bytes of stdout read beyond the cap and discarded.
+    pub stdout_dropped: u64,
+    /// Bytes of stderr read beyond the cap and discarded.
+    pub stderr_dropped: u64,
+    /// How the memory limit was enforced (`"rlimit-as"`), `None` without one.
+    pub memory_limit_by: Option<String>,
+}
+
+impl RunOutcome {
+    fn failed_to_start(msg: String, cancelled: bool) -> RunOutcome {
+        RunOutcome {
+            exit: Exit::FailedToStart(msg),
+            timed_out: false,
+            cancelled,
+            wall: 0.0,
+            cpu: 0.0,
+            user: 0.0,
+            sys: 0.0,
+            max_rss: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stdout_dropped: 0,
+            stderr_dropped: 0,
+            memory_limit_by: None,
+        }
+    }
+}
+
+/// Runs `spec` to completion, a limit, or cancellation. Never panics, never
+/// fails: every fault of the program is described in the outcome. When
+/// `cancel` is already true nothing is started.
+pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
+    if cancel.load(Ordering::Relaxed) {
+        return RunOutcome::failed_to_start("cancelled before start".into(), true);
+    }
+    process::become_subreaper();
+    let mut temp = None;
+    let workdir = match &spec.workdir {
+        Some(dir) => dir.clone(),
+        None => match tempfile::Builder::new().prefix("coreval-run-").tempdir() {
+            Ok(dir) => temp.insert(dir).path().to_path_buf(),
+            Err(e) => {
+                let msg = format!("cannot create a working directory: {e}");
+                return RunOutcome::failed_to_start(msg, false);
+            }
+        },
+    };
+    let started = Instant::now();
+    let outcome = match process::spawn(spec, &workdir) {
+        Ok(child) => {
+            let record = spec
+                .pid_dir
+                .as_deref()
+                .and_then(|dir| pidfile::PidFile::create(dir, child.pid));
+            let outcome = supervise(spec, cancel, child, started);
+            if let Some(record) = record {
+                record.remove();
+            }
+            outcome
+        }
+        Err(e) => {
+            let msg = format!(
+                "cannot run {} in {}: {e}",
+                spec.program.display(),
+                workdir.display()
+            );
+            RunOutcome::failed_to_start(msg, false)
+        }
+    };
+    if let Some(mut dir) = temp {
+        // Most solvers leave the directory empty: one rmdir instead of a
+        // recursive walk; otherwise TempDir's drop removes the contents.
+        if std::fs::remove_dir(dir.path()).is_ok() {
+            dir.disable_cleanup(true);
+        }
+    }
+    outcome
+}
+
+/// Where a run is in the stop sequence.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Running,
+    /// SIGTERM sent; SIGKILL due at this instant.
+    Terminating(Instant),
+    Killed,
+}
+
+fn supervise(
+    spec: &RunSpec,
+    cancel: &AtomicBool,
+    child: process::Spawned,
+    started: Instant,
+) -> RunOutcome {
+    let pid = child.pid;
+    let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
+    #[cfg(test)]
+    let pidfd = pidfd.filter(|_| !tests::NO_PIDFD.with(|no| no.get()));
+    let mut out = Capture::new(child.stdout, spec.output_cap);
+    let mut err = Capture::new(child.stderr, spec.output_cap);
+    let mut buf = vec![0u8; READ_BUF];
+    let deadline = later(started, spec.wall_limit);
+    let (mut timed_out, mut cancelled) = (false, false);
+    let mut stop = Stop::Running;
+    let mut no_pidfd_tick = Duration::from_millis(1);
+
+    let exited_at = loop {
+        let now = Instant::now();
+        if stop == Stop::Running {
+            cancelled = cancel.load(Ordering::Relaxed);
+            timed_out = !cancelled && now >= deadline;
+            if cancelled || timed_out {
+                process::signal_group(pid, libc::SIGTERM);
+                stop = Stop::Terminating(later(now, spec.grace));
+            }
+        }
+        if let Stop::Terminating(kill_at) = stop {
+            if now >= kill_at {
+                process::signal_group(pid, libc::SIGKILL);
+                stop = Stop::Killed;
+            }
+        }
+        let mut wake = match stop {
+            Stop::Running => deadline.min(now + CANCEL_TICK),
+            Stop::Terminating(kill_at) => kill_at,
+            Stop::Killed => now + CANCEL_TICK,
+        };
+        if pidfd.is_none() {
+            wake = wake.min(now + no_pidfd_tick);
+            no_pidfd_tick = (no_pidfd_tick * 2).min(CANCEL_TICK);
+        }
+        let fds = [out.raw_fd(), err.raw_fd(), pidfd];
+        let (ready, exited) = poll_once(&fds, wake.saturating_duration_since(now));
+        read_ready(ready, [&mut out, &mut err], &mut buf);
+        if exited || (pidfd.is_none() && process::has_exited(pid)) {
+            break Instant::now();
+        }
+    };
+
+    // The leader is a zombie and still holds the group id: kill stragglers,
+    // then reap the leader and everything left in its group.
+    process::signal_group(pid, libc::SIGKILL);
+    let (exit, mut usage) = match process::reap(pid) {
+        Ok((Status::Exited(code), usage)) => (Exit::Exited(code), usage),
+        Ok((Status::Signaled(sig), usage)) => (Exit::Signaled(sig), usage),
+        Err(e) => (
+            Exit::FailedToStart(format!("process {pid} was reaped elsewhere: {e}")),
+            Usage::default(),
+        ),
+    };
+    let drain_until = Instant::now() + DRAIN_AFTER_EXIT;
+    loop {
+        let now = Instant::now();
+        if now >= drain_until || (out.raw_fd().is_none() && err.raw_fd().is_none()) {
+            break;
+        }
+        let fds = [out.raw_fd(), err.raw_fd(), None];
+        let (ready, _) = poll_once(&fds, drain_until - now);
+        read_ready(ready, [&mut out, &mut err], &mut buf);
+    }
+    out.close();
+    err.close();
+    usage.add(process::reap_group(pid, REAP_BOUND));
+
+    let wall = exited_at.duration_since(started);
+    let timed_out = timed_out || (!cancelled && wall > spec.wall_limit);
+    let (stdout, stdout_dropped) = out.finish();
+    let (stderr, stderr_dropped) = err.finish();
+    RunOutcome {
+        exit,
+        timed_out,
+        cancelled,
+        wall: wall.as_secs_f64(),
+        cpu: usage.user + usage.sys,
+        user: usage.user,
+        sys: usage.sys,
+        max_rss: usage.max_rss,
+        stdout,
+        stderr,
+        stdout_dropped,
+        stderr_dropped,
+        memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
+    }
+}
+
+/// Reads the streams that poll reported ready; switches to the large
+/// buffer once one of them floods.
+fn read_ready(ready: [bool; 2], streams: [&mut Capture; 2], buf: &mut Vec<u8>) {
+    for (is_ready, stream) in ready.into_iter().zip(streams) {
+        if is_ready {
+            stream.read_available(buf);
+            if stream.is_flooding() && buf.len() < FLOOD_BUF {
+                buf.resize(FLOOD_BUF, 0);
+            }
+        }
+    }
+}
+
+/// `t + d`, saturating at a century for absurd limits (`Duration::MAX`).
+fn later(t: Instant, d: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    t.checked_add(d.min(CENTURY)).unwrap_or(t)
+}
+
+/// Polls the open descriptors among `fds` (stdout, stderr, pidfd) once;
+/// returns which output streams are readable and whether the pidfd says the
+/// child has exited.
+fn poll_once(fds: &[Option<libc::c_int>; 3], timeout: Duration) -> ([bool; 2], bool) {
+    let mut raw = [0; 3];
+    let mut slot = [usize::MAX; 3];
+    let mut n = 0;
+    for (i, fd) in fds.iter().enumerate() {
+        if let Some(fd) = fd {
+            raw[n] = *fd;
+            slot[i] = n;
+            n += 1;
+        }
+    }
+    let revents = process::poll_readable(&raw[..n], timeout);
+    let ready = |i: usize| slot[i] != usize::MAX && revents[slot[i]] != 0;
+    ([ready(0), ready(1)], ready(2))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fallback without pidfd (kernels before 5.3): the same fixtures as
+    //! `tests/runner.rs`, exit noticed by `waitid(WNOWAIT)` polls.
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(super) static NO_PIDFD: Cell<bool> = const { Cell::new(false) };
+    }
+
+    fn run_without_pidfd(name: &str, limit: f64) -> (RunOutcome, f64) {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fake-solvers")
+            .join(name);
+        let mut spec = RunSpec::new(
+            fixture,
+            vec!["b.smt2".into()],
+            Duration::from_secs_f64(limit),
+        );
+        spec.grace = Duration::from_millis(300);
+        NO_PIDFD.with(|no| no.set(true));
+        let t = Instant::now();
+        let outcome = run(&spec, &AtomicBool::new(false));
+        NO_PIDFD.with(|no| no.set(false));
+        (outcome, t.elapsed().as_secs_f64())
+    }
+
+    #[test]
+    fn without_pidfd_answers_are_collected() {
+        let (o, secs) = run_without_pidfd("grandchild-pipe.sh", 10.0);
+        assert_eq!(o.exit, Exit::Exited(0));
+        assert_eq!(o.stdout, b"unsat\n(a1 a2)\n");
+        assert!(!o.timed_out && secs < 1.5, "took {secs}s");
+    }
+
+    #[test]
+    fn without_pidfd_hangs_are_killed() {
+        let (o, secs) = run_without_pidfd("hang.sh", 0.3);
+        assert_eq!(o.exit, Exit::Signaled(libc::SIGKILL));
+        assert!(o.timed_out);
+        assert!((0.6..1.4).contains(&secs), "took {secs}s");
+    }
+}

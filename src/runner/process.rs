@@ -1,0 +1,271 @@
+//! Process primitives of the runner: spawn a command in its own process
+//! group, notice its exit without reaping it, signal the group, and reap the
+//! leader and every other group member with `wait4` so that their resource
+//! usage adds up to the CPU time of the whole tree.
+//!
+//! All raw libc calls of the runner (other than pipe reads in `capture.rs`
+//! and `/proc` parsing in `pidfile.rs`) live here, so the supervision loop
+//! in `mod.rs` stays free of `unsafe`.
+//!
+//! Waits only ever name one pid or one `-pgid`: several runs go on in
+//! parallel threads of one process, and a `wait(-1)` in one of them would
+//! steal (and lose the usage of) another run's children.
+
+use super::RunSpec;
+use std::io;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+/// A started command: its pid (also its process-group id), a pidfd when the
+/// kernel has `pidfd_open` (Linux ≥ 5.3), and the read ends of its pipes.
+pub(super) struct Spawned {
+    pub pid: libc::pid_t,
+    pub pidfd: Option<OwnedFd>,
+    pub stdout: OwnedFd,
+    pub stderr: OwnedFd,
+}
+
+/// Resource usage summed over reaped processes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Usage {
+    pub user: f64,
+    pub sys: f64,
+    /// Largest resident set seen, bytes.
+    pub max_rss: u64,
+}
+
+impl Usage {
+    fn from_rusage(ru: &libc::rusage) -> Usage {
+        let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+        Usage {
+            user: secs(ru.ru_utime),
+            sys: secs(ru.ru_stime),
+            // Linux reports ru_maxrss in KiB.
+            max_rss: (ru.ru_maxrss.max(0) as u64).saturating_mul(1024),
+        }
+    }
+
+    pub(super) fn add(&mut self, other: Usage) {
+        self.user += other.user;
+        self.sys += other.sys;
+        self.max_rss = self.max_rss.max(other.max_rss);
+    }
+}
+
+/// Makes this process the reaper of its orphaned descendants, once: a
+/// solver's grandchild whose parent exits without waiting is then
+/// re-parented to us instead of init, and [`reap_group`] collects its usage.
+pub(super) fn become_subreaper() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: plain prctl; failure only means orphans go to init and
+        // their CPU time is not counted.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    });
+}
+
+/// Starts `spec` in `workdir`: stdin from /dev/null, stdout and stderr piped,
+/// a new process group, and the address-space limit when one is asked for.
+pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
+    // The child changes directory before exec, so a relative program path
+    // would be looked up in the new working directory.
+    let program = if spec.program.is_relative() && spec.program.components().count() > 1 {
+        std::env::current_dir()?.join(&spec.program)
+    } else {
+        spec.program.clone()
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(&spec.args)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(workdir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    if let Some(bytes) = spec.memory_limit {
+        limit_address_space(&mut cmd, bytes);
+    }
+    let mut child = cmd.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        // Cannot happen with Stdio::piped(); never leave the child behind.
+        signal_group(pid, libc::SIGKILL);
+        let _ = reap(pid);
+        return Err(io::Error::other("no output pipes"));
+    };
+    Ok(Spawned {
+        pid,
+        pidfd: pidfd_open(pid),
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+    })
+}
+
+/// Sets RLIMIT_AS (soft and hard) in the child between fork and exec. The
+/// hard limit is never raised above the current one, which would fail.
+fn limit_address_space(cmd: &mut Command, bytes: u64) {
+    let mut current = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: getrlimit writes into a valid struct.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut current) } != 0 {
+        current.rlim_max = libc::RLIM_INFINITY;
+    }
+    let value = (bytes as libc::rlim_t).min(current.rlim_max);
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: the closure only calls setrlimit (async-signal-safe) and
+    // reads errno; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor
+    // (close-on-exec) or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: a fresh descriptor owned by nobody else.
+    Some(unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) })
+}
+
+/// Sends `sig` to every member of process group `pgid`; false when the group
+/// no longer exists.
+pub(super) fn signal_group(pgid: libc::pid_t, sig: libc::c_int) -> bool {
+    if pgid <= 1 {
+        return false;
+    }
+    // SAFETY: kill with a negative pid signals a process group.
+    unsafe { libc::kill(-pgid, sig) == 0 }
+}
+
+/// Whether the child `pid` has exited, without reaping it (so its pid, and
+/// with it the process-group id, stays reserved). Used when there is no
+/// pidfd. An error (no such child) counts as exited so that callers move on
+/// to [`reap`], which reports it.
+pub(super) fn has_exited(pid: libc::pid_t) -> bool {
+    loop {
+        // SAFETY: zeroed siginfo_t is a valid out-parameter for waitid.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: waitid on one specific child with a valid siginfo_t.
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+        if r == 0 {
+            // SAFETY: waitid filled `info` (si_pid is 0 if nothing exited).
+            return unsafe { info.si_pid() } != 0;
+        }
+        if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return true;
+        }
+    }
+}
+
+/// How a reaped process ended.
+pub(super) enum Status {
+    Exited(i32),
+    Signaled(i32),
+}
+
+/// Reaps the child `pid` (blocking) and returns how it ended and its usage,
+/// which includes the descendants it waited for itself.
+pub(super) fn reap(pid: libc::pid_t) -> io::Result<(Status, Usage)> {
+    loop {
+        match wait4(pid, 0) {
+            Ok(Some((_, status, usage))) => return Ok((decode(status), usage)),
+            Ok(None) => continue,
+            Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn decode(status: libc::c_int) -> Status {
+    if libc::WIFSIGNALED(status) {
+        Status::Signaled(libc::WTERMSIG(status))
+    } else {
+        Status::Exited(libc::WEXITSTATUS(status))
+    }
+}
+
+/// Reaps every remaining child of ours in process group `pgid` (orphaned
+/// grandchildren re-parented to us, see [`become_subreaper`]) and sums their
+/// usage. Call it after the group got SIGKILL: it waits for members still
+/// dying, but gives up after `bound` (a process stuck in the kernel).
+pub(super) fn reap_group(pgid: libc::pid_t, bound: Duration) -> Usage {
+    let mut total = Usage::default();
+    let give_up = Instant::now() + bound;
+    let mut pause = Duration::from_micros(50);
+    loop {
+        match wait4(-pgid, libc::WNOHANG) {
+            Ok(Some((_, _, usage))) => total.add(usage),
+            Ok(None) => {
+                if Instant::now() >= give_up {
+                    return total;
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+            Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
+            // ECHILD: no child of ours left in the group.
+            Err(_) => return total,
+        }
+    }
+}
+
+/// `wait4` on one pid or one `-pgid`, any kind of child (`__WALL`).
+/// `Ok(None)`: WNOHANG and nothing has exited yet.
+fn wait4(
+    target: libc::pid_t,
+    flags: libc::c_int,
+) -> io::Result<Option<(libc::pid_t, libc::c_int, Usage)>> {
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid out-parameter.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 with valid pointers to locals.
+    let r = unsafe { libc::wait4(target, &mut status, flags | libc::__WALL, &mut ru) };
+    match r {
+        -1 => Err(io::Error::last_os_error()),
+        0 => Ok(None),
+        pid => Ok(Some((pid, status, Usage::from_rusage(&ru)))),
+    }
+}
+
+/// Waits up to `timeout` for `fds` to become readable; returns the `revents`
+/// of each (all zero on timeout or interruption).
+pub(super) fn poll_readable(fds: &[libc::c_int], timeout: Duration) -> [libc::c_short; 3] {
+    let mut set = [libc::pollfd {
+        fd: -1,
+        events: 0,
+        revents: 0,
+    }; 3];
+    for (slot, &fd) in set.iter_mut().zip(fds) {
+        slot.fd = fd;
+        slot.events = libc::POLLIN;
+    }
+    // Round up so that a sub-millisecond remainder does not spin.
+    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: `set` holds `fds.len()` (≤ 3) initialised pollfd entries.
+    let r = unsafe { libc::poll(set.as_mut_ptr(), fds.len().min(3) as libc::nfds_t, ms) };
+    let mut revents = [0; 3];
+    if r > 0 {
+        for (out, slot) in revents.iter_mut().zip(&set) {
+            *out = slot.revents;
+        }
+    }
+    revents
+}
