@@ -4,11 +4,11 @@
 //! into a [`RunOutcome`] — a crash, a hang, a flood of output, an answer
 //! after the limit are data, never a panic or an `Err`. Each run gets stdin
 //! from /dev/null, its own process group and an empty working directory of
-//! its own (pooled, `workdir.rs`). At
-//! the wall-clock limit (or when `cancel` becomes true) the whole group gets
-//! SIGTERM, then SIGKILL after the grace period; when the direct child ends
-//! by itself, remaining members of its group are killed too, so no
-//! grandchild keeps running (or keeps a pipe open) behind a finished run.
+//! its own (pooled, `workdir.rs`). At the wall-clock limit (or when `cancel`
+//! becomes true) the whole group gets SIGTERM, then SIGKILL after the grace
+//! period; when the direct child ends by itself, remaining members of its
+//! group are killed too, so no grandchild keeps running (or keeps a pipe
+//! open) behind a finished run.
 //!
 //! CPU time is that of the whole process tree, taken from `wait4`, which is
 //! exact per child even with many runs in parallel threads (differences of
