@@ -46,8 +46,10 @@
 //! With a `pid_dir`, a record per live group lets a later coreval kill
 //! groups left behind by one that was itself killed ([`reap_orphans`],
 //! `pidfile.rs`). Known gaps: a descendant that leaves the group
-//! (`setsid`) is neither killed nor reaped, and descendants of a parent that
-//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost.
+//! (`setsid`) is neither killed nor reaped; descendants of a parent that
+//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost; a
+//! process stuck in uninterruptible sleep delays the outcome until SIGKILL
+//! takes effect.
 
 mod capture;
 mod pidfile;

@@ -53,7 +53,8 @@ impl WorkDir {
         pool.next += 1;
         let path = pool.root.join(pool.next.to_string());
         drop(guard);
-        fs::create_dir(&path)?;
+        // `_all`: the root may have been removed by a /tmp cleaner.
+        fs::create_dir_all(&path)?;
         Ok(WorkDir { path })
     }
 
