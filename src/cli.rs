@@ -12,7 +12,12 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Name every top-level assertion of eligible unsat benchmarks.
+    Name(crate::cmd::name::NameArgs),
+    /// Validate benchmarks strictly as SMT-LIB 2.6.
+    Lint(crate::cmd::lint::LintArgs),
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,8 +4,10 @@
 //! checking, scoring, reporting) driven by the `coreval` binary; tests and
 //! benchmarks use the same modules.
 
+pub mod benchmark;
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod name;
 pub mod smtlib;
 pub mod verdict;

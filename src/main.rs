@@ -8,7 +8,10 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result: anyhow::Result<u8> = match cli.command {};
+    let result: anyhow::Result<u8> = match cli.command {
+        Command::Name(a) => coreval::cmd::name::run(a),
+        Command::Lint(a) => coreval::cmd::lint::run(a),
+    };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
