@@ -15,6 +15,10 @@ pub struct Cli {
 pub enum Command {
     /// List the solver and checker definitions: installed or not, version, cores, logics
     Checkers(crate::cmd::checkers::CheckersArgs),
+    /// Name every top-level assertion of eligible unsat benchmarks.
+    Name(crate::cmd::name::NameArgs),
+    /// Validate benchmarks strictly as SMT-LIB 2.6.
+    Lint(crate::cmd::lint::LintArgs),
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! benchmarks use the same modules.
 
 pub mod answer;
+pub mod benchmark;
 pub mod campaign;
 pub mod checkers;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod cmd;
 pub mod exit;
 pub mod interrupt;
 pub mod journal;
+pub mod name;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;
