@@ -19,6 +19,12 @@ pub enum Command {
     Name(crate::cmd::name::NameArgs),
     /// Validate benchmarks strictly as SMT-LIB 2.6.
     Lint(crate::cmd::lint::LintArgs),
+    /// Run the solvers under test of a campaign on its named benchmarks.
+    Solve(crate::cmd::solve::SolveArgs),
+    /// Rebuild and check every reported core of a campaign.
+    Check(crate::cmd::check::CheckArgs),
+    /// Write a commented campaign config.
+    Init(crate::cmd::init::InitArgs),
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 pub mod answer;
 pub mod benchmark;
 pub mod campaign;
+pub mod check;
 pub mod checkers;
 pub mod cli;
 pub mod cmd;
@@ -19,4 +20,6 @@ pub mod progress;
 pub mod rebuild;
 pub mod runner;
 pub mod smtlib;
+pub mod solve;
 pub mod verdict;
+pub mod verdicts;

@@ -15,6 +15,9 @@ pub enum IllFormed {
     DuplicateName,
     /// A name of a nested (non top-level) `:named` term.
     NestedName,
+    /// An empty core: the benchmark's assertions are all named, so the
+    /// empty set is satisfiable.
+    Empty,
     /// The core list could not be parsed at all.
     Unparsable,
 }

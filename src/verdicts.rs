@@ -12,7 +12,7 @@ use crate::campaign::Campaign;
 use crate::check::{self, CheckRecord, CoreRecord};
 use crate::checkers::{self, SolverDef};
 use crate::journal;
-use crate::name::IndexEntry;
+use crate::solve::Bench;
 use crate::policy::{CheckAnswer, Decision};
 use crate::solve::{self, RunRecord, SolverUnderTest};
 use crate::verdict::{IllFormed, PairRecord, RunStatus, Verdict};
@@ -44,7 +44,7 @@ pub struct PairVerdict {
 
 /// Verdict for a run whose answer needs no checker (everything but a
 /// well-formed unsat core), with the run status.
-pub fn verdict_without_check(r: &RunRecord, e: &IndexEntry) -> Option<Verdict> {
+pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
     if r.timed_out || r.memout {
         return Some(Verdict::NoAnswer);
     }
@@ -55,7 +55,7 @@ pub fn verdict_without_check(r: &RunRecord, e: &IndexEntry) -> Option<Verdict> {
         Answer::Unsat => match &r.core {
             None => Verdict::UnsatNoCore,
             Some(core) if core.is_empty() => Verdict::IllFormed { reason: IllFormed::Empty },
-            Some(core) => match answer::core_issues(core, &e.top_level_names(), &e.nested_set()).first() {
+            Some(core) => match answer::core_issues(core, &e.top_level, &e.nested).first() {
                 Some(reason) => Verdict::IllFormed { reason: *reason },
                 None => return None,
             },
@@ -78,7 +78,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
-    let index: HashMap<String, IndexEntry> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let index: HashMap<String, Bench> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
     let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
     let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
@@ -108,7 +108,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
 pub fn pair_verdict(
     c: &Campaign,
     r: &RunRecord,
-    e: &IndexEntry,
+    e: &Bench,
     s: &SolverUnderTest,
     checkers: &[SolverDef],
     hash: Option<&str>,

@@ -5,3 +5,6 @@
 pub mod checkers;
 pub mod lint;
 pub mod name;
+pub mod check;
+pub mod init;
+pub mod solve;
