@@ -11,13 +11,51 @@ use std::borrow::Cow;
 /// Reserved words and command names of SMT-LIB 2.6: they are not simple
 /// symbols, so a symbol spelled like one must be printed quoted.
 pub const RESERVED: &[&str] = &[
-    "!", "_", "as", "BINARY", "DECIMAL", "exists", "forall", "HEXADECIMAL", "let", "lambda",
-    "match", "NUMERAL", "par", "STRING", "assert", "check-sat", "check-sat-assuming",
-    "declare-const", "declare-datatype", "declare-datatypes", "declare-fun", "declare-sort",
-    "define-const", "define-fun", "define-fun-rec", "define-funs-rec", "define-sort", "echo",
-    "exit", "get-assertions", "get-assignment", "get-info", "get-model", "get-option",
-    "get-proof", "get-unsat-assumptions", "get-unsat-core", "get-value", "pop", "push", "reset",
-    "reset-assertions", "set-info", "set-logic", "set-option",
+    "!",
+    "_",
+    "as",
+    "BINARY",
+    "DECIMAL",
+    "exists",
+    "forall",
+    "HEXADECIMAL",
+    "let",
+    "lambda",
+    "match",
+    "NUMERAL",
+    "par",
+    "STRING",
+    "assert",
+    "check-sat",
+    "check-sat-assuming",
+    "declare-const",
+    "declare-datatype",
+    "declare-datatypes",
+    "declare-fun",
+    "declare-sort",
+    "define-const",
+    "define-fun",
+    "define-fun-rec",
+    "define-funs-rec",
+    "define-sort",
+    "echo",
+    "exit",
+    "get-assertions",
+    "get-assignment",
+    "get-info",
+    "get-model",
+    "get-option",
+    "get-proof",
+    "get-unsat-assumptions",
+    "get-unsat-core",
+    "get-value",
+    "pop",
+    "push",
+    "reset",
+    "reset-assertions",
+    "set-info",
+    "set-logic",
+    "set-option",
 ];
 
 /// True for the characters allowed in a simple symbol besides letters and digits.
@@ -25,8 +63,22 @@ pub const RESERVED: &[&str] = &[
 pub fn is_symbol_punct(b: u8) -> bool {
     matches!(
         b,
-        b'~' | b'!' | b'@' | b'$' | b'%' | b'^' | b'&' | b'*' | b'_' | b'-' | b'+' | b'='
-            | b'<' | b'>' | b'.' | b'?' | b'/'
+        b'~' | b'!'
+            | b'@'
+            | b'$'
+            | b'%'
+            | b'^'
+            | b'&'
+            | b'*'
+            | b'_'
+            | b'-'
+            | b'+'
+            | b'='
+            | b'<'
+            | b'>'
+            | b'.'
+            | b'?'
+            | b'/'
     )
 }
 
