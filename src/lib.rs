@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod import;
 pub mod report;
 pub mod score;
 pub mod smtlib;
