@@ -12,7 +12,10 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Score (solver, benchmark) pairs under a rules edition and write reports.
+    Score(crate::cmd::score::ScoreArgs),
+}
 
 #[cfg(test)]
 mod tests {

@@ -244,8 +244,8 @@ fn recognitions(out: &mut String, r: &Recognitions) {
         let rows = mode_rows(l, |x| {
             vec![
                 x.division.clone(),
-                x.first.clone(),
-                x.second.clone(),
+                x.first_display.clone(),
+                x.second_display.clone(),
                 format!("{:.6}", x.score),
                 format!("{:.6}", x.time),
             ]
@@ -261,7 +261,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
         let rows = mode_rows(c, |x| {
             vec![
                 x.division.clone(),
-                x.solver.clone(),
+                x.display.clone(),
                 format!("{:.6}", x.score),
                 format!("{:.6}", x.time),
             ]

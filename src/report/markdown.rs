@@ -91,8 +91,8 @@ fn recognitions(out: &mut String, r: &Recognitions) {
                     out,
                     "| {mode} | {} | {} | {} | {:.6} | {:.6} |",
                     l.division,
-                    cell(&l.first),
-                    cell(&l.second),
+                    cell(&l.first_display),
+                    cell(&l.second_display),
                     l.score,
                     l.time
                 );
@@ -108,7 +108,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
                     out,
                     "| {mode} | {} | {} | {:.6} | {:.6} |",
                     e.division,
-                    cell(&e.solver),
+                    cell(&e.display),
                     e.score,
                     e.time
                 );

@@ -180,6 +180,10 @@ pub struct Lead {
     pub first: String,
     /// Second competing solver.
     pub second: String,
+    /// Name to show for the first.
+    pub first_display: String,
+    /// Name to show for the second.
+    pub second_display: String,
     /// (n₁ + 1)/(n₂ + 1).
     pub score: f64,
     /// Tie-break: (t₂ + 1)/(t₁ + 1), t = CPU (sequential) or wall (parallel).
@@ -193,6 +197,8 @@ pub struct Contribution {
     pub division: String,
     /// The solver whose removal hurts the virtual best most.
     pub solver: String,
+    /// Name to show (participants table; else the data name).
+    pub display: String,
     /// 1 − vbss_n(S−s)/vbss_n(S), normalised by the division's share of
     /// competitive solver/benchmark pairs.
     pub score: f64,

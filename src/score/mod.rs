@@ -274,7 +274,6 @@ fn recognitions(
     }
     if rules.lead_and_contribution {
         r.biggest_lead = Some(per_mode(|m| recognition::biggest_lead(divisions, m)));
-        let competing = |s: &str| participants.get(s).competing;
         r.largest_contribution = Some(per_mode(|m| {
             let views: Vec<Vec<PairView<'_>>> = pairs
                 .iter()
@@ -288,7 +287,7 @@ fn recognitions(
                         .collect()
                 })
                 .collect();
-            recognition::largest_contribution(divisions, &views, m, rules, &competing)
+            recognition::largest_contribution(divisions, &views, m, rules, participants)
         }));
     }
     if let Some(params) = &rules.best_overall {

@@ -3,6 +3,7 @@
 //! contribution (2019 refinements, seed 004), best overall (2025).
 
 use super::pair::{Mode, PairScore};
+use super::participants::Participants;
 use super::rules::{BestOverall, Rules};
 use crate::report::schema::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
 use std::collections::{BTreeMap, BTreeSet};
@@ -95,6 +96,8 @@ pub fn biggest_lead(divisions: &[DivisionScore], mode: Mode) -> Vec<Lead> {
             division: d.name.clone(),
             first: first.solver.clone(),
             second: second.solver.clone(),
+            first_display: first.display.clone(),
+            second_display: second.display.clone(),
             score: (1.0 + first.correct) / (1.0 + second.correct),
             time: (1.0 + t2) / (1.0 + t1),
         });
@@ -135,14 +138,15 @@ fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f
 /// virtual best most, impacts normalised by the division's share of all
 /// competitive solver/benchmark pairs of the eligible divisions.
 /// `pairs[i]` are the scored pairs of `divisions[i]`; `competing` says who
-/// competes.
+/// competes and under which name.
 pub fn largest_contribution(
     divisions: &[DivisionScore],
     pairs: &[Vec<PairView<'_>>],
     mode: Mode,
     rules: &Rules,
-    competing: &dyn Fn(&str) -> bool,
+    participants: &Participants,
 ) -> Vec<Contribution> {
+    let competing = |s: &str| participants.get(s).competing;
     let mut total_pairs = 0.0;
     let mut tops = Vec::new();
     for (d, dp) in divisions.iter().zip(pairs) {
@@ -189,6 +193,7 @@ pub fn largest_contribution(
             let weight = (solvers * d.benchmarks) as f64 / total_pairs;
             Contribution {
                 division: d.name.clone(),
+                display: participants.get(&solver).display,
                 solver,
                 score: n * weight,
                 time: t * weight,
