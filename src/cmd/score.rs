@@ -74,9 +74,17 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
     for path in &args.starexec {
         import.extend(starexec::import_file(path)?);
     }
-    let mut warnings: Vec<String> = import.issues.iter().take(LISTED_ISSUES).map(|i| i.to_string()).collect();
+    let mut warnings: Vec<String> = import
+        .issues
+        .iter()
+        .take(LISTED_ISSUES)
+        .map(|i| i.to_string())
+        .collect();
     if import.issues.len() > LISTED_ISSUES {
-        warnings.push(format!("… and {} more import problems", import.issues.len() - LISTED_ISSUES));
+        warnings.push(format!(
+            "… and {} more import problems",
+            import.issues.len() - LISTED_ISSUES
+        ));
     }
     for w in &warnings {
         eprintln!("warning: {w}");

@@ -4,7 +4,7 @@
 //! best known core, and the distribution of wall times (cactus plot).
 
 use super::schema::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
-use super::svg::{bar_chart, cactus, esc, scatter, Series};
+use super::svg::{bar_chart, cactus, esc, scatter, Series, PALETTE};
 use super::{fmt_num, Exporter, ScoreReport};
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ pub struct Html;
 const MAX_POINTS: usize = 1500;
 
 const STYLE: &str = r#"
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1240px}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1320px}
 h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:2px solid #ddd;padding-bottom:4px}
 h3{font-size:1.05em;margin:18px 0 6px}.meta{color:#555}
 table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
@@ -105,28 +105,45 @@ fn sample<T: Clone>(v: &[T], max: usize) -> Vec<T> {
 }
 
 fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
-    let display: BTreeMap<&str, &str> = d
+    // one colour per solver, in parallel-ranking order, in every plot
+    let order: Vec<(&str, String, &'static str)> = d
         .parallel
         .solvers
         .iter()
-        .map(|s| (s.solver.as_str(), s.display.as_str()))
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s.solver.as_str(),
+                s.display.clone(),
+                PALETTE[i % PALETTE.len()],
+            )
+        })
         .collect();
     let mut by_solver: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
     for r in rows {
         by_solver.entry(&r.solver).or_default().push(r);
     }
-    let name = |s: &str| display.get(s).copied().unwrap_or(s).to_string();
-    let mut bars: Vec<(String, f64)> = by_solver
+    let mine = |s: &str| by_solver.get(s).map_or(&[][..], |v| v.as_slice());
+    let mut bars: Vec<(String, f64, &str)> = order
         .iter()
-        .map(|(s, rs)| (name(s), rs.iter().map(|r| r.parallel.n as f64).sum()))
+        .map(|(s, name, c)| {
+            (
+                name.clone(),
+                mine(s).iter().map(|r| r.parallel.n as f64).sum(),
+                *c,
+            )
+        })
         .collect();
-    bars.sort_by(|a, b| b.1.total_cmp(&a.1));
-    bars.push(("virtual best".into(), d.virtual_best.correct as f64));
+    bars.push((
+        "virtual best".into(),
+        d.virtual_best.correct as f64,
+        "#444444",
+    ));
     let valid = |r: &&&PairRow| r.scored_verdict == "validated" && !r.parallel.discarded;
-    let series: Vec<Series> = by_solver
+    let series: Vec<Series> = order
         .iter()
-        .map(|(s, rs)| {
-            let pts: Vec<(f64, f64)> = rs
+        .map(|(s, name, color)| {
+            let pts: Vec<(f64, f64)> = mine(s)
                 .iter()
                 .filter(valid)
                 .filter_map(|r| {
@@ -135,17 +152,23 @@ fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
                 })
                 .collect();
             Series {
-                name: name(s),
+                name: name.clone(),
+                color,
                 points: sample(&pts, MAX_POINTS),
             }
         })
         .collect();
-    let times: Vec<(String, Vec<f64>)> = by_solver
+    let times: Vec<(String, &str, Vec<f64>)> = order
         .iter()
-        .map(|(s, rs)| {
+        .map(|(s, name, c)| {
             (
-                name(s),
-                rs.iter().filter(valid).map(|r| r.parallel.wall).collect(),
+                name.clone(),
+                *c,
+                mine(s)
+                    .iter()
+                    .filter(valid)
+                    .map(|r| r.parallel.wall)
+                    .collect(),
             )
         })
         .collect();
@@ -189,6 +212,10 @@ fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
 }
 
 fn simple_table(out: &mut String, title: &str, head: &[&str], rows: Vec<Vec<String>>) {
+    if rows.is_empty() {
+        let _ = write!(out, "<h3>{}</h3><p class=\"meta\">none</p>", esc(title));
+        return;
+    }
     let _ = write!(
         out,
         "<h3>{}</h3><table class=\"sortable\"><thead><tr>",

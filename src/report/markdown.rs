@@ -66,7 +66,12 @@ fn division(out: &mut String, d: &DivisionScore) {
 
 fn recognitions(out: &mut String, r: &Recognitions) {
     if let Some(won) = &r.divisions_won {
-        out.push_str("## Competitive divisions won\n\n| mode | solver | won | divisions |\n|---|---|---:|---|\n");
+        out.push_str("## Competitive divisions won\n\n");
+        if won.sequential.is_empty() && won.parallel.is_empty() {
+            out.push_str("None: no competitive division has a winner.\n");
+        } else {
+            out.push_str("| mode | solver | won | divisions |\n|---|---|---:|---|\n");
+        }
         for (mode, list) in [("sequential", &won.sequential), ("parallel", &won.parallel)] {
             for w in list {
                 let _ = writeln!(

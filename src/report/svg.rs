@@ -10,7 +10,7 @@ pub const PALETTE: &[&str] = &[
     "#bcbd22", "#17becf",
 ];
 
-const W: f64 = 640.0;
+const W: f64 = 600.0;
 const H: f64 = 340.0;
 const LEFT: f64 = 70.0;
 const RIGHT: f64 = 190.0;
@@ -29,6 +29,8 @@ pub fn esc(s: &str) -> String {
 pub struct Series {
     /// Legend label.
     pub name: String,
+    /// Fill colour (CSS).
+    pub color: &'static str,
     /// (x, y) points.
     pub points: Vec<(f64, f64)>,
 }
@@ -150,8 +152,8 @@ fn frame(out: &mut String, title: &str, xl: &str, yl: &str, xs: Scale, ys: Scale
     );
 }
 
-fn legend(out: &mut String, names: &[&str]) {
-    for (i, n) in names.iter().enumerate() {
+fn legend(out: &mut String, names: &[(&str, &str)]) {
+    for (i, (n, color)) in names.iter().enumerate() {
         let y = TOP + 8.0 + i as f64 * 16.0;
         let x = W - RIGHT + 10.0;
         let short: String = n.chars().take(26).collect();
@@ -159,7 +161,7 @@ fn legend(out: &mut String, names: &[&str]) {
             out,
             r#"<rect x="{x}" y="{ry}" width="10" height="10" fill="{c}"/><text x="{tx}" y="{ty}" class="lg">{t}</text>"#,
             ry = y - 9.0,
-            c = PALETTE[i % PALETTE.len()],
+            c = color,
             tx = x + 14.0,
             ty = y,
             t = esc(&short)
@@ -167,9 +169,8 @@ fn legend(out: &mut String, names: &[&str]) {
     }
 }
 
-/// Horizontal bars, one per (label, value); the colour index is the
-/// position in `bars`.
-pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> String {
+/// Horizontal bars, one per (label, value, colour).
+pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64, &str)]) -> String {
     let max = bars.iter().map(|b| b.1).fold(0.0, f64::max);
     let left = 180.0;
     let row = 22.0;
@@ -192,7 +193,7 @@ pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> String {
             l = tick_label(v)
         );
     }
-    for (i, (label, v)) in bars.iter().enumerate() {
+    for (i, (label, v, color)) in bars.iter().enumerate() {
         let y = TOP + 3.0 + i as f64 * row;
         let short: String = label.chars().take(28).collect();
         let _ = write!(
@@ -203,7 +204,7 @@ pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> String {
             l = esc(&short),
             bw = (xs.map(*v) - left).max(0.5),
             bh = row - 6.0,
-            c = PALETTE[i % PALETTE.len()],
+            c = color,
         );
     }
     let _ = write!(
@@ -240,9 +241,8 @@ pub fn scatter(title: &str, x_label: &str, y_label: &str, series: &[Series], log
         xs.map(b),
         ys.map(b)
     );
-    for (i, s) in series.iter().enumerate() {
-        let c = PALETTE[i % PALETTE.len()];
-        let _ = write!(out, r#"<g fill="{c}" fill-opacity="0.55">"#);
+    for s in series {
+        let _ = write!(out, r#"<g fill="{}" fill-opacity="0.55">"#, s.color);
         for (x, y) in &s.points {
             let _ = write!(
                 out,
@@ -253,30 +253,31 @@ pub fn scatter(title: &str, x_label: &str, y_label: &str, series: &[Series], log
         }
         out.push_str("</g>");
     }
-    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<(&str, &str)> = series.iter().map(|s| (s.name.as_str(), s.color)).collect();
     legend(&mut out, &names);
     out.push_str("</svg>");
     out
 }
 
 /// A cactus plot: per series its values sorted ascending, plotted against
-/// their rank (how many finish within a given time).
-pub fn cactus(title: &str, y_label: &str, series: &[(String, Vec<f64>)]) -> String {
-    let n = series.iter().map(|s| s.1.len()).max().unwrap_or(0).max(1);
+/// their rank (how many finish within a given time). One (name, colour,
+/// values) per series.
+pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -> String {
+    let n = series.iter().map(|s| s.2.len()).max().unwrap_or(0).max(1);
     let max = series
         .iter()
-        .flat_map(|s| s.1.iter().copied())
+        .flat_map(|s| s.2.iter().copied())
         .fold(1.0, f64::max);
     let min = series
         .iter()
-        .flat_map(|s| s.1.iter().copied())
+        .flat_map(|s| s.2.iter().copied())
         .fold(max, f64::min)
         .max(0.01);
     let xs = Scale::new(0.0, n as f64, false, LEFT, W - RIGHT);
     let ys = Scale::new(min, max, true, H - BOTTOM, TOP);
     let mut out = String::new();
     frame(&mut out, title, "pairs (sorted by time)", y_label, xs, ys);
-    for (i, (_, values)) in series.iter().enumerate() {
+    for (_, color, values) in series {
         let mut v = values.clone();
         v.sort_by(f64::total_cmp);
         let pts: Vec<String> = v
@@ -287,11 +288,11 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, Vec<f64>)]) -> Stri
         let _ = write!(
             out,
             r#"<polyline fill="none" stroke="{}" stroke-width="1.5" points="{}"/>"#,
-            PALETTE[i % PALETTE.len()],
+            color,
             pts.join(" ")
         );
     }
-    let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    let names: Vec<(&str, &str)> = series.iter().map(|s| (s.0.as_str(), s.1)).collect();
     legend(&mut out, &names);
     out.push_str("</svg>");
     out
@@ -313,7 +314,7 @@ mod tests {
 
     #[test]
     fn charts_are_well_formed_and_escaped() {
-        let b = bar_chart("a<b", "x", &[("s&t".into(), 3.0)]);
+        let b = bar_chart("a<b", "x", &[("s&t".into(), 3.0, PALETTE[0])]);
         assert!(b.starts_with("<svg") && b.ends_with("</svg>"));
         assert!(b.contains("a&lt;b") && b.contains("s&amp;t"));
         let sc = scatter(
@@ -322,12 +323,13 @@ mod tests {
             "y",
             &[Series {
                 name: "s".into(),
+                color: PALETTE[0],
                 points: vec![(1.0, 2.0)],
             }],
             true,
         );
         assert_eq!(sc.matches("<circle").count(), 1);
-        let c = cactus("t", "s", &[("s".into(), vec![3.0, 1.0, 2.0])]);
+        let c = cactus("t", "s", &[("s".into(), PALETTE[1], vec![3.0, 1.0, 2.0])]);
         assert!(c.contains("<polyline"));
     }
 }

@@ -156,7 +156,11 @@ fn largest_contribution_hand_computed() {
             pv("H", "z", 0, 9, 1.0),
         ],
     ];
-    let participants = Participants::parse("solver,team,competing\nA,a,yes\nB,b,yes\nC,c,yes\nD,d,yes\nH,h,no\n", "p").unwrap();
+    let participants = Participants::parse(
+        "solver,team,competing\nA,a,yes\nB,b,yes\nC,c,yes\nD,d,yes\nH,h,no\n",
+        "p",
+    )
+    .unwrap();
     let got = largest_contribution(&divisions, &pairs, Mode::Parallel, &rules, &participants);
     // X: vbs = (5@10) + (3@30) = (8, 40); without B: (5@10) + (2@40) = (7, 50):
     //    impact 1 − 7/8 = 0.125, time 1 − 40/50 = 0.2; A and C: 0 reduction impact.
@@ -183,7 +187,14 @@ fn largest_contribution_excludes_two_sound_solvers() {
     let rules = Edition::Smtcomp2019.rules();
     let divisions = vec![div("W", 1, 10, true, &[])];
     let pairs = vec![vec![pv("A", "w", 0, 3, 1.0), pv("B", "w", 0, 2, 1.0)]];
-    assert!(largest_contribution(&divisions, &pairs, Mode::Parallel, &rules, &Participants::none()).is_empty());
+    assert!(largest_contribution(
+        &divisions,
+        &pairs,
+        Mode::Parallel,
+        &rules,
+        &Participants::none()
+    )
+    .is_empty());
 }
 
 #[test]
