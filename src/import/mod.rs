@@ -153,6 +153,34 @@ impl RawRun<'_> {
     }
 }
 
+/// A stand-in for `answer::parse_output` in the importers' unit tests: the
+/// first line that is not `success` is the answer, a parenthesised list after
+/// `unsat` is the core. Real wiring uses `answer.rs`.
+#[cfg(test)]
+pub(crate) fn toy_parse(out: &[u8]) -> OutputSummary {
+    let text = String::from_utf8_lossy(out);
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "success");
+    let answer = match lines.next() {
+        Some("sat") => OutputAnswer::Sat,
+        Some("unsat") => OutputAnswer::Unsat,
+        Some("unknown") => OutputAnswer::Unknown,
+        _ => OutputAnswer::NoAnswer,
+    };
+    let core = lines
+        .next()
+        .filter(|l| answer == OutputAnswer::Unsat && l.starts_with('(') && l.ends_with(')'))
+        .map(|l| {
+            l[1..l.len() - 1]
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        });
+    OutputSummary { answer, core }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,32 +222,4 @@ mod tests {
             Verdict::NoAnswer
         );
     }
-}
-
-/// A stand-in for `answer::parse_output` in the importers' unit tests: the
-/// first line that is not `success` is the answer, a parenthesised list after
-/// `unsat` is the core. Real wiring uses `answer.rs`.
-#[cfg(test)]
-pub(crate) fn toy_parse(out: &[u8]) -> OutputSummary {
-    let text = String::from_utf8_lossy(out);
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && *l != "success");
-    let answer = match lines.next() {
-        Some("sat") => OutputAnswer::Sat,
-        Some("unsat") => OutputAnswer::Unsat,
-        Some("unknown") => OutputAnswer::Unknown,
-        _ => OutputAnswer::NoAnswer,
-    };
-    let core = lines
-        .next()
-        .filter(|l| answer == OutputAnswer::Unsat && l.starts_with('(') && l.ends_with(')'))
-        .map(|l| {
-            l[1..l.len() - 1]
-                .split_whitespace()
-                .map(String::from)
-                .collect()
-        });
-    OutputSummary { answer, core }
 }

@@ -355,7 +355,7 @@ impl Exporter for Html {
             }
             out.push_str("</ul></section>");
         }
-        let _ = write!(out, "<script>{SCRIPT}</script></body></html>\n");
+        let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
         Ok(out.into_bytes())
     }
 }

@@ -297,3 +297,7 @@ fn recognitions(
     }
     r
 }
+
+#[cfg(test)]
+#[path = "mod_tests.rs"]
+mod tests;
