@@ -25,6 +25,8 @@ pub enum Command {
     Check(crate::cmd::check::CheckArgs),
     /// Write a commented campaign config.
     Init(crate::cmd::init::InitArgs),
+    /// Score (solver, benchmark) pairs under a rules edition and write reports.
+    Score(crate::cmd::score::ScoreArgs),
 }
 
 #[cfg(test)]

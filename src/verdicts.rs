@@ -15,7 +15,7 @@ use crate::journal;
 use crate::solve::Bench;
 use crate::policy::{CheckAnswer, Decision};
 use crate::solve::{self, RunRecord, SolverUnderTest};
-use crate::verdict::{IllFormed, PairRecord, RunStatus, Verdict};
+use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -61,6 +61,15 @@ pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
             },
         },
     })
+}
+
+/// The checkers' answers as the scorer records them (none when no checker ran).
+fn tally_of(mine: &BTreeMap<String, CheckAnswer>, selected: &[&SolverDef], s: &SolverUnderTest) -> Option<CheckerTally> {
+    if mine.is_empty() {
+        return None;
+    }
+    let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    Some(check::tally(&view, selected, s).0)
 }
 
 fn status_of(r: &RunRecord) -> RunStatus {
@@ -159,6 +168,9 @@ pub fn pair_verdict(
             status: status_of(r),
             cpu: r.cpu,
             wall: r.wall,
+            checks: tally_of(&mine, &selected, s),
+            core: r.core.clone(),
+            origin: None,
         },
         checkers: mine,
         disputed: sat > 0 && unsat > 0,

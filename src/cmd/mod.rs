@@ -8,3 +8,4 @@ pub mod name;
 pub mod check;
 pub mod init;
 pub mod solve;
+pub mod score;
