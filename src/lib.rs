@@ -16,6 +16,7 @@ pub mod import;
 pub mod interrupt;
 pub mod journal;
 pub mod name;
+pub mod pipeline;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;

@@ -9,3 +9,4 @@ pub mod check;
 pub mod init;
 pub mod solve;
 pub mod score;
+pub mod run;
