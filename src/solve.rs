@@ -1,7 +1,8 @@
 //! The solve stage: run every solver under test on every named benchmark
 //! and journal what each printed.
 //!
-//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`;
+//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`,
+//! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one fsynced record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. Runs go through
 //! the [runner](crate::runner) with the campaign's limits; what a solver
@@ -282,7 +283,9 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     let mut summary = SolveSummary::default();
     for s in &solvers {
         for e in &index {
-            if !filter(&s.name, &e.id) {
+            // A solver is entered in the divisions its definition supports
+            // with cores (inline commands: every division).
+            if !filter(&s.name, &e.id) || !s.def.supports(&e.logic) || !s.def.supports_cores(&e.logic) {
                 continue;
             }
             summary.total_pairs += 1;
