@@ -22,6 +22,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
+/// File name of the runs journal.
+pub const RUNS: &str = "runs.jsonl";
+
 /// One finished (solver, benchmark) run: the journal record of `runs.jsonl`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunRecord {
@@ -269,11 +272,8 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     let defs = checkers::load_dir(&checkers_dir(c))?;
     let solvers = solvers_under_test(c, &defs)?;
     let index = read_index(c)?;
-    let journal_path = c.runs_journal();
-    let (done, report): (Vec<RunRecord>, _) = journal::read_all(&journal_path)?;
-    for w in report.warnings(&journal_path) {
-        eprintln!("warning: {w}");
-    }
+    let journal_path = c.journal_path(RUNS);
+    let done: Vec<RunRecord> = c.read_journal(RUNS)?;
     let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
     let killed = runner::reap_orphans(&c.pid_dir());
     if killed > 0 {
