@@ -7,5 +7,6 @@
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod scramble;
 pub mod smtlib;
 pub mod verdict;
