@@ -12,7 +12,10 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
+    Scramble(crate::cmd::scramble::ScrambleArgs),
+}
 
 #[cfg(test)]
 mod tests {

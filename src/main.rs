@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result: anyhow::Result<u8> = match cli.command {};
+    let result: anyhow::Result<u8> = match cli.command {
+        Command::Scramble(a) => coreval::cmd::scramble::run(a),
+    };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {

@@ -1,3 +1,4 @@
 //! One module per subcommand: its clap arguments and the function that turns
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::exit`]).
+pub mod scramble;

@@ -227,7 +227,21 @@ pub fn scramble_file(
         }
         Err(e) => {
             let _ = std::fs::remove_file(output);
-            Err(anyhow::Error::new(e).context(input.display().to_string()))
+            let at = input.display();
+            Err(match e {
+                ScrambleError::Scan(se) => anyhow::anyhow!(se.in_file(input)),
+                ScrambleError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => anyhow::anyhow!("{at}:{line}:{column}: {message}"),
+                ScrambleError::PrefixInInput { line, .. } => {
+                    anyhow::anyhow!("{at}:{line}: {e}")
+                }
+                ScrambleError::Io(_) => {
+                    anyhow::Error::new(e).context(format!("{at} → {}", output.display()))
+                }
+            })
         }
     }
 }

@@ -193,15 +193,34 @@ pub fn read_entrants(path: &Path) -> anyhow::Result<Vec<Entrant>> {
     Ok(out)
 }
 
+/// A seed computed by the rules' procedure, with what went into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompetitionSeed {
+    /// The value for `srandom`.
+    pub seed: u32,
+    /// Entrants whose numbers were summed.
+    pub entrants: usize,
+    /// Organizers' rows left out.
+    pub organizers: usize,
+    /// Integer part of the NYSE Composite opening value.
+    pub nyse: u64,
+}
+
 /// The seed from an entrants file and the NYSE opening value.
-pub fn seed_from_entrants(path: &Path, nyse: &str) -> anyhow::Result<u32> {
+pub fn seed_from_entrants(path: &Path, nyse: &str) -> anyhow::Result<CompetitionSeed> {
     let entrants = read_entrants(path)?;
     let numbers: Vec<u32> = entrants
         .iter()
         .filter(|e| !e.organizer)
         .map(|e| e.number)
         .collect();
-    Ok(competition_seed(&numbers, parse_nyse(nyse)?))
+    let nyse = parse_nyse(nyse)?;
+    Ok(CompetitionSeed {
+        seed: competition_seed(&numbers, nyse),
+        entrants: numbers.len(),
+        organizers: entrants.len() - numbers.len(),
+        nyse,
+    })
 }
 
 #[cfg(test)]
