@@ -57,7 +57,7 @@ use render::Renderer;
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
-use symtab::{occurs_with_digit, SymTab};
+use symtab::{PrefixFinder, SymTab};
 
 /// Prefix of fresh names when the caller does not choose one.
 pub const DEFAULT_PREFIX: &str = "x_";
@@ -121,10 +121,10 @@ enum RunKind {
     DeclareSort,
 }
 
-/// One buffered command of the current run.
+/// One buffered command of the current run (its text as the scanner
+/// returned it: no copy).
 struct Item {
-    start: usize,
-    end: usize,
+    text: Vec<u8>,
     line: u64,
     column: u64,
     /// Original assertion position (assertions only).
@@ -138,12 +138,14 @@ struct Driver<W: Write> {
     renderer: Renderer,
     map: DescrambleMap,
     kind: Option<RunKind>,
-    buf: Vec<u8>,
+    /// Bytes held by `items` (texts and records).
+    held: usize,
     items: Vec<Item>,
     /// Names defined by `:named` in the current assertion run.
     named: HashSet<Vec<u8>>,
     line: Vec<u8>,
     asserts: u64,
+    named_finder: memchr::memmem::Finder<'static>,
 }
 
 /// Scramble the script read from `reader` into `writer`.
@@ -172,17 +174,18 @@ pub fn scramble<R: Read, W: Write>(
         },
         opts: opts.clone(),
         kind: None,
-        buf: Vec::new(),
+        held: 0,
         items: Vec::new(),
         named: HashSet::new(),
         line: Vec::new(),
         asserts: 0,
+        named_finder: memchr::memmem::Finder::new(b":named"),
     };
+    let guard = PrefixFinder::new(prefix.as_bytes());
     let mut sc = Scanner::new(reader);
     while let Some(cmd) = sc.next_command()? {
         if d.opts.rename {
-            let p = prefix.as_bytes();
-            if occurs_with_digit(p, sc.gap()) || occurs_with_digit(p, &cmd.text) {
+            if guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text) {
                 return Err(ScrambleError::PrefixInInput {
                     prefix,
                     line: cmd.line,
@@ -191,7 +194,7 @@ pub fn scramble<R: Read, W: Write>(
         }
         d.command(cmd)?;
     }
-    if d.opts.rename && occurs_with_digit(prefix.as_bytes(), sc.gap()) {
+    if d.opts.rename && guard.occurs_in(sc.gap()) {
         return Err(ScrambleError::PrefixInInput { prefix, line: 0 });
     }
     d.flush()?;
@@ -258,10 +261,9 @@ impl<W: Write> Driver<W> {
             self.flush()?;
             return self.other(cmd);
         };
-        let cost = cmd.text.len() + std::mem::size_of::<Item>();
+        let cost = cmd.text.capacity() + std::mem::size_of::<Item>();
         let split = self.kind != Some(kind)
-            || self.buf.len() + self.items.len() * std::mem::size_of::<Item>() + cost
-                > self.opts.window
+            || self.held + cost > self.opts.window
             || (kind == RunKind::Assert && !self.named.is_empty() && self.uses_named(&cmd.text));
         if split {
             self.flush()?;
@@ -274,18 +276,16 @@ impl<W: Write> Driver<W> {
                 message: "more than 2^32 assertions".into(),
             })?;
             self.asserts += 1;
-            if memchr::memmem::find(&cmd.text, b":named").is_some() {
+            if self.named_finder.find(&cmd.text).is_some() {
                 self.collect_named(&cmd.text);
             }
             p
         } else {
             0
         };
-        let start = self.buf.len();
-        self.buf.extend_from_slice(&cmd.text);
+        self.held += cost;
         self.items.push(Item {
-            start,
-            end: self.buf.len(),
+            text: cmd.text,
             line: cmd.line,
             column: cmd.column,
             orig,
@@ -318,19 +318,16 @@ impl<W: Write> Driver<W> {
         if self.opts.shuffle {
             self.rng.shuffle(&mut self.items);
         }
-        let items = std::mem::take(&mut self.items);
-        let buf = std::mem::take(&mut self.buf);
-        for it in &items {
-            self.emit(&buf[it.start..it.end], it.line, it.column)?;
+        let mut items = std::mem::take(&mut self.items);
+        for it in items.drain(..) {
+            self.emit(&it.text, it.line, it.column)?;
             if self.kind == Some(RunKind::Assert) {
                 self.map.assertions.push(it.orig);
             }
         }
-        // Keep the allocations for the next run.
+        // Keep the allocation for the next run.
         self.items = items;
-        self.items.clear();
-        self.buf = buf;
-        self.buf.clear();
+        self.held = 0;
         self.named.clear();
         self.kind = None;
         Ok(())

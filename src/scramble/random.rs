@@ -315,7 +315,11 @@ mod tests {
         assert_eq!(e.len(), 3);
         assert!(e[2].organizer);
         let seed = seed_from_entrants(&p, "11000.5").unwrap();
-        assert_eq!(seed as u64, (4_294_967_295u64 + 17 + 11_000) % (1 << 30));
+        assert_eq!((seed.entrants, seed.organizers, seed.nyse), (2, 1, 11_000));
+        assert_eq!(
+            seed.seed as u64,
+            (4_294_967_295u64 + 17 + 11_000) % (1 << 30)
+        );
         std::fs::write(&p, "solver,number\nA,-1\n").unwrap();
         let err = read_entrants(&p).unwrap_err().to_string();
         assert!(err.contains(":2:"), "{err}");

@@ -15,7 +15,7 @@ use super::commute::permutable_from;
 use super::random::GlibcRandom;
 use super::symtab::SymTab;
 use super::tree::{Tree, TreeError};
-use crate::smtlib::lexer::TokenKind;
+use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::symbol::normalize_bytes;
 
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +55,9 @@ pub struct Renderer {
     tree: Tree,
     jobs: Vec<Job>,
     seq: Vec<Job>,
+    /// Children of the special form being expanded.
+    scratch: Vec<u32>,
+    named_finder: memchr::memmem::Finder<'static>,
     space: bool,
 }
 
@@ -77,6 +80,8 @@ impl Renderer {
             tree: Tree::default(),
             jobs: Vec::new(),
             seq: Vec::new(),
+            scratch: Vec::new(),
+            named_finder: memchr::memmem::Finder::new(b":named"),
             space: false,
         }
     }
@@ -84,7 +89,13 @@ impl Renderer {
     /// Render the command `text` into `out` (no trailing newline). On error
     /// `out` may hold part of the command; the caller discards it.
     pub fn render(&mut self, text: &[u8], rng: &mut GlibcRandom, out: &mut Vec<u8>) -> R {
-        let root = self.tree.build(text)?;
+        let mark = out.len();
+        if !self.commute && self.render_flat(text, out) {
+            return Ok(());
+        }
+        out.truncate(mark);
+        let named = self.named_finder.find(text).is_some();
+        let root = self.tree.build(text, named)?;
         self.jobs.clear();
         self.seq.clear();
         self.space = false;
@@ -95,6 +106,78 @@ impl Renderer {
             self.tab.unbind_all();
         }
         result
+    }
+
+    /// The fast path for the commonest command, an `assert` whose term has
+    /// no binder, annotation or qualified/indexed identifier: every symbol
+    /// is then a term-position use, so the tokens can be renamed in one
+    /// pass without a tree. Returns false (having written a prefix of the
+    /// output, which the caller discards) when the command needs the full
+    /// path, including every malformed case, so errors are reported by the
+    /// full path.
+    fn render_flat(&mut self, text: &[u8], out: &mut Vec<u8>) -> bool {
+        let mut lx = Lexer::new(text);
+        match (lx.next(), lx.next()) {
+            (Some(Ok(o)), Some(Ok(h)))
+                if o.kind == TokenKind::Open && h.kind == TokenKind::Symbol && h.bytes(text) == b"assert" => {}
+            _ => return false,
+        }
+        out.extend_from_slice(b"(assert");
+        self.space = true;
+        let mut depth = 1usize;
+        let mut top_items = 0usize;
+        // 0: after a token other than '(', 1: after '(', 2: after '(' head.
+        let mut state = 0u8;
+        for tok in lx {
+            let Ok(tok) = tok else { return false };
+            let bytes = tok.bytes(text);
+            match tok.kind {
+                TokenKind::Open => {
+                    if depth == 1 {
+                        top_items += 1;
+                    }
+                    depth += 1;
+                    if self.space {
+                        out.push(b' ');
+                    }
+                    out.push(b'(');
+                    self.space = false;
+                    state = 1;
+                    continue;
+                }
+                TokenKind::Close => {
+                    if state != 0 {
+                        return false; // `()` or `(f)`
+                    }
+                    depth -= 1;
+                    out.push(b')');
+                    self.space = true;
+                    continue;
+                }
+                TokenKind::Symbol => {
+                    if matches!(
+                        bytes,
+                        b"let" | b"forall" | b"exists" | b"lambda" | b"match" | b"!" | b"as" | b"_" | b"par"
+                    ) {
+                        return false;
+                    }
+                    self.put_term_bytes(bytes, out);
+                }
+                TokenKind::QuotedSymbol => self.put_term_bytes(bytes, out),
+                TokenKind::Keyword => return false,
+                TokenKind::String | TokenKind::Literal => {
+                    if state == 1 {
+                        return false; // a literal in head position
+                    }
+                    self.put(bytes, out);
+                }
+            }
+            if depth == 1 {
+                top_items += 1;
+            }
+            state = if state == 1 { 2 } else { 0 };
+        }
+        depth == 0 && top_items == 1
     }
 
     /// Push `seq` so that its first job runs first.
@@ -119,265 +202,8 @@ impl Renderer {
         }
     }
 
-    /// `((x S) …)`: checks the shape, pushes the printing jobs, returns the count.
-    fn sorted_vars(&mut self, text: &[u8], list: u32) -> R<u32> {
-        let vars = self.list_kids(list, "a list of sorted variables ((x S) …)")?;
-        self.seq.push(Job::Open);
-        for &v in &vars {
-            let k = self.list_kids(v, "a sorted variable (x S)")?;
-            if k.len() != 2 {
-                return err(&self.tree, v, "expected a sorted variable (x S)");
-            }
-            self.symbol_kid(text, k[0], "a variable name")?;
-            self.seq
-                .extend([Job::Open, Job::Name(k[0]), Job::Sort(k[1]), Job::Close]);
-        }
-        self.seq.push(Job::Close);
-        Ok(vars.len() as u32)
-    }
 
-    /// Expand the command at the root into jobs.
-    fn command(&mut self, text: &[u8], root: u32) -> R {
-        let k = self.list_kids(root, "a command")?;
-        let Some(&head) = k.first() else {
-            return err(&self.tree, root, "empty command");
-        };
-        let h = if self.tree.node(head).kind == TokenKind::Symbol {
-            self.tree.bytes(text, head)
-        } else {
-            b""
-        };
-        let arity = |n: usize| -> R {
-            if k.len() == n {
-                Ok(())
-            } else {
-                let name = String::from_utf8_lossy(h);
-                err(
-                    &self.tree,
-                    root,
-                    format!(
-                        "{name}: expected {} arguments, found {}",
-                        n - 1,
-                        k.len() - 1
-                    ),
-                )
-            }
-        };
-        self.seq.extend([Job::Open, Job::Raw(head)]);
-        match h {
-            b"assert" => {
-                arity(2)?;
-                self.seq.push(Job::Term(k[1]));
-            }
-            b"declare-fun" => {
-                arity(4)?;
-                self.symbol_kid(text, k[1], "a function name")?;
-                let args = self.list_kids(k[2], "a list of argument sorts")?;
-                self.seq.extend([Job::DeclareFun(k[1]), Job::Open]);
-                self.seq.extend(args.iter().map(|&a| Job::Sort(a)));
-                self.seq.extend([Job::Close, Job::Sort(k[3])]);
-            }
-            b"declare-const" => {
-                arity(3)?;
-                self.symbol_kid(text, k[1], "a constant name")?;
-                self.seq.extend([Job::DeclareFun(k[1]), Job::Sort(k[2])]);
-            }
-            b"declare-sort" => {
-                if k.len() != 2 {
-                    arity(3)?;
-                }
-                self.symbol_kid(text, k[1], "a sort name")?;
-                self.seq.push(Job::DeclareSort(k[1]));
-                self.seq.extend(k[2..].iter().map(|&a| Job::Raw(a)));
-            }
-            b"define-sort" => {
-                arity(4)?;
-                self.symbol_kid(text, k[1], "a sort name")?;
-                let params = self.list_kids(k[2], "a list of sort parameters")?;
-                self.seq.extend([Job::Name(k[1]), Job::Open]);
-                for &p in &params {
-                    self.symbol_kid(text, p, "a sort parameter")?;
-                    self.seq.push(Job::Name(p));
-                }
-                self.seq.extend([
-                    Job::Close,
-                    Job::BindSortParams(k[2]),
-                    Job::Sort(k[3]),
-                    Job::Unbind(params.len() as u32),
-                    Job::RegisterSort(k[1]),
-                ]);
-            }
-            b"define-fun" | b"define-fun-rec" => {
-                arity(5)?;
-                self.symbol_kid(text, k[1], "a function name")?;
-                let recursive = h == b"define-fun-rec";
-                if recursive {
-                    self.register(text, k[1], false);
-                }
-                self.seq.push(Job::Name(k[1]));
-                let n = self.sorted_vars(text, k[2])?;
-                self.seq.extend([
-                    Job::Sort(k[3]),
-                    Job::BindPairs(k[2]),
-                    Job::Term(k[4]),
-                    Job::Unbind(n),
-                ]);
-                if !recursive {
-                    self.seq.push(Job::RegisterFun(k[1]));
-                }
-            }
-            b"define-funs-rec" => {
-                arity(3)?;
-                let decls = self.list_kids(k[1], "a list of function declarations")?;
-                let bodies = self.list_kids(k[2], "a list of function bodies")?;
-                if decls.len() != bodies.len() {
-                    return err(
-                        &self.tree,
-                        k[2],
-                        "define-funs-rec: as many bodies as declarations expected",
-                    );
-                }
-                let mut params = Vec::with_capacity(decls.len());
-                self.seq.push(Job::Open);
-                for &d in &decls {
-                    let dk = self.list_kids(d, "a declaration (f ((x S) …) R)")?;
-                    if dk.len() != 3 {
-                        return err(&self.tree, d, "expected a declaration (f ((x S) …) R)");
-                    }
-                    self.symbol_kid(text, dk[0], "a function name")?;
-                    self.register(text, dk[0], false);
-                    self.seq.extend([Job::Open, Job::Name(dk[0])]);
-                    let n = self.sorted_vars(text, dk[1])?;
-                    self.seq.extend([Job::Sort(dk[2]), Job::Close]);
-                    params.push((dk[1], n));
-                }
-                self.seq.extend([Job::Close, Job::Open]);
-                for (&b, &(p, n)) in bodies.iter().zip(&params) {
-                    self.seq
-                        .extend([Job::BindPairs(p), Job::Term(b), Job::Unbind(n)]);
-                }
-                self.seq.push(Job::Close);
-            }
-            b"define-const" => {
-                arity(4)?;
-                self.symbol_kid(text, k[1], "a constant name")?;
-                self.seq.extend([
-                    Job::Name(k[1]),
-                    Job::Sort(k[2]),
-                    Job::Term(k[3]),
-                    Job::RegisterFun(k[1]),
-                ]);
-            }
-            b"declare-datatype" => {
-                arity(3)?;
-                self.symbol_kid(text, k[1], "a datatype name")?;
-                self.register(text, k[1], true);
-                self.seq.extend([Job::Name(k[1]), Job::Datatype(k[2])]);
-            }
-            b"declare-datatypes" => {
-                arity(3)?;
-                let sorts = self.list_kids(k[1], "a list of sort declarations ((D n) …)")?;
-                let decs = self.list_kids(k[2], "a list of datatype declarations")?;
-                if sorts.is_empty() {
-                    // SMT-LIB 2.5: (declare-datatypes () ((D ctor …) …)).
-                    for &d in &decs {
-                        let dk = self.list_kids(d, "a datatype (D constructor …)")?;
-                        let Some(&name) = dk.first() else {
-                            return err(&self.tree, d, "expected a datatype (D constructor …)");
-                        };
-                        self.symbol_kid(text, name, "a datatype name")?;
-                        self.register(text, name, true);
-                    }
-                    self.seq.extend([Job::Raw(k[1]), Job::Open]);
-                    for &d in &decs {
-                        let dk = self.tree.kids(d).to_vec();
-                        self.seq.extend([Job::Open, Job::Name(dk[0])]);
-                        self.seq.extend(dk[1..].iter().map(|&c| Job::Ctor(c)));
-                        self.seq.push(Job::Close);
-                    }
-                    self.seq.push(Job::Close);
-                } else {
-                    if sorts.len() != decs.len() {
-                        return err(
-                            &self.tree,
-                            k[2],
-                            "declare-datatypes: as many declarations as sorts expected",
-                        );
-                    }
-                    self.seq.push(Job::Open);
-                    for &s in &sorts {
-                        let sk = self.list_kids(s, "a sort declaration (D n)")?;
-                        if sk.len() != 2 {
-                            return err(&self.tree, s, "expected a sort declaration (D n)");
-                        }
-                        self.symbol_kid(text, sk[0], "a datatype name")?;
-                        self.register(text, sk[0], true);
-                        self.seq
-                            .extend([Job::Open, Job::Name(sk[0]), Job::Raw(sk[1]), Job::Close]);
-                    }
-                    self.seq.extend([Job::Close, Job::Open]);
-                    self.seq.extend(decs.iter().map(|&d| Job::Datatype(d)));
-                    self.seq.push(Job::Close);
-                }
-            }
-            b"check-sat-assuming" | b"get-value" => {
-                arity(2)?;
-                let terms = self.list_kids(k[1], "a list of terms")?;
-                self.seq.push(Job::Open);
-                self.seq.extend(terms.iter().map(|&t| Job::Term(t)));
-                self.seq.push(Job::Close);
-            }
-            b"set-logic"
-            | b"set-option"
-            | b"set-info"
-            | b"check-sat"
-            | b"get-unsat-core"
-            | b"get-model"
-            | b"get-assertions"
-            | b"get-assignment"
-            | b"get-info"
-            | b"get-option"
-            | b"get-proof"
-            | b"get-unsat-assumptions"
-            | b"push"
-            | b"pop"
-            | b"reset"
-            | b"reset-assertions"
-            | b"exit"
-            | b"echo" => {
-                self.seq.extend(k[1..].iter().map(|&a| Job::Raw(a)));
-            }
-            _ if !self.rename => {
-                self.seq.extend(k[1..].iter().map(|&a| Job::Raw(a)));
-            }
-            _ => {
-                let name = String::from_utf8_lossy(self.tree.bytes(text, head)).into_owned();
-                return err(
-                    &self.tree,
-                    head,
-                    format!(
-                        "unsupported command '{name}': cannot rename its symbols (use --no-rename)"
-                    ),
-                );
-            }
-        }
-        self.seq.push(Job::Close);
-        self.push_seq();
-        Ok(())
-    }
 
-    /// Mark a declared name as a function (or sort) from now on.
-    fn register(&mut self, text: &[u8], id: u32, sort: bool) -> u32 {
-        let name = normalize_bytes(self.tree.bytes(text, id));
-        let i = self.tab.intern(name);
-        let s = self.tab.sym_mut(i);
-        if sort {
-            s.sort = true;
-        } else {
-            s.fun = true;
-        }
-        i
-    }
 
     fn put(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
         if self.space {
@@ -408,6 +234,11 @@ impl Renderer {
     /// tester `is-C` follows its constructor, anything else is copied.
     fn put_term_symbol(&mut self, text: &[u8], id: u32, out: &mut Vec<u8>) {
         let raw = self.tree.bytes(text, id);
+        self.put_term_bytes(raw, out);
+    }
+
+    /// [`Self::put_term_symbol`] for a symbol token's bytes.
+    fn put_term_bytes(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         if self.rename {
             let name = normalize_bytes(raw);
             if let Some(i) = self.tab.term_ref(name) {
@@ -419,7 +250,7 @@ impl Renderer {
                 return;
             }
             if let Some(ctor) = name.strip_prefix(b"is-") {
-                if let Some(i) = self.tab.lookup(ctor).filter(|&i| self.tab.sym(i).ctor) {
+                if let Some(i) = self.tab.lookup(ctor).filter(|&i| self.tab.is_ctor(i)) {
                     self.put(b"is-", out);
                     self.tab.write_fresh(i, out);
                     return;
@@ -458,14 +289,10 @@ impl Renderer {
                 }
                 Job::DeclareFun(id) | Job::DeclareSort(id) | Job::DeclareCtor(id) => {
                     let i = self.put_name(text, id, out);
-                    let s = self.tab.sym_mut(i);
                     match job {
-                        Job::DeclareSort(_) => s.sort = true,
-                        Job::DeclareCtor(_) => {
-                            s.fun = true;
-                            s.ctor = true;
-                        }
-                        _ => s.fun = true,
+                        Job::DeclareSort(_) => self.tab.set_sort(i),
+                        Job::DeclareCtor(_) => self.tab.set_ctor(i),
+                        _ => self.tab.set_fun(i),
                     }
                 }
                 Job::RegisterFun(id) => {
@@ -553,236 +380,191 @@ impl Renderer {
             }
             return Ok(());
         }
-        let k = self.tree.kids(id).to_vec();
-        let Some(&head) = k.first() else {
+        let Some(&head) = self.tree.kids(id).first() else {
             return err(&self.tree, id, "expected a term, found ()");
         };
-        let word = |w: &[u8]| self.tree.is_word(text, head, w);
-        self.seq.extend([Job::Open, Job::Raw(head)]);
-        if word(b"let") {
-            if k.len() != 3 {
-                return err(&self.tree, id, "let: expected (let ((x t) …) body)");
-            }
-            let bl = k[1];
-            if self.commute && !self.tree.node(bl).named && self.tree.node(bl).is_list() {
-                rng.shuffle(self.tree.kids_mut(bl));
-            }
-            let binds = self.list_kids(bl, "a list of bindings ((x t) …)")?;
-            self.seq.push(Job::Open);
-            for &b in &binds {
-                let bk = self.list_kids(b, "a binding (x t)")?;
-                if bk.len() != 2 {
-                    return err(&self.tree, b, "expected a binding (x t)");
-                }
-                self.symbol_kid(text, bk[0], "a variable name")?;
-                self.seq
-                    .extend([Job::Open, Job::Name(bk[0]), Job::Term(bk[1]), Job::Close]);
-            }
-            self.seq.extend([
-                Job::Close,
-                Job::BindPairs(bl),
-                Job::Term(k[2]),
-                Job::Unbind(binds.len() as u32),
-            ]);
-        } else if word(b"forall") || word(b"exists") || word(b"lambda") {
-            if k.len() != 3 {
-                return err(&self.tree, id, "expected (forall ((x S) …) body)");
-            }
-            let n = self.sorted_vars(text, k[1])?;
-            self.seq
-                .extend([Job::BindPairs(k[1]), Job::Term(k[2]), Job::Unbind(n)]);
-        } else if word(b"match") {
-            if k.len() != 3 {
-                return err(
-                    &self.tree,
-                    id,
-                    "match: expected (match t ((pattern term) …))",
-                );
-            }
-            let cases = self.list_kids(k[2], "a list of match cases")?;
-            self.seq.extend([Job::Term(k[1]), Job::Open]);
-            self.seq.extend(cases.iter().map(|&c| Job::MatchCase(c)));
-            self.seq.push(Job::Close);
-        } else if word(b"!") {
-            if k.len() < 2 {
-                return err(&self.tree, id, "!: expected (! term attribute …)");
-            }
-            self.seq.push(Job::Term(k[1]));
-            let mut i = 2;
-            while i < k.len() {
-                let kw = k[i];
-                if self.tree.node(kw).kind != TokenKind::Keyword {
-                    return err(&self.tree, kw, "expected an attribute keyword");
-                }
-                self.seq.push(Job::Raw(kw));
-                let value = k
-                    .get(i + 1)
-                    .copied()
-                    .filter(|&v| self.tree.node(v).kind != TokenKind::Keyword);
-                i += 1;
-                let Some(v) = value else { continue };
-                i += 1;
-                match self.tree.bytes(text, kw) {
-                    b":named" => {
-                        self.symbol_kid(text, v, "a name after :named")?;
-                        self.seq.push(Job::DeclareFun(v));
-                    }
-                    b":pattern" => {
-                        let terms = self.list_kids(v, "a list of pattern terms after :pattern")?;
-                        self.seq.push(Job::Open);
-                        self.seq.extend(terms.iter().map(|&t| Job::Term(t)));
-                        self.seq.push(Job::Close);
-                    }
-                    b":no-pattern" => self.seq.push(Job::Term(v)),
-                    _ => self.seq.push(Job::Raw(v)),
-                }
-            }
-        } else if word(b"as") {
-            if k.len() != 3 {
-                return err(&self.tree, id, "as: expected (as identifier sort)");
-            }
-            self.seq.extend([Job::Term(k[1]), Job::Sort(k[2])]);
-        } else if word(b"_") {
-            // Indexed identifier: only the tester (_ is C) names a user symbol.
-            if k.len() == 3 && self.tree.is_word(text, k[1], b"is") && self.tree.is_symbol(k[2]) {
-                self.seq.extend([Job::Raw(k[1]), Job::Term(k[2])]);
-            } else {
-                self.seq.extend(k[1..].iter().map(|&a| Job::Raw(a)));
-            }
+        let hn = *self.tree.node(head);
+        let word: &[u8] = if hn.kind == TokenKind::Symbol {
+            &text[hn.start as usize..hn.end as usize]
         } else {
-            // Application; the head is a symbol or a qualified identifier.
-            if !self.tree.is_symbol(head) && !self.tree.node(head).is_list() {
-                let found = String::from_utf8_lossy(self.tree.bytes(text, head)).into_owned();
-                return err(
-                    &self.tree,
-                    head,
-                    format!("expected a function symbol, found '{found}'"),
-                );
-            }
-            if k.len() < 2 {
-                return err(&self.tree, id, "an application needs arguments");
-            }
-            self.seq.pop();
-            self.seq.push(Job::Term(head));
-            let mut args = k[1..].to_vec();
-            if self.commute && !node.named && self.tree.is_symbol(head) {
-                let op = normalize_bytes(self.tree.bytes(text, head));
-                if self.tab.term_ref(op).is_none() {
-                    if let Some(from) = permutable_from(op, args.len(), self.difference_logic) {
-                        rng.shuffle(&mut args[from..]);
-                    }
-                }
-            }
-            self.seq.extend(args.iter().map(|&a| Job::Term(a)));
-        }
-        self.seq.push(Job::Close);
-        self.push_seq();
-        Ok(())
-    }
-
-    /// `(pattern body)` of a `match`.
-    fn match_case(&mut self, text: &[u8], id: u32) -> R {
-        let k = self.list_kids(id, "a match case (pattern term)")?;
-        if k.len() != 2 {
-            return err(&self.tree, id, "expected a match case (pattern term)");
-        }
-        let p = k[0];
-        self.seq.push(Job::Open);
-        let mut bound = 0;
-        if self.tree.node(p).is_list() {
-            let pk = self.tree.kids(p).to_vec();
-            let Some(&c) = pk.first() else {
-                return err(&self.tree, p, "expected a pattern (C x …)");
-            };
-            self.symbol_kid(text, c, "a constructor")?;
-            self.seq.extend([Job::Open, Job::Term(c)]);
-            for &x in &pk[1..] {
-                self.symbol_kid(text, x, "a pattern variable")?;
-                self.seq.push(Job::Name(x));
-            }
-            self.seq.push(Job::Close);
-            for &x in &pk[1..] {
-                self.seq.push(Job::BindVar(x));
-                bound += 1;
-            }
-        } else {
-            self.symbol_kid(text, p, "a pattern")?;
-            let name = normalize_bytes(self.tree.bytes(text, p));
-            let is_ctor = self.tab.lookup(name).is_some_and(|i| self.tab.sym(i).ctor);
-            if is_ctor {
-                self.seq.push(Job::Term(p));
-            } else {
-                self.seq.extend([Job::Name(p), Job::BindVar(p)]);
-                bound = 1;
-            }
-        }
-        self.seq
-            .extend([Job::Term(k[1]), Job::Unbind(bound), Job::Close]);
-        self.push_seq();
-        Ok(())
-    }
-
-    /// A datatype declaration: `(par (X …) (ctor …))` or `(ctor …)`.
-    fn datatype(&mut self, text: &[u8], id: u32) -> R {
-        let k = self.list_kids(id, "a datatype declaration (constructor …)")?;
-        if k.first()
-            .is_some_and(|&h| self.tree.is_word(text, h, b"par"))
-        {
-            if k.len() != 3 {
-                return err(&self.tree, id, "par: expected (par (X …) (constructor …))");
-            }
-            let params = self.list_kids(k[1], "a list of sort parameters")?;
-            let ctors = self.list_kids(k[2], "a list of constructors")?;
-            self.seq.extend([Job::Open, Job::Raw(k[0]), Job::Open]);
-            for &p in &params {
-                self.symbol_kid(text, p, "a sort parameter")?;
-                self.seq.push(Job::Name(p));
-            }
-            self.seq
-                .extend([Job::Close, Job::BindSortParams(k[1]), Job::Open]);
-            self.seq.extend(ctors.iter().map(|&c| Job::Ctor(c)));
-            self.seq
-                .extend([Job::Close, Job::Unbind(params.len() as u32), Job::Close]);
-        } else {
-            self.seq.push(Job::Open);
-            self.seq.extend(k.iter().map(|&c| Job::Ctor(c)));
-            self.seq.push(Job::Close);
-        }
-        self.push_seq();
-        Ok(())
-    }
-
-    /// A constructor `(C (sel S) …)`, or a bare `C` (SMT-LIB 2.5).
-    fn ctor(&mut self, text: &[u8], id: u32) -> R {
-        if !self.tree.node(id).is_list() {
-            self.symbol_kid(text, id, "a constructor")?;
-            self.jobs.push(Job::DeclareCtor(id));
-            return Ok(());
-        }
-        let k = self.tree.kids(id).to_vec();
-        let Some(&c) = k.first() else {
-            return err(&self.tree, id, "expected a constructor (C (selector S) …)");
+            b""
         };
-        self.symbol_kid(text, c, "a constructor name")?;
-        self.seq.extend([Job::Open, Job::DeclareCtor(c)]);
-        for &s in &k[1..] {
-            let sk = self.list_kids(s, "a selector (s S)")?;
-            if sk.len() != 2 {
-                return err(&self.tree, s, "expected a selector (s S)");
+        match word {
+            b"let" | b"forall" | b"exists" | b"lambda" | b"match" | b"!" | b"as" | b"_" => {
+                let mut k = std::mem::take(&mut self.scratch);
+                k.clear();
+                k.extend_from_slice(self.tree.kids(id));
+                let r = self.special(text, id, word, &k, rng);
+                self.scratch = k;
+                r
             }
-            self.symbol_kid(text, sk[0], "a selector name")?;
-            self.seq.extend([
-                Job::Open,
-                Job::DeclareFun(sk[0]),
-                Job::Sort(sk[1]),
-                Job::Close,
-            ]);
+            _ => self.application(text, id, head, rng),
+        }
+    }
+
+    /// `(f a …)` or `((as f S) a …)`: arguments of a commutative theory
+    /// operator may be permuted in place.
+    fn application(&mut self, text: &[u8], id: u32, head: u32, rng: &mut GlibcRandom) -> R {
+        let node = *self.tree.node(id);
+        let head_is_symbol = self.tree.is_symbol(head);
+        if !head_is_symbol && !self.tree.node(head).is_list() {
+            let found = String::from_utf8_lossy(self.tree.bytes(text, head)).into_owned();
+            return err(
+                &self.tree,
+                head,
+                format!("expected a function symbol, found '{found}'"),
+            );
+        }
+        let nargs = node.len as usize - 1;
+        if nargs == 0 {
+            return err(&self.tree, id, "an application needs arguments");
+        }
+        if self.commute && !node.named && head_is_symbol {
+            let op = normalize_bytes(self.tree.bytes(text, head));
+            if let Some(from) = permutable_from(op, nargs, self.difference_logic) {
+                if self.tab.term_ref(op).is_none() {
+                    rng.shuffle(&mut self.tree.kids_mut(id)[1 + from..]);
+                }
+            }
+        }
+        self.jobs.push(Job::Close);
+        let kids = self.tree.kids(id);
+        self.jobs.extend(kids[1..].iter().rev().map(|&a| Job::Term(a)));
+        self.jobs.extend([Job::Term(head), Job::Open]);
+        Ok(())
+    }
+
+    /// Binders, annotations and qualified or indexed identifiers; `k` are
+    /// the node's children, `word` its head.
+    fn special(
+        &mut self,
+        text: &[u8],
+        id: u32,
+        word: &[u8],
+        k: &[u32],
+        rng: &mut GlibcRandom,
+    ) -> R {
+        self.seq.extend([Job::Open, Job::Raw(k[0])]);
+        match word {
+            b"let" => {
+                if k.len() != 3 {
+                    return err(&self.tree, id, "let: expected (let ((x t) …) body)");
+                }
+                let bl = k[1];
+                if !self.tree.node(bl).is_list() {
+                    return err(&self.tree, bl, "expected a list of bindings ((x t) …)");
+                }
+                if self.commute && !self.tree.node(bl).named {
+                    rng.shuffle(self.tree.kids_mut(bl));
+                }
+                self.seq.push(Job::Open);
+                for &b in self.tree.kids(bl) {
+                    let bk = self.tree.kids(b);
+                    if !self.tree.node(b).is_list() || bk.len() != 2 {
+                        return err(&self.tree, b, "expected a binding (x t)");
+                    }
+                    self.symbol_kid(text, bk[0], "a variable name")?;
+                    self.seq
+                        .extend([Job::Open, Job::Name(bk[0]), Job::Term(bk[1]), Job::Close]);
+                }
+                let n = self.tree.kids(bl).len() as u32;
+                self.seq.extend([
+                    Job::Close,
+                    Job::BindPairs(bl),
+                    Job::Term(k[2]),
+                    Job::Unbind(n),
+                ]);
+            }
+            b"forall" | b"exists" | b"lambda" => {
+                if k.len() != 3 {
+                    return err(&self.tree, id, "expected (forall ((x S) …) body)");
+                }
+                let n = self.sorted_vars(text, k[1])?;
+                self.seq
+                    .extend([Job::BindPairs(k[1]), Job::Term(k[2]), Job::Unbind(n)]);
+            }
+            b"match" => {
+                if k.len() != 3 {
+                    return err(
+                        &self.tree,
+                        id,
+                        "match: expected (match t ((pattern term) …))",
+                    );
+                }
+                if !self.tree.node(k[2]).is_list() {
+                    return err(&self.tree, k[2], "expected a list of match cases");
+                }
+                self.seq.extend([Job::Term(k[1]), Job::Open]);
+                let cases = self.tree.kids(k[2]);
+                self.seq.extend(cases.iter().map(|&c| Job::MatchCase(c)));
+                self.seq.push(Job::Close);
+            }
+            b"!" => {
+                if k.len() < 2 {
+                    return err(&self.tree, id, "!: expected (! term attribute …)");
+                }
+                self.seq.push(Job::Term(k[1]));
+                self.attributes(text, &k[2..])?;
+            }
+            b"as" => {
+                if k.len() != 3 {
+                    return err(&self.tree, id, "as: expected (as identifier sort)");
+                }
+                self.seq.extend([Job::Term(k[1]), Job::Sort(k[2])]);
+            }
+            _ => {
+                // `_`: an indexed identifier; only the tester (_ is C)
+                // names a user symbol.
+                if k.len() == 3 && self.tree.is_word(text, k[1], b"is") && self.tree.is_symbol(k[2])
+                {
+                    self.seq.extend([Job::Raw(k[1]), Job::Term(k[2])]);
+                } else {
+                    self.seq.extend(k[1..].iter().map(|&a| Job::Raw(a)));
+                }
+            }
         }
         self.seq.push(Job::Close);
         self.push_seq();
+        Ok(())
+    }
+
+    /// The attributes of `(! t attribute …)`.
+    fn attributes(&mut self, text: &[u8], k: &[u32]) -> R {
+        let mut i = 0;
+        while i < k.len() {
+            let kw = k[i];
+            if self.tree.node(kw).kind != TokenKind::Keyword {
+                return err(&self.tree, kw, "expected an attribute keyword");
+            }
+            self.seq.push(Job::Raw(kw));
+            i += 1;
+            let Some(&v) = k.get(i).filter(|&&v| self.tree.node(v).kind != TokenKind::Keyword)
+            else {
+                continue;
+            };
+            i += 1;
+            match self.tree.bytes(text, kw) {
+                b":named" => {
+                    self.symbol_kid(text, v, "a name after :named")?;
+                    self.seq.push(Job::DeclareFun(v));
+                }
+                b":pattern" => {
+                    if !self.tree.node(v).is_list() {
+                        return err(&self.tree, v, "expected a list of terms after :pattern");
+                    }
+                    self.seq.push(Job::Open);
+                    let terms = self.tree.kids(v);
+                    self.seq.extend(terms.iter().map(|&t| Job::Term(t)));
+                    self.seq.push(Job::Close);
+                }
+                b":no-pattern" => self.seq.push(Job::Term(v)),
+                _ => self.seq.push(Job::Raw(v)),
+            }
+        }
         Ok(())
     }
 }
 
+mod commands;
 #[cfg(test)]
 mod tests;

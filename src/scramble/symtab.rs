@@ -18,62 +18,74 @@
 //! `<letters><digit>` string that could block the prefix the naming stage
 //! prefers (`smtcomp`, `a`).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Read};
 
-/// FxHash: a fast non-cryptographic hasher for short symbol names.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-const FX_K: u64 = 0x517c_c1b7_2722_0a95;
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().unwrap());
-            h = (h.rotate_left(5) ^ w).wrapping_mul(FX_K);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(FX_K);
-        }
-        self.0 = h;
+/// FxHash over 8-byte words: fast for short symbol names.
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap());
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
     }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(FX_K);
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
     }
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    // Mix the high bits down: the slot index uses the low bits.
+    h ^ (h >> 29)
 }
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// Flag bits of a symbol (see [`SymTab`]).
+const TERM: u8 = 1;
+const SORT: u8 = 2;
+const CTOR: u8 = 4;
+const FUN: u8 = 8;
+const DECL_SORT: u8 = 16;
 
-/// What the file says about one name.
-#[derive(Clone, Debug, Default)]
-pub struct Sym {
-    /// Normal form (bars removed).
-    pub name: Box<[u8]>,
-    /// Fresh number, 0 until first printed.
-    pub fresh: u32,
-    /// Declared or defined as a function/constant (or `:named`).
-    pub fun: bool,
-    /// Declared or defined as a sort.
-    pub sort: bool,
-    /// A datatype constructor.
-    pub ctor: bool,
-    /// Enclosing term binders (let, forall, exists, match, parameters).
-    pub bound: u32,
-    /// Enclosing sort parameters (define-sort, par).
-    pub sort_params: u32,
+/// One slot of the index: names of up to 8 bytes are stored inline (and
+/// compared without touching anything else); longer ones by hash.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// Symbol index + 1; 0 for an empty slot.
+    idx: u32,
+    len: u32,
+}
+
+fn inline_key(name: &[u8], h: u64) -> u64 {
+    if name.len() <= 8 {
+        let mut w = [0u8; 8];
+        w[..name.len()].copy_from_slice(name);
+        u64::from_le_bytes(w)
+    } else {
+        h
+    }
 }
 
 /// The table. Names are normal forms ([`crate::smtlib::symbol::normalize`]).
+///
+/// Every token of a rewritten command is looked up, so the layout is
+/// chosen for few cache misses: an open-addressing index of 16-byte slots
+/// holding short names inline, and per-symbol data in dense arrays (one
+/// flag byte saying whether the name currently refers to a user function
+/// or sort, the fresh number, binder counters).
 pub struct SymTab {
-    index: FxMap<Box<[u8]>, u32>,
-    pub syms: Vec<Sym>,
+    slots: Vec<Slot>,
+    /// Names end to end; symbol i is `arena[offs[i]..offs[i + 1]]`.
+    arena: Vec<u8>,
+    offs: Vec<usize>,
+    flags: Vec<u8>,
+    fresh: Vec<u32>,
+    /// Printed fresh names end to end; fresh number n is
+    /// `names_out[out_offs[n - 1]..out_offs[n]]`.
+    names_out: Vec<u8>,
+    out_offs: Vec<usize>,
+    /// Enclosing term binders and sort parameters per symbol.
+    bound: Vec<(u32, u32)>,
     /// Symbol index by fresh number − 1.
     by_fresh: Vec<u32>,
     prefix: Vec<u8>,
@@ -84,8 +96,14 @@ pub struct SymTab {
 impl SymTab {
     pub fn new(prefix: &str) -> Self {
         SymTab {
-            index: FxMap::default(),
-            syms: Vec::new(),
+            slots: vec![Slot::default(); 1024],
+            arena: Vec::new(),
+            offs: vec![0],
+            flags: Vec::new(),
+            fresh: Vec::new(),
+            names_out: Vec::new(),
+            out_offs: vec![0],
+            bound: Vec::new(),
             by_fresh: Vec::new(),
             prefix: prefix.as_bytes().to_vec(),
             binds: Vec::new(),
@@ -96,72 +114,158 @@ impl SymTab {
         &self.prefix
     }
 
+    /// Number of symbols.
+    pub fn len(&self) -> usize {
+        self.flags.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.flags.is_empty()
+    }
+
+    /// The normal form of symbol `i`.
+    pub fn name(&self, i: u32) -> &[u8] {
+        &self.arena[self.offs[i as usize]..self.offs[i as usize + 1]]
+    }
+
+    /// `Ok(symbol)` or `Err(free slot)`.
+    #[inline]
+    fn find(&self, name: &[u8], h: u64, key: u64) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot.idx == 0 {
+                return Err(i);
+            }
+            if slot.key == key
+                && slot.len as usize == name.len()
+                && (name.len() <= 8 || self.name(slot.idx - 1) == name)
+            {
+                return Ok(slot.idx - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     pub fn lookup(&self, name: &[u8]) -> Option<u32> {
-        self.index.get(name).copied()
+        let h = hash(name);
+        self.find(name, h, inline_key(name, h)).ok()
     }
 
     pub fn intern(&mut self, name: &[u8]) -> u32 {
-        if let Some(&i) = self.index.get(name) {
-            return i;
+        let h = hash(name);
+        let key = inline_key(name, h);
+        let free = match self.find(name, h, key) {
+            Ok(i) => return i,
+            Err(free) => free,
+        };
+        let i = self.flags.len() as u32;
+        self.arena.extend_from_slice(name);
+        self.offs.push(self.arena.len());
+        self.flags.push(0);
+        self.fresh.push(0);
+        self.bound.push((0, 0));
+        self.slots[free] = Slot {
+            key,
+            idx: i + 1,
+            len: name.len() as u32,
+        };
+        if self.flags.len() * 2 > self.slots.len() {
+            self.grow();
         }
-        let i = self.syms.len() as u32;
-        self.syms.push(Sym {
-            name: name.into(),
-            ..Sym::default()
-        });
-        self.index.insert(name.into(), i);
         i
     }
 
-    pub fn sym(&self, i: u32) -> &Sym {
-        &self.syms[i as usize]
+    fn grow(&mut self) {
+        let mut slots = vec![Slot::default(); self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for old in self.slots.iter().filter(|s| s.idx != 0) {
+            let h = hash(self.name(old.idx - 1));
+            let mut i = h as usize & mask;
+            while slots[i].idx != 0 {
+                i = (i + 1) & mask;
+            }
+            slots[i] = *old;
+        }
+        self.slots = slots;
     }
 
-    pub fn sym_mut(&mut self, i: u32) -> &mut Sym {
-        &mut self.syms[i as usize]
+    /// Recompute the TERM and SORT bits of symbol `i`.
+    fn refresh(&mut self, i: u32) {
+        let i = i as usize;
+        let (b, p) = self.bound[i];
+        let f = self.flags[i] & (CTOR | FUN | DECL_SORT);
+        let term = if b > 0 || f & FUN != 0 { TERM } else { 0 };
+        let sort = if p > 0 || f & DECL_SORT != 0 { SORT } else { 0 };
+        self.flags[i] = f | term | sort;
+    }
+
+    /// From now on symbol `i` is a user function (or constant).
+    pub fn set_fun(&mut self, i: u32) {
+        self.flags[i as usize] |= FUN;
+        self.refresh(i);
+    }
+
+    /// From now on symbol `i` is a user sort.
+    pub fn set_sort(&mut self, i: u32) {
+        self.flags[i as usize] |= DECL_SORT;
+        self.refresh(i);
+    }
+
+    /// From now on symbol `i` is a datatype constructor (and a function).
+    pub fn set_ctor(&mut self, i: u32) {
+        self.flags[i as usize] |= CTOR | FUN;
+        self.refresh(i);
+    }
+
+    pub fn is_ctor(&self, i: u32) -> bool {
+        self.flags[i as usize] & CTOR != 0
     }
 
     /// The symbol's fresh number, assigned on first use.
     pub fn fresh(&mut self, i: u32) -> u32 {
-        let s = &mut self.syms[i as usize];
-        if s.fresh == 0 {
+        let f = &mut self.fresh[i as usize];
+        if *f == 0 {
             self.by_fresh.push(i);
-            s.fresh = self.by_fresh.len() as u32;
+            *f = self.by_fresh.len() as u32;
+            let n = *f;
+            self.names_out.extend_from_slice(&self.prefix);
+            write_decimal(n as u64, &mut self.names_out);
+            self.out_offs.push(self.names_out.len());
         }
-        s.fresh
+        *f
     }
 
     /// Append the fresh name of symbol `i` to `out`.
     pub fn write_fresh(&mut self, i: u32, out: &mut Vec<u8>) {
-        let n = self.fresh(i);
-        out.extend_from_slice(&self.prefix);
-        write_decimal(n as u64, out);
+        let n = self.fresh(i) as usize;
+        out.extend_from_slice(&self.names_out[self.out_offs[n - 1]..self.out_offs[n]]);
     }
 
     /// The symbol a term-position occurrence of `name` refers to, when it
     /// is a user symbol.
     pub fn term_ref(&self, name: &[u8]) -> Option<u32> {
         let i = self.lookup(name)?;
-        let s = &self.syms[i as usize];
-        (s.bound > 0 || s.fun).then_some(i)
+        (self.flags[i as usize] & TERM != 0).then_some(i)
     }
 
     /// Same for a sort-position occurrence.
     pub fn sort_ref(&self, name: &[u8]) -> Option<u32> {
         let i = self.lookup(name)?;
-        let s = &self.syms[i as usize];
-        (s.sort_params > 0 || s.sort).then_some(i)
+        (self.flags[i as usize] & SORT != 0).then_some(i)
     }
 
     /// Open a binder for `name` (a term variable, or a sort parameter).
     pub fn bind(&mut self, name: &[u8], sort_param: bool) -> u32 {
         let i = self.intern(name);
-        let s = &mut self.syms[i as usize];
+        let b = &mut self.bound[i as usize];
         if sort_param {
-            s.sort_params += 1;
+            b.1 += 1;
         } else {
-            s.bound += 1;
+            b.0 += 1;
         }
+        self.refresh(i);
         self.binds.push((i, sort_param));
         i
     }
@@ -170,12 +274,13 @@ impl SymTab {
     pub fn unbind(&mut self, n: usize) {
         for _ in 0..n {
             let (i, sort_param) = self.binds.pop().expect("unbind without bind");
-            let s = &mut self.syms[i as usize];
+            let b = &mut self.bound[i as usize];
             if sort_param {
-                s.sort_params -= 1;
+                b.1 -= 1;
             } else {
-                s.bound -= 1;
+                b.0 -= 1;
             }
+            self.refresh(i);
         }
     }
 
@@ -194,7 +299,7 @@ impl SymTab {
             .map(|(k, &i)| {
                 (
                     format!("{prefix}{}", k + 1),
-                    String::from_utf8_lossy(&self.syms[i as usize].name).into_owned(),
+                    String::from_utf8_lossy(self.name(i)).into_owned(),
                 )
             })
             .collect()
@@ -231,11 +336,30 @@ fn candidates() -> Vec<Vec<u8>> {
 
 /// Whether `prefix` followed by an ASCII digit occurs in `bytes`.
 pub fn occurs_with_digit(prefix: &[u8], bytes: &[u8]) -> bool {
-    memchr::memmem::find_iter(bytes, prefix).any(|at| {
-        bytes
-            .get(at + prefix.len())
-            .is_some_and(|b| b.is_ascii_digit())
-    })
+    PrefixFinder::new(prefix).occurs_in(bytes)
+}
+
+/// A prebuilt search for "prefix followed by a digit".
+pub struct PrefixFinder {
+    finder: memchr::memmem::Finder<'static>,
+    len: usize,
+}
+
+impl PrefixFinder {
+    pub fn new(prefix: &[u8]) -> Self {
+        PrefixFinder {
+            finder: memchr::memmem::Finder::new(prefix).into_owned(),
+            len: prefix.len(),
+        }
+    }
+
+    pub fn occurs_in(&self, bytes: &[u8]) -> bool {
+        self.finder.find_iter(bytes).any(|at| {
+            bytes
+                .get(at + self.len)
+                .is_some_and(|b| b.is_ascii_digit())
+        })
+    }
 }
 
 /// The first candidate prefix that, followed by a digit, occurs nowhere in
@@ -316,10 +440,27 @@ mod tests {
     }
 
     #[test]
+    fn many_names_survive_growth() {
+        let mut t = SymTab::new("x_");
+        let names: Vec<String> = (0..5000)
+            .map(|i| format!("v{i}{}", if i % 2 == 0 { "_long_name" } else { "" }))
+            .collect();
+        let ids: Vec<u32> = names.iter().map(|n| t.intern(n.as_bytes())).collect();
+        for (n, &i) in names.iter().zip(&ids) {
+            assert_eq!(t.lookup(n.as_bytes()), Some(i));
+            assert_eq!(t.name(i), n.as_bytes());
+        }
+        assert_eq!(t.lookup(b"v5000"), None);
+        assert_eq!(t.lookup(b"v4_long_nam"), None);
+        assert_eq!(t.len(), 5000);
+        assert_eq!(t.intern(b"v17"), ids[17]);
+    }
+
+    #[test]
     fn binders_nest_and_fresh_names_are_injective() {
         let mut t = SymTab::new("x_");
         let a = t.intern(b"a");
-        t.sym_mut(a).fun = true;
+        t.set_fun(a);
         assert_eq!(t.term_ref(b"a"), Some(a));
         assert_eq!(t.term_ref(b"b"), None);
         let b = t.bind(b"b", false);

@@ -49,7 +49,9 @@ pub struct Tree {
 impl Tree {
     /// Parse `text`, which must be exactly one balanced s-expression (the
     /// scanner guarantees it for a command). Returns the root's index.
-    pub fn build(&mut self, text: &[u8]) -> Result<u32, TreeError> {
+    /// With `track_named` false the `named` flags are left false (the
+    /// caller knows the text has no `:named`).
+    pub fn build(&mut self, text: &[u8], track_named: bool) -> Result<u32, TreeError> {
         if text.len() > u32::MAX as usize {
             return Err(TreeError {
                 offset: 0,
@@ -76,7 +78,7 @@ impl Tree {
                     };
                     let first = self.kids.len() as u32;
                     let mut named = false;
-                    for &k in &self.pending[from..] {
+                    for &k in self.pending[from..].iter().filter(|_| track_named) {
                         let n = &self.nodes[k as usize];
                         named |= n.named
                             || (n.kind == TokenKind::Keyword
@@ -192,7 +194,7 @@ mod tests {
     fn builds_lists_and_atoms() {
         let text = b"(assert (and x ; c\n (! |y z| :named n)))";
         let mut t = Tree::default();
-        let root = t.build(text).unwrap();
+        let root = t.build(text, true).unwrap();
         assert_eq!(show(&t, text, root), "(assert (and x (! |y z| :named n )))");
         assert!(t.node(root).named);
         let and = t.kids(root)[1];
@@ -212,7 +214,7 @@ mod tests {
         text.push(b'p');
         text.extend(std::iter::repeat_n(b')', depth + 1));
         let mut t = Tree::default();
-        let root = t.build(&text).unwrap();
+        let root = t.build(&text, true).unwrap();
         assert_eq!(t.kids(root).len(), 2);
         assert_eq!(t.nodes.len(), 2 * depth + 3);
     }
@@ -220,7 +222,7 @@ mod tests {
     #[test]
     fn reports_lexical_errors() {
         let mut t = Tree::default();
-        let e = t.build(b"(assert |x)").unwrap_err();
+        let e = t.build(b"(assert |x)", true).unwrap_err();
         assert_eq!(e.offset, 8);
     }
 }
