@@ -114,10 +114,19 @@ fn check_version(b: &Bench, orig_cmds: &[Command], out: &[u8], map: &DescrambleM
     perm.sort();
     assert_eq!(perm, (0..oa.len() as u32).collect::<Vec<_>>(), "{}", b.rel);
     let names: HashSet<&str> = map.symbols.0.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(names.len(), map.symbols.0.len(), "{}: fresh names repeat", b.rel);
+    assert_eq!(
+        names.len(),
+        map.symbols.0.len(),
+        "{}: fresh names repeat",
+        b.rel
+    );
     if !commute {
-        let ren: HashMap<&str, &str> =
-            map.symbols.0.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let ren: HashMap<&str, &str> = map
+            .symbols
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         for (new, &orig) in map.assertions.iter().enumerate() {
             assert_eq!(
                 tokens(&na[new].text, Some(&ren)),
@@ -134,17 +143,26 @@ fn check_version(b: &Bench, orig_cmds: &[Command], out: &[u8], map: &DescrambleM
     });
     assert_eq!(map.status, status, "{}", b.rel);
     assert!(
-        !cmds.iter().any(|c| c.head() == "set-info" && c.text.windows(7).any(|w| w == b":status")),
+        !cmds
+            .iter()
+            .any(|c| c.head() == "set-info" && c.text.windows(7).any(|w| w == b":status")),
         "{}: status leaks",
         b.rel
     );
-    assert!(!cmds.iter().any(|c| c.has_comment), "{}: a comment survived", b.rel);
+    assert!(
+        !cmds.iter().any(|c| c.has_comment),
+        "{}: a comment survived",
+        b.rel
+    );
 }
 
 #[test]
 fn twenty_seeds_scan_parse_and_descramble() {
     let benches = manifest();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     pool.install(|| {
         benches.par_iter().for_each(|b| {
             let large = b.rel.starts_with("large/");
@@ -158,10 +176,19 @@ fn twenty_seeds_scan_parse_and_descramble() {
                 let (out, map) = scrambled(b, seed, commute);
                 check_version(b, &orig_cmds, &out, &map, commute);
                 if orig_parses {
-                    assert!(parses_strictly(&out), "{} seed {seed}: smt2parser rejects the output", b.rel);
+                    assert!(
+                        parses_strictly(&out),
+                        "{} seed {seed}: smt2parser rejects the output",
+                        b.rel
+                    );
                 }
                 if seed < 2 {
-                    assert_eq!(scrambled(b, seed, commute).0, out, "{}: not deterministic", b.rel);
+                    assert_eq!(
+                        scrambled(b, seed, commute).0,
+                        out,
+                        "{}: not deterministic",
+                        b.rel
+                    );
                 }
                 orders.insert(map.assertions.clone());
                 outputs.insert(out);
@@ -196,7 +223,11 @@ fn solve(program: &str, args: &[&str], file: &Path) -> String {
 }
 
 fn answer(stdout: &str) -> &str {
-    match stdout.lines().map(str::trim).find(|l| !l.is_empty() && *l != "success") {
+    match stdout
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && *l != "success")
+    {
         Some(a @ ("sat" | "unsat" | "unknown" | "timeout")) => a,
         Some(_) => "error",
         None => "none",
@@ -247,7 +278,10 @@ fn restrict(orig: &[u8], keep: &HashSet<usize>) -> Vec<u8> {
 fn solvers_agree_and_mapped_cores_are_cores() {
     let benches = manifest();
     let dir = tempfile::tempdir().unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     let quick = |b: &Bench, s: &str| {
         b.answers
             .get(s)
@@ -321,6 +355,9 @@ fn solvers_agree_and_mapped_cores_are_cores() {
     eprintln!("solver runs {ran}, same answer {same}, cores checked {cores}");
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(ran > 1000, "only {ran} solver runs");
-    assert!(same * 100 >= ran * 97, "only {same} of {ran} answers reproduced");
+    assert!(
+        same * 100 >= ran * 97,
+        "only {same} of {ran} answers reproduced"
+    );
     assert!(cores > 400, "only {cores} cores checked");
 }

@@ -115,14 +115,20 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         find_benchmarks(&args.input)?
             .into_iter()
             .map(|p| {
-                let rel = p.strip_prefix(&args.input).expect("below the input").to_path_buf();
+                let rel = p
+                    .strip_prefix(&args.input)
+                    .expect("below the input")
+                    .to_path_buf();
                 let out = args.output.join(&rel);
                 (p, out)
             })
             .collect()
     } else {
         if args.output == args.input {
-            bail!("the output would overwrite the input {}", args.input.display());
+            bail!(
+                "the output would overwrite the input {}",
+                args.input.display()
+            );
         }
         vec![(args.input.clone(), args.output.clone())]
     };

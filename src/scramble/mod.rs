@@ -121,10 +121,12 @@ enum RunKind {
     DeclareSort,
 }
 
-/// One buffered command of the current run (its text as the scanner
-/// returned it: no copy).
+/// One buffered command of the current run: its text is
+/// `Driver::buf[start..end]` (one buffer per run: the scanner's allocation
+/// is freed at once and reused for the next command).
 struct Item {
-    text: Vec<u8>,
+    start: usize,
+    end: usize,
     line: u64,
     column: u64,
     /// Original assertion position (assertions only).
@@ -138,8 +140,7 @@ struct Driver<W: Write> {
     renderer: Renderer,
     map: DescrambleMap,
     kind: Option<RunKind>,
-    /// Bytes held by `items` (texts and records).
-    held: usize,
+    buf: Vec<u8>,
     items: Vec<Item>,
     /// Names defined by `:named` in the current assertion run.
     named: HashSet<Vec<u8>>,
@@ -174,7 +175,7 @@ pub fn scramble<R: Read, W: Write>(
         },
         opts: opts.clone(),
         kind: None,
-        held: 0,
+        buf: Vec::new(),
         items: Vec::new(),
         named: HashSet::new(),
         line: Vec::new(),
@@ -261,9 +262,10 @@ impl<W: Write> Driver<W> {
             self.flush()?;
             return self.other(cmd);
         };
-        let cost = cmd.text.capacity() + std::mem::size_of::<Item>();
+        let cost = cmd.text.len() + std::mem::size_of::<Item>();
         let split = self.kind != Some(kind)
-            || self.held + cost > self.opts.window
+            || self.buf.len() + self.items.len() * std::mem::size_of::<Item>() + cost
+                > self.opts.window
             || (kind == RunKind::Assert && !self.named.is_empty() && self.uses_named(&cmd.text));
         if split {
             self.flush()?;
@@ -283,9 +285,11 @@ impl<W: Write> Driver<W> {
         } else {
             0
         };
-        self.held += cost;
+        let start = self.buf.len();
+        self.buf.extend_from_slice(&cmd.text);
         self.items.push(Item {
-            text: cmd.text,
+            start,
+            end: self.buf.len(),
             line: cmd.line,
             column: cmd.column,
             orig,
@@ -319,15 +323,17 @@ impl<W: Write> Driver<W> {
             self.rng.shuffle(&mut self.items);
         }
         let mut items = std::mem::take(&mut self.items);
+        let mut buf = std::mem::take(&mut self.buf);
         for it in items.drain(..) {
-            self.emit(&it.text, it.line, it.column)?;
+            self.emit(&buf[it.start..it.end], it.line, it.column)?;
             if self.kind == Some(RunKind::Assert) {
                 self.map.assertions.push(it.orig);
             }
         }
-        // Keep the allocation for the next run.
+        // Keep the allocations for the next run.
+        buf.clear();
         self.items = items;
-        self.held = 0;
+        self.buf = buf;
         self.named.clear();
         self.kind = None;
         Ok(())

@@ -58,6 +58,8 @@ pub struct Renderer {
     /// Children of the special form being expanded.
     scratch: Vec<u32>,
     named_finder: memchr::memmem::Finder<'static>,
+    /// Use the flat fast path when possible (tests turn it off to compare).
+    flat: bool,
     space: bool,
 }
 
@@ -82,6 +84,7 @@ impl Renderer {
             seq: Vec::new(),
             scratch: Vec::new(),
             named_finder: memchr::memmem::Finder::new(b":named"),
+            flat: true,
             space: false,
         }
     }
@@ -90,7 +93,7 @@ impl Renderer {
     /// `out` may hold part of the command; the caller discards it.
     pub fn render(&mut self, text: &[u8], rng: &mut GlibcRandom, out: &mut Vec<u8>) -> R {
         let mark = out.len();
-        if !self.commute && self.render_flat(text, out) {
+        if !self.commute && self.flat && self.render_flat(text, out) {
             return Ok(());
         }
         out.truncate(mark);
@@ -119,7 +122,9 @@ impl Renderer {
         let mut lx = Lexer::new(text);
         match (lx.next(), lx.next()) {
             (Some(Ok(o)), Some(Ok(h)))
-                if o.kind == TokenKind::Open && h.kind == TokenKind::Symbol && h.bytes(text) == b"assert" => {}
+                if o.kind == TokenKind::Open
+                    && h.kind == TokenKind::Symbol
+                    && h.bytes(text) == b"assert" => {}
             _ => return false,
         }
         out.extend_from_slice(b"(assert");
@@ -157,7 +162,15 @@ impl Renderer {
                 TokenKind::Symbol => {
                     if matches!(
                         bytes,
-                        b"let" | b"forall" | b"exists" | b"lambda" | b"match" | b"!" | b"as" | b"_" | b"par"
+                        b"let"
+                            | b"forall"
+                            | b"exists"
+                            | b"lambda"
+                            | b"match"
+                            | b"!"
+                            | b"as"
+                            | b"_"
+                            | b"par"
                     ) {
                         return false;
                     }
@@ -202,9 +215,6 @@ impl Renderer {
         }
     }
 
-
-
-
     fn put(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
         if self.space {
             out.push(b' ');
@@ -241,14 +251,15 @@ impl Renderer {
     fn put_term_bytes(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         if self.rename {
             let name = normalize_bytes(raw);
-            if let Some(i) = self.tab.term_ref(name) {
-                if self.space {
-                    out.push(b' ');
-                }
-                self.tab.write_fresh(i, out);
+            let mark = out.len();
+            if self.space {
+                out.push(b' ');
+            }
+            if self.tab.write_ref(name, false, out) {
                 self.space = true;
                 return;
             }
+            out.truncate(mark);
             if let Some(ctor) = name.strip_prefix(b"is-") {
                 if let Some(i) = self.tab.lookup(ctor).filter(|&i| self.tab.is_ctor(i)) {
                     self.put(b"is-", out);
@@ -429,7 +440,8 @@ impl Renderer {
         }
         self.jobs.push(Job::Close);
         let kids = self.tree.kids(id);
-        self.jobs.extend(kids[1..].iter().rev().map(|&a| Job::Term(a)));
+        self.jobs
+            .extend(kids[1..].iter().rev().map(|&a| Job::Term(a)));
         self.jobs.extend([Job::Term(head), Job::Open]);
         Ok(())
     }
@@ -538,7 +550,9 @@ impl Renderer {
             }
             self.seq.push(Job::Raw(kw));
             i += 1;
-            let Some(&v) = k.get(i).filter(|&&v| self.tree.node(v).kind != TokenKind::Keyword)
+            let Some(&v) = k
+                .get(i)
+                .filter(|&&v| self.tree.node(v).kind != TokenKind::Keyword)
             else {
                 continue;
             };

@@ -46,14 +46,23 @@ const CTOR: u8 = 4;
 const FUN: u8 = 8;
 const DECL_SORT: u8 = 16;
 
-/// One slot of the index: names of up to 8 bytes are stored inline (and
-/// compared without touching anything else); longer ones by hash.
+/// Longest fresh name kept in a slot (prefix of up to 3 bytes + 10 digits).
+const INLINE_OUT: usize = 14;
+
+/// One slot of the index, one half cache line: names of up to 8 bytes are
+/// stored inline (and compared without touching anything else), longer ones
+/// by hash; the symbol's flags and its printed fresh name live here too, so
+/// that renaming a use costs one memory access.
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
 struct Slot {
     key: u64,
     /// Symbol index + 1; 0 for an empty slot.
     idx: u32,
     len: u32,
+    out: [u8; INLINE_OUT],
+    out_len: u8,
+    flags: u8,
 }
 
 fn inline_key(name: &[u8], h: u64) -> u64 {
@@ -69,16 +78,15 @@ fn inline_key(name: &[u8], h: u64) -> u64 {
 /// The table. Names are normal forms ([`crate::smtlib::symbol::normalize`]).
 ///
 /// Every token of a rewritten command is looked up, so the layout is
-/// chosen for few cache misses: an open-addressing index of 16-byte slots
-/// holding short names inline, and per-symbol data in dense arrays (one
-/// flag byte saying whether the name currently refers to a user function
-/// or sort, the fresh number, binder counters).
+/// chosen for few cache misses: an open-addressing index of 32-byte slots
+/// (see `Slot`) and per-symbol data in dense arrays.
 pub struct SymTab {
     slots: Vec<Slot>,
     /// Names end to end; symbol i is `arena[offs[i]..offs[i + 1]]`.
     arena: Vec<u8>,
     offs: Vec<usize>,
-    flags: Vec<u8>,
+    /// Slot of each symbol.
+    slot_of: Vec<u32>,
     fresh: Vec<u32>,
     /// Printed fresh names end to end; fresh number n is
     /// `names_out[out_offs[n - 1]..out_offs[n]]`.
@@ -99,7 +107,7 @@ impl SymTab {
             slots: vec![Slot::default(); 1024],
             arena: Vec::new(),
             offs: vec![0],
-            flags: Vec::new(),
+            slot_of: Vec::new(),
             fresh: Vec::new(),
             names_out: Vec::new(),
             out_offs: vec![0],
@@ -116,11 +124,11 @@ impl SymTab {
 
     /// Number of symbols.
     pub fn len(&self) -> usize {
-        self.flags.len()
+        self.slot_of.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.flags.is_empty()
+        self.slot_of.is_empty()
     }
 
     /// The normal form of symbol `i`.
@@ -128,13 +136,13 @@ impl SymTab {
         &self.arena[self.offs[i as usize]..self.offs[i as usize + 1]]
     }
 
-    /// `Ok(symbol)` or `Err(free slot)`.
+    /// `Ok(slot of the symbol)` or `Err(free slot)`.
     #[inline]
-    fn find(&self, name: &[u8], h: u64, key: u64) -> Result<u32, usize> {
+    fn find(&self, name: &[u8], h: u64, key: u64) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
         loop {
-            let slot = self.slots[i];
+            let slot = &self.slots[i];
             if slot.idx == 0 {
                 return Err(i);
             }
@@ -142,36 +150,42 @@ impl SymTab {
                 && slot.len as usize == name.len()
                 && (name.len() <= 8 || self.name(slot.idx - 1) == name)
             {
-                return Ok(slot.idx - 1);
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
     }
 
-    pub fn lookup(&self, name: &[u8]) -> Option<u32> {
+    #[inline]
+    fn slot(&self, name: &[u8]) -> Option<usize> {
         let h = hash(name);
         self.find(name, h, inline_key(name, h)).ok()
+    }
+
+    pub fn lookup(&self, name: &[u8]) -> Option<u32> {
+        self.slot(name).map(|s| self.slots[s].idx - 1)
     }
 
     pub fn intern(&mut self, name: &[u8]) -> u32 {
         let h = hash(name);
         let key = inline_key(name, h);
         let free = match self.find(name, h, key) {
-            Ok(i) => return i,
+            Ok(s) => return self.slots[s].idx - 1,
             Err(free) => free,
         };
-        let i = self.flags.len() as u32;
+        let i = self.slot_of.len() as u32;
         self.arena.extend_from_slice(name);
         self.offs.push(self.arena.len());
-        self.flags.push(0);
+        self.slot_of.push(free as u32);
         self.fresh.push(0);
         self.bound.push((0, 0));
         self.slots[free] = Slot {
             key,
             idx: i + 1,
             len: name.len() as u32,
+            ..Slot::default()
         };
-        if self.flags.len() * 2 > self.slots.len() {
+        if self.slot_of.len() * 2 > self.slots.len() {
             self.grow();
         }
         i
@@ -187,58 +201,80 @@ impl SymTab {
                 i = (i + 1) & mask;
             }
             slots[i] = *old;
+            self.slot_of[old.idx as usize - 1] = i as u32;
         }
         self.slots = slots;
     }
 
+    fn flags_mut(&mut self, i: u32) -> &mut u8 {
+        &mut self.slots[self.slot_of[i as usize] as usize].flags
+    }
+
     /// Recompute the TERM and SORT bits of symbol `i`.
     fn refresh(&mut self, i: u32) {
-        let i = i as usize;
-        let (b, p) = self.bound[i];
-        let f = self.flags[i] & (CTOR | FUN | DECL_SORT);
-        let term = if b > 0 || f & FUN != 0 { TERM } else { 0 };
-        let sort = if p > 0 || f & DECL_SORT != 0 { SORT } else { 0 };
-        self.flags[i] = f | term | sort;
+        let (b, p) = self.bound[i as usize];
+        let f = self.flags_mut(i);
+        let keep = *f & (CTOR | FUN | DECL_SORT);
+        let term = if b > 0 || keep & FUN != 0 { TERM } else { 0 };
+        let sort = if p > 0 || keep & DECL_SORT != 0 {
+            SORT
+        } else {
+            0
+        };
+        *f = keep | term | sort;
     }
 
     /// From now on symbol `i` is a user function (or constant).
     pub fn set_fun(&mut self, i: u32) {
-        self.flags[i as usize] |= FUN;
+        *self.flags_mut(i) |= FUN;
         self.refresh(i);
     }
 
     /// From now on symbol `i` is a user sort.
     pub fn set_sort(&mut self, i: u32) {
-        self.flags[i as usize] |= DECL_SORT;
+        *self.flags_mut(i) |= DECL_SORT;
         self.refresh(i);
     }
 
     /// From now on symbol `i` is a datatype constructor (and a function).
     pub fn set_ctor(&mut self, i: u32) {
-        self.flags[i as usize] |= CTOR | FUN;
+        *self.flags_mut(i) |= CTOR | FUN;
         self.refresh(i);
     }
 
     pub fn is_ctor(&self, i: u32) -> bool {
-        self.flags[i as usize] & CTOR != 0
+        self.slots[self.slot_of[i as usize] as usize].flags & CTOR != 0
     }
 
     /// The symbol's fresh number, assigned on first use.
     pub fn fresh(&mut self, i: u32) -> u32 {
-        let f = &mut self.fresh[i as usize];
-        if *f == 0 {
-            self.by_fresh.push(i);
-            *f = self.by_fresh.len() as u32;
-            let n = *f;
-            self.names_out.extend_from_slice(&self.prefix);
-            write_decimal(n as u64, &mut self.names_out);
-            self.out_offs.push(self.names_out.len());
+        let f = self.fresh[i as usize];
+        if f != 0 {
+            return f;
         }
-        *f
+        self.by_fresh.push(i);
+        let n = self.by_fresh.len() as u32;
+        self.fresh[i as usize] = n;
+        let start = self.names_out.len();
+        self.names_out.extend_from_slice(&self.prefix);
+        write_decimal(n as u64, &mut self.names_out);
+        self.out_offs.push(self.names_out.len());
+        let printed = &self.names_out[start..];
+        if printed.len() <= INLINE_OUT {
+            let slot = &mut self.slots[self.slot_of[i as usize] as usize];
+            slot.out[..printed.len()].copy_from_slice(printed);
+            slot.out_len = printed.len() as u8;
+        }
+        n
     }
 
     /// Append the fresh name of symbol `i` to `out`.
     pub fn write_fresh(&mut self, i: u32, out: &mut Vec<u8>) {
+        let slot = &self.slots[self.slot_of[i as usize] as usize];
+        if slot.out_len > 0 {
+            out.extend_from_slice(&slot.out[..slot.out_len as usize]);
+            return;
+        }
         let n = self.fresh(i) as usize;
         out.extend_from_slice(&self.names_out[self.out_offs[n - 1]..self.out_offs[n]]);
     }
@@ -246,14 +282,34 @@ impl SymTab {
     /// The symbol a term-position occurrence of `name` refers to, when it
     /// is a user symbol.
     pub fn term_ref(&self, name: &[u8]) -> Option<u32> {
-        let i = self.lookup(name)?;
-        (self.flags[i as usize] & TERM != 0).then_some(i)
+        let s = &self.slots[self.slot(name)?];
+        (s.flags & TERM != 0).then_some(s.idx - 1)
     }
 
     /// Same for a sort-position occurrence.
     pub fn sort_ref(&self, name: &[u8]) -> Option<u32> {
-        let i = self.lookup(name)?;
-        (self.flags[i as usize] & SORT != 0).then_some(i)
+        let s = &self.slots[self.slot(name)?];
+        (s.flags & SORT != 0).then_some(s.idx - 1)
+    }
+
+    /// Write the fresh name of `name` when it refers to a user symbol in
+    /// term position (`sort`: in sort position); false otherwise.
+    #[inline]
+    pub fn write_ref(&mut self, name: &[u8], sort: bool, out: &mut Vec<u8>) -> bool {
+        let Some(s) = self.slot(name) else {
+            return false;
+        };
+        let slot = &self.slots[s];
+        if slot.flags & (if sort { SORT } else { TERM }) == 0 {
+            return false;
+        }
+        if slot.out_len > 0 {
+            out.extend_from_slice(&slot.out[..slot.out_len as usize]);
+        } else {
+            let i = slot.idx - 1;
+            self.write_fresh(i, out);
+        }
+        true
     }
 
     /// Open a binder for `name` (a term variable, or a sort parameter).
@@ -354,11 +410,9 @@ impl PrefixFinder {
     }
 
     pub fn occurs_in(&self, bytes: &[u8]) -> bool {
-        self.finder.find_iter(bytes).any(|at| {
-            bytes
-                .get(at + self.len)
-                .is_some_and(|b| b.is_ascii_digit())
-        })
+        self.finder
+            .find_iter(bytes)
+            .any(|at| bytes.get(at + self.len).is_some_and(|b| b.is_ascii_digit()))
     }
 }
 

@@ -202,3 +202,46 @@ fn difference_logic_keeps_arithmetic_order() {
         assert_eq!(out, b"(assert (= (- x y) 3))");
     }
 }
+
+#[test]
+fn the_flat_fast_path_prints_what_the_tree_path_prints() {
+    let setup = [
+        "(declare-fun f (Int Int) Int)",
+        "(declare-const |q r| Bool)",
+        "(declare-fun s () String)",
+    ];
+    let cases = [
+        "(assert (= (f 1 2) 3))",
+        "(assert |q r|)",
+        "(assert (and |q r| (not (= s \"a b\"\"c\")) (> (f #x0F 2.5) (- 1))))",
+        "(assert (=> ; comment\n |q r| |and|))",
+        "(assert (let ((y 1)) (f y y)))",
+        "(assert (! |q r| :named n))",
+        "(assert (= ((as f Int) 1 2) ((_ extract 1 0) 3)))",
+        "(assert (f))",
+        "(assert ())",
+        "(assert (1 2))",
+        "(assert)",
+        "(assert |q r| |q r|)",
+        "(assert (f 1 2) )",
+        "(assert (= (is-f 1) (g f)))",
+    ];
+    for case in cases {
+        let mut outs = Vec::new();
+        for flat in [true, false] {
+            let mut r = Renderer::new(SymTab::new("x_"), true, false);
+            r.flat = flat;
+            let mut rng = GlibcRandom::new(1);
+            let mut printed = Vec::new();
+            for c in setup.iter().chain([&case]) {
+                let mut out = Vec::new();
+                match r.render(c.as_bytes(), &mut rng, &mut out) {
+                    Ok(()) => printed.push(String::from_utf8(out).unwrap()),
+                    Err(e) => printed.push(format!("error at {}: {}", e.offset, e.message)),
+                }
+            }
+            outs.push(printed);
+        }
+        assert_eq!(outs[0], outs[1], "{case}");
+    }
+}
