@@ -34,7 +34,12 @@ fn body(target: &str) -> fn(&[u8]) {
 /// The files of `dir` (none when it does not exist), sorted.
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect())
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -59,7 +64,9 @@ fn inputs_of(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 /// Run a body; on a panic, keep the input and say where it is.
 fn run_one(target: &str, f: fn(&[u8]), input: &[u8], what: &str) {
     if catch_unwind(AssertUnwindSafe(|| f(input))).is_err() {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-smoke-failures").join(target);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("fuzz-smoke-failures")
+            .join(target);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("crash-{}", blake3::hash(input).to_hex()));
         std::fs::write(&path, input).unwrap();
@@ -150,9 +157,14 @@ fn smoke_campaign() {
 fn every_target_has_a_smoke_test() {
     let src = std::fs::read_to_string(Path::new(ROOT).join("tests/fuzz_smoke.rs")).unwrap();
     for (t, _) in TARGETS {
-        assert!(src.contains(&format!("smoke(\"{t}\")")), "no smoke test for {t}");
         assert!(
-            Path::new(ROOT).join(format!("fuzz/fuzz_targets/{t}.rs")).exists(),
+            src.contains(&format!("smoke(\"{t}\")")),
+            "no smoke test for {t}"
+        );
+        assert!(
+            Path::new(ROOT)
+                .join(format!("fuzz/fuzz_targets/{t}.rs"))
+                .exists(),
             "no cargo-fuzz target for {t}"
         );
     }

@@ -130,7 +130,8 @@ impl Iterator for Lexer<'_> {
                 self.pos += 1;
             }
             if self.pos < src.len() && src[self.pos] == b';' {
-                self.pos = memchr::memchr(b'\n', &src[self.pos..]).map_or(src.len(), |k| self.pos + k);
+                self.pos =
+                    memchr::memchr(b'\n', &src[self.pos..]).map_or(src.len(), |k| self.pos + k);
                 continue;
             }
             break;

@@ -129,7 +129,11 @@ pub fn check_generated(data: &[u8]) {
             "; a comment (\n",
         ]));
     }
-    out.push_str(if src.chance(128) { "unsat\n" } else { "unsat \r\n" });
+    out.push_str(if src.chance(128) {
+        "unsat\n"
+    } else {
+        "unsat \r\n"
+    });
     let names: Vec<String> = (0..src.below(12)).map(|_| name(&mut src)).collect();
     out.push_str(&layout(&mut src, &names));
     for _ in 0..src.below(3) {

@@ -41,7 +41,11 @@ pub fn check_raw(data: &[u8]) {
     if let Some((l, c)) = position(&msg) {
         let text = String::from_utf8_lossy(data);
         let lines: Vec<&str> = text.split('\n').collect();
-        assert!(l >= 1 && l <= lines.len().max(1), "line {l} of {}: {msg}", lines.len());
+        assert!(
+            l >= 1 && l <= lines.len().max(1),
+            "line {l} of {}: {msg}",
+            lines.len()
+        );
         let len = lines.get(l - 1).map_or(0, |s| s.chars().count());
         // toml puts the end of a file that ends with a newline one column
         // after the newline of its last line.
@@ -59,9 +63,31 @@ pub fn check_generated(data: &[u8]) {
         lines.push(format!("jobs = {}", src.below(8)));
     }
     let sections: &[(&str, &[&str])] = &[
-        ("[limits]", &["time = 5.0", "grace = 1", "memory_mb = 100", "checker_time = 3"]),
-        ("[naming]", &["prefix = \"cv\"", "min_assertions = 1", "allow_no_status = true"]),
-        ("[check]", &["independent = false", "early_stop = true", "checkers = [\"z3\"]"]),
+        (
+            "[limits]",
+            &[
+                "time = 5.0",
+                "grace = 1",
+                "memory_mb = 100",
+                "checker_time = 3",
+            ],
+        ),
+        (
+            "[naming]",
+            &[
+                "prefix = \"cv\"",
+                "min_assertions = 1",
+                "allow_no_status = true",
+            ],
+        ),
+        (
+            "[check]",
+            &[
+                "independent = false",
+                "early_stop = true",
+                "checkers = [\"z3\"]",
+            ],
+        ),
         ("[[solver]]", &["name = \"z3\"", "definition = \"z3\""]),
     ];
     let mut candidates = Vec::new();

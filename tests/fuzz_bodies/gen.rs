@@ -116,7 +116,11 @@ pub fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
     let mut v = input.to_vec();
     let edits = 1 + rng.below(4);
     for _ in 0..edits {
-        let at = if v.is_empty() { 0 } else { rng.below(v.len() + 1) };
+        let at = if v.is_empty() {
+            0
+        } else {
+            rng.below(v.len() + 1)
+        };
         match rng.below(8) {
             0 if !v.is_empty() => {
                 let i = rng.below(v.len());

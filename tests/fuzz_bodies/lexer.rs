@@ -107,7 +107,10 @@ pub fn check(data: &[u8]) {
                         assert_eq!(t.kind, want, "{b:?}");
                     }
                 }
-                assert_eq!(t.is_symbol(), matches!(t.kind, TokenKind::Symbol | TokenKind::QuotedSymbol));
+                assert_eq!(
+                    t.is_symbol(),
+                    matches!(t.kind, TokenKind::Symbol | TokenKind::QuotedSymbol)
+                );
                 prev_end = t.end;
             }
         }

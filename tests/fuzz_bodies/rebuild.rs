@@ -264,7 +264,9 @@ fn check_raw_with(data: &[u8], core: &HashSet<String>) {
     // with nothing else in the `!`) kept without its wrapper.
     let mut kept = rescanned.iter();
     for c in &cmds {
-        let named = (c.head() == "assert").then(|| assert_name(&c.text)).flatten();
+        let named = (c.head() == "assert")
+            .then(|| assert_name(&c.text))
+            .flatten();
         if c.head() == "get-unsat-core" || is_core_option(c) {
             continue;
         }

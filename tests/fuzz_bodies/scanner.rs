@@ -91,7 +91,10 @@ pub fn scan(input: impl Read) -> Scan {
 pub fn line_col(data: &[u8], offset: usize) -> (u64, u64) {
     let before = &data[..offset];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     (line, (offset - line_start + 1) as u64)
 }
 
@@ -144,7 +147,11 @@ pub fn check_command_tokens(c: &Cmd) {
     let mut toks = Vec::new();
     for tok in Lexer::new(t) {
         let tok = tok.unwrap_or_else(|e| panic!("lexer error {e} in a scanned command {t:?}"));
-        assert_eq!(depth == 0, toks.is_empty(), "tokens after the command closed");
+        assert_eq!(
+            depth == 0,
+            toks.is_empty(),
+            "tokens after the command closed"
+        );
         match tok.kind {
             TokenKind::Open => {
                 depth += 1;
@@ -218,7 +225,10 @@ pub fn check(data: &[u8]) {
 fn check_error(data: &[u8], pos: usize, e: &ScanError) {
     let at = offset_of(data, e.line, e.column)
         .unwrap_or_else(|| panic!("error position {}:{} is not in the input", e.line, e.column));
-    assert!(at >= pos && at < data.len(), "error at byte {at}, last command ended at {pos}: {e}");
+    assert!(
+        at >= pos && at < data.len(),
+        "error at byte {at}, last command ended at {pos}: {e}"
+    );
     let b = data[at];
     let m = &e.message;
     if m.starts_with("unterminated string") {
