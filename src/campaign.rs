@@ -57,7 +57,7 @@ pub struct Naming {
     /// Name prefix; empty = pick one that clashes with nothing.
     pub prefix: String,
     /// Benchmarks that already name terms: `skip`, `strip` or `keep`.
-    pub named_policy: String,
+    pub named_policy: crate::benchmark::NamedPolicy,
     /// Benchmarks with fewer assertions are not eligible.
     pub min_assertions: u64,
     /// Accept benchmarks without `(set-info :status unsat)`.
@@ -70,7 +70,7 @@ impl Default for Naming {
     fn default() -> Self {
         Naming {
             prefix: String::new(),
-            named_policy: "skip".into(),
+            named_policy: crate::benchmark::NamedPolicy::Skip,
             min_assertions: 2,
             allow_no_status: false,
             scramble_seed: None,
@@ -179,6 +179,8 @@ pub struct Campaign {
     pub grace: Duration,
     pub memory: Option<u64>,
     pub output_cap: usize,
+    /// The folder of this process's shard journals (`shards/I-of-N`), if any.
+    pub shard_dir: Option<PathBuf>,
 }
 
 impl Campaign {
@@ -202,6 +204,9 @@ impl Campaign {
 
     /// Validate a parsed config for the campaign folder `dir`.
     pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
+        // Solvers run in their own working folders: every path must be absolute.
+        let dir = &std::path::absolute(dir)
+            .with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
         for (what, v) in [
             ("limits.time", l.time),
@@ -242,11 +247,10 @@ impl Campaign {
                 _ => {}
             }
         }
-        if !["skip", "strip", "keep"].contains(&config.naming.named_policy.as_str()) {
-            bail!(
-                "naming.named_policy must be skip, strip or keep, not '{}'",
-                config.naming.named_policy
-            );
+        let rules_ok = crate::pipeline::edition(&config.score.rules).map(|_| ());
+        rules_ok.context("score.rules")?;
+        if let Some(f) = &config.score.family {
+            crate::pipeline::family(f).context("score.family")?;
         }
         let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {
             bail!("limits.memory_mb is too large: {}", l.memory_mb);
@@ -278,6 +282,7 @@ impl Campaign {
             grace: Duration::from_secs_f64(l.grace),
             memory: (memory > 0).then_some(memory),
             output_cap,
+            shard_dir: None,
             config,
         })
     }
@@ -285,12 +290,38 @@ impl Campaign {
     pub fn named_dir(&self) -> PathBuf {
         self.dir.join("named")
     }
-    pub fn runs_journal(&self) -> PathBuf {
-        self.dir.join("runs.jsonl")
+    /// Where this process appends journal `name` (`runs.jsonl`,
+    /// `cores.jsonl`, `checks.jsonl`): the campaign folder, or its shard's
+    /// folder when it runs one shard of a cluster job.
+    pub fn journal_path(&self, name: &str) -> PathBuf {
+        self.shard_dir.as_deref().unwrap_or(&self.dir).join(name)
     }
-    pub fn checks_journal(&self) -> PathBuf {
-        self.dir.join("checks.jsonl")
+
+    /// Every record of journal `name`: the campaign's own and every shard's
+    /// (`shards/*/name`), so that any stage sees all finished work whether
+    /// or not `coreval merge` ran. Warnings about torn or bad lines are
+    /// printed.
+    pub fn read_journal<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>> {
+        let mut paths = vec![self.dir.join(name)];
+        if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
+            let mut shards: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.path().join(name))
+                .collect();
+            shards.sort();
+            paths.extend(shards.into_iter().filter(|p| p.exists()));
+        }
+        let mut out = Vec::new();
+        for p in paths {
+            let (mut recs, report) = crate::journal::read_all::<T>(&p)?;
+            for w in report.warnings(&p) {
+                eprintln!("warning: {w}");
+            }
+            out.append(&mut recs);
+        }
+        Ok(out)
     }
+
     pub fn cores_dir(&self) -> PathBuf {
         self.dir.join("cores")
     }

@@ -15,6 +15,22 @@ pub struct Cli {
 pub enum Command {
     /// List the solver and checker definitions: installed or not, version, cores, logics
     Checkers(crate::cmd::checkers::CheckersArgs),
+    /// Name every top-level assertion of eligible unsat benchmarks.
+    Name(crate::cmd::name::NameArgs),
+    /// Validate benchmarks strictly as SMT-LIB 2.6.
+    Lint(crate::cmd::lint::LintArgs),
+    /// Run the solvers under test of a campaign on its named benchmarks.
+    Solve(crate::cmd::solve::SolveArgs),
+    /// Rebuild and check every reported core of a campaign.
+    Check(crate::cmd::check::CheckArgs),
+    /// Run a whole campaign: name, solve, check, score, reports.
+    Run(crate::cmd::run::RunArgs),
+    /// Write a commented campaign config.
+    Init(crate::cmd::init::InitArgs),
+    /// Score (solver, benchmark) pairs under a rules edition and write reports.
+    Score(crate::cmd::score::ScoreArgs),
+    /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
+    Scramble(crate::cmd::scramble::ScrambleArgs),
 }
 
 #[cfg(test)]

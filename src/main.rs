@@ -10,6 +10,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
+        Command::Name(a) => coreval::cmd::name::run(a),
+        Command::Lint(a) => coreval::cmd::lint::run(a),
+        Command::Solve(a) => coreval::cmd::solve::run(a),
+        Command::Check(a) => coreval::cmd::check::run(a),
+        Command::Init(a) => coreval::cmd::init::run(a),
+        Command::Run(a) => coreval::cmd::run::run(a),
+        Command::Score(a) => coreval::cmd::score::run(a),
+        Command::Scramble(a) => coreval::cmd::scramble::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

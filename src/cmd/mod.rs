@@ -2,4 +2,12 @@
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::exit`]).
 
+pub mod check;
 pub mod checkers;
+pub mod init;
+pub mod lint;
+pub mod name;
+pub mod run;
+pub mod score;
+pub mod scramble;
+pub mod solve;
