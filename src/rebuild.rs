@@ -14,7 +14,7 @@
 //! ([`store`]) and checked once.
 
 use crate::smtlib::lexer::{Lexer, Token, TokenKind};
-use crate::smtlib::scanner::{Command, Scanner};
+use crate::smtlib::scanner::{Command, ScanError, Scanner};
 use crate::smtlib::symbol;
 use anyhow::{Context, Result};
 use std::collections::HashSet;
@@ -108,7 +108,9 @@ pub fn rebuild<R: Read, W: Write>(
 ) -> Result<RebuildStats> {
     let mut sc = Scanner::new(named);
     let mut stats = RebuildStats::default();
-    while let Some(cmd) = sc.next_command().map_err(|e| anyhow::anyhow!("{e}"))? {
+    // A scan error stays a `ScanError` inside the `anyhow::Error`, so that
+    // `store` can name the file, line and column.
+    while let Some(cmd) = sc.next_command()? {
         out.write_all(sc.gap())?;
         match cmd.head() {
             "get-unsat-core" => continue,
@@ -151,13 +153,12 @@ pub fn store(
     let file = std::fs::File::open(named_path)
         .with_context(|| format!("cannot read {}", named_path.display()))?;
     let mut bytes = Vec::new();
-    let stats = rebuild(
-        std::io::BufReader::with_capacity(1 << 20, file),
-        &mut bytes,
-        core,
-        own_name,
-    )
-    .with_context(|| format!("cannot rebuild a core of {}", named_path.display()))?;
+    let stats = rebuild(file, &mut bytes, core, own_name)
+        .map_err(|e| match e.downcast::<ScanError>() {
+            Ok(se) => anyhow::anyhow!("{}", se.in_file(named_path)),
+            Err(e) => e.context(format!("cannot read {}", named_path.display())),
+        })
+        .context("cannot rebuild a core")?;
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let path = dir.join(format!("{hash}.smt2"));
     if !path.exists() {
