@@ -48,6 +48,9 @@ pub enum CheckAnswer {
     Unsat,
     /// unknown, timeout, error, crash, no answer.
     Other,
+    /// The checker cannot be given this core-only benchmark (it needs a
+    /// command the checker rejects): it is not one of the core's checkers.
+    NotApplicable,
 }
 
 /// Counts of answers on one core: the scorer's record of them.
@@ -62,6 +65,7 @@ impl Tally {
             }
             CheckAnswer::Unsat => self.unsat += 1,
             CheckAnswer::Other => self.unknown += 1,
+            CheckAnswer::NotApplicable => {}
         }
     }
 

@@ -86,11 +86,13 @@ fn status_of(r: &RunRecord) -> RunStatus {
 pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
-    let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
     let index: HashMap<String, Bench> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
     let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
     let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
+    // The checkers counted need not be runnable here (scoring on another machine).
+    let answered = checks.iter().map(|k| k.checker.as_str()).collect();
+    let checkers = check::verdict_checkers(c, &defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> =
         cores.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str())).collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
