@@ -12,7 +12,11 @@
 //!   runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
 //!   remaining checkers cannot change ([`crate::policy::decided_early`]), its
-//!   pending jobs are skipped and running ones killed.
+//!   pending jobs are skipped and running ones killed. A `sat` with no
+//!   `unsat` beside it settles nothing early: every selected checker runs,
+//!   so that an unsound checker shows as a *dispute*.
+//! - **Votes**: a checker's answer counts as [`checker_vote`] says (two
+//!   answers, or `sat` after an error, are no vote).
 
 pub mod schedule;
 
@@ -57,6 +61,9 @@ pub struct CheckRecord {
     /// Taken from the cross-campaign cache, not run here.
     #[serde(default)]
     pub cached: bool,
+    /// Output flags of the checker run (two answers, error before the answer…).
+    #[serde(default)]
+    pub flags: Vec<String>,
 }
 
 /// Checker answer as the policies see it.
@@ -65,6 +72,21 @@ pub fn classify(a: Answer) -> CheckAnswer {
         Answer::Sat => CheckAnswer::Sat,
         Answer::Unsat => CheckAnswer::Unsat,
         _ => CheckAnswer::Other,
+    }
+}
+
+/// A checker's vote from its raw answer and output flags. Output that
+/// contradicts itself (two answers) is no vote. A `sat` after an error is
+/// none either: the checker may have skipped the assertion it could not read
+/// (z3 goes on after errors), and a script missing assertions is easier to
+/// satisfy, so it would refute a correct core. An `unsat` after an error
+/// stands: fewer assertions being unsat means the whole core is.
+pub fn checker_vote(raw: Answer, flags: &[answer::OutputFlag]) -> CheckAnswer {
+    use answer::OutputFlag::{ErrorBeforeAnswer, TwoAnswers};
+    match classify(raw) {
+        _ if flags.contains(&TwoAnswers) => CheckAnswer::Other,
+        CheckAnswer::Sat if flags.contains(&ErrorBeforeAnswer) => CheckAnswer::Other,
+        vote => vote,
     }
 }
 
@@ -239,18 +261,20 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
                     let spec = solve::spec_for(k, &path, c, c.checker_time, false);
                     let out = runner::run(&spec, &job.cancel);
                     if !out.cancelled {
-                        let raw = if out.timed_out { Answer::Timeout } else { answer::parse_output(&out.stdout).answer };
+                        let parsed = answer::parse_output(&out.stdout);
+                        let raw = if out.timed_out { Answer::Timeout } else { parsed.answer };
                         let rec = CheckRecord {
                             hash: h.clone(),
                             checker: k.name.clone(),
                             version: versions[job.checker].clone(),
                             time_limit: limit,
-                            answer: classify(raw),
+                            answer: checker_vote(raw, &parsed.flags),
                             raw,
                             exit: format!("{:?}", out.exit),
                             wall: out.wall,
                             cpu: out.cpu,
                             cached: false,
+                            flags: parsed.flags.iter().map(solve::flag_name).collect(),
                         };
                         let res = checks_journal.append(&rec).and_then(|_| {
                             if let Some(cj) = &cache_journal {
@@ -307,6 +331,12 @@ fn pair_settled(
     if remaining == 0 {
         return true;
     }
+    // A `sat` with no `unsat` yet never settles a core early: the remaining
+    // checkers run, so that one unsound checker shows as a dispute instead of
+    // silently refuting a correct core (refuted cores are rare, this costs little).
+    if t.sat > 0 && t.unsat == 0 {
+        return false;
+    }
     early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
 }
 
@@ -345,5 +375,22 @@ pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solve
 fn warn(ws: Vec<String>) {
     for w in ws {
         eprintln!("warning: {w}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use answer::OutputFlag::*;
+
+    #[test]
+    fn contradictory_or_mutilated_answers_are_no_vote() {
+        assert_eq!(checker_vote(Answer::Unsat, &[]), CheckAnswer::Unsat);
+        assert_eq!(checker_vote(Answer::Sat, &[GarbageLines]), CheckAnswer::Sat);
+        assert_eq!(checker_vote(Answer::Sat, &[TwoAnswers]), CheckAnswer::Other);
+        assert_eq!(checker_vote(Answer::Unsat, &[TwoAnswers]), CheckAnswer::Other);
+        assert_eq!(checker_vote(Answer::Sat, &[ErrorBeforeAnswer]), CheckAnswer::Other);
+        assert_eq!(checker_vote(Answer::Unsat, &[ErrorBeforeAnswer]), CheckAnswer::Unsat);
+        assert_eq!(checker_vote(Answer::Timeout, &[]), CheckAnswer::Other);
     }
 }
