@@ -607,6 +607,12 @@ fn pair_settled(
     if remaining == 0 {
         return true;
     }
+    // A `sat` with no `unsat` yet never settles a core early: the remaining
+    // checkers run, so that one unsound checker shows as a dispute instead of
+    // silently refuting a correct core (refuted cores are rare, this costs little).
+    if t.sat > 0 && t.unsat == 0 {
+        return false;
+    }
     early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
 }
 
