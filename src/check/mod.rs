@@ -79,6 +79,9 @@ pub struct CheckRecord {
     /// the checker was not applicable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Output flags of the checker run (two answers, error before the answer…).
+    #[serde(default)]
+    pub flags: Vec<String>,
 }
 
 /// Checker answer as the policies see it.
@@ -530,6 +533,7 @@ fn record_run(
         cpu: out.cpu,
         cached: false,
         note,
+        flags: parsed.flags.iter().map(solve::flag_name).collect(),
     })
 }
 
@@ -583,6 +587,7 @@ fn not_applicable(
         cpu: 0.0,
         cached: false,
         note: Some(why),
+        flags: Vec::new(),
     }
 }
 
