@@ -4,7 +4,8 @@
 //! The rebuild streams the named file through the scanner and keeps every
 //! command but the assertions whose names are not in the core (names compared
 //! in normal form, so `|a1|` ≡ `a1`), the naming option
-//! `:produce-unsat-cores` and `(get-unsat-core)`. It keeps declarations,
+//! `:produce-unsat-cores`, `(get-unsat-core)` and `(set-info :status …)`
+//! (the status of a core is what the checkers decide). It keeps declarations,
 //! definitions, `set-info`, `set-logic`, comments and every annotation the
 //! benchmark itself carries (`:pattern` included — the official tool dropped
 //! them). The `(! t :named N)` wrapper that coreval's naming added is taken
@@ -96,6 +97,17 @@ fn is_core_option(cmd: &Command) -> bool {
     }
 }
 
+/// True for `(set-info :status …)`: a core-only benchmark has no known
+/// status (that is what the checkers decide), and cvc4/cvc5 abort with
+/// "Expected result unsat but got sat" on a refuted core that keeps it.
+fn is_status(cmd: &Command) -> bool {
+    cmd.head() == "set-info" && {
+        let (s, e) = cmd.args_span();
+        let a = &cmd.text[s..e];
+        a.starts_with(b":status") && a.get(7).is_none_or(|b| b.is_ascii_whitespace())
+    }
+}
+
 /// Rebuild the core-only benchmark. `core` holds normal-form names;
 /// `own_name` tells which names coreval's naming added (their wrapper is
 /// removed). A name in the core that is no assertion's is ignored here: the
@@ -115,6 +127,7 @@ pub fn rebuild<R: Read, W: Write>(
         match cmd.head() {
             "get-unsat-core" => continue,
             "set-option" if is_core_option(&cmd) => continue,
+            "set-info" if is_status(&cmd) => continue,
             "assert" => match assert_name(&cmd.text) {
                 None => {
                     stats.unnamed += 1;
@@ -484,7 +497,7 @@ mod tests {
     use super::*;
 
     const NAMED: &str =
-        "; c\n(set-option :produce-unsat-cores true)\n(set-logic UF)\n(declare-fun p (Int) Bool)\n\
+        "; c\n(set-option :produce-unsat-cores true)\n(set-logic UF)\n(set-info :status unsat)\n(declare-fun p (Int) Bool)\n\
 (assert (! (forall ((x Int)) (! (p x) :pattern ((p x)))) :named cv1))\n\
 (assert (! (not (p 0)) :named cv2))\n(assert (! (= 1 1) :named cv3))\n(assert (> 2 1))\n\
 (check-sat)\n(get-unsat-core)\n(exit)\n";
@@ -518,6 +531,10 @@ mod tests {
         assert!(!out.contains("(= 1 1)"));
         assert!(out.contains("(assert (> 2 1))"));
         assert!(!out.contains("produce-unsat-cores") && !out.contains("get-unsat-core"));
+        assert!(
+            !out.contains(":status"),
+            "a core has no known status: {out}"
+        );
         assert!(out.starts_with("; c\n(set-logic UF)") || out.starts_with("; c\n\n(set-logic UF)"));
         assert!(out.contains("(check-sat)") && out.contains("(exit)"));
     }
