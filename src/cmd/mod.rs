@@ -10,3 +10,4 @@ pub mod init;
 pub mod solve;
 pub mod score;
 pub mod run;
+pub mod selfcheck;
