@@ -138,9 +138,10 @@ pub fn line(r: &BenchResult, width: usize) -> String {
         Outcome::Failed => "FAIL",
         Outcome::Skipped => "SKIP",
     };
-    let core = match r.core_size {
-        Some(k) => format!("{k}/{}", r.assertions),
-        None => format!("-/{}", r.assertions),
+    let core = match (r.core_size, r.time) {
+        (Some(k), _) => format!("{k}/{}", r.assertions),
+        (None, Some(_)) => format!("-/{}", r.assertions),
+        (None, None) => "-".into(),
     };
     let reduction = r.reduction.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
     let best = r.best.as_ref().map(|b| format!("{} ({})", b.reduction, b.solver)).unwrap_or_else(|| "-".into());

@@ -102,7 +102,7 @@ pub fn classify(input: &Input, entry: &IndexEntry, author: Option<Pair>, refs: &
     };
     let Some(pair) = author else {
         let (label, why) = match entry.outcome {
-            NameOutcome::Malformed => ("malformed", "not valid SMT-LIB"),
+            NameOutcome::Malformed => ("malformed", "is not valid SMT-LIB"),
             NameOutcome::Failed => ("unreadable", "could not be named"),
             NameOutcome::Ineligible => ("not-usable", "cannot be run for a core"),
             NameOutcome::Named => ("not-run", "was not run (interrupted)"),
@@ -139,7 +139,15 @@ pub fn classify(input: &Input, entry: &IndexEntry, author: Option<Pair>, refs: &
             (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {}", reason.label(), offending(run, entry)))
         }
         Verdict::UnsatNoCore => (Outcome::Failed, p.verdict.label(), "unsat, but no core was printed after it".into()),
-        Verdict::SatAnswer if declared_sat => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
+        Verdict::SatAnswer if declared_sat => match &r.best {
+            // A reference's validated core shows the declared status is wrong.
+            Some(b) => (
+                Outcome::Failed,
+                p.verdict.label(),
+                format!("sat, as declared, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+            ),
+            None => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
+        },
         Verdict::SatAnswer => {
             let why = match entry.status.as_deref() {
                 Some("unsat") => "sat on a benchmark declared unsat".to_string(),
