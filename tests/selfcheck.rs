@@ -61,7 +61,10 @@ fn selfcheck(args: &[&str]) -> Run {
 
 impl Run {
     fn show(&self) -> String {
-        format!("exit {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
+        format!(
+            "exit {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
     /// The report line of benchmark `path`.
     fn line(&self, path: &str) -> &str {
@@ -71,7 +74,9 @@ impl Run {
             .unwrap_or_else(|| panic!("no line for {path}\n{}", self.show()))
     }
     fn junit(&self) -> &Junit {
-        self.junit.as_ref().unwrap_or_else(|| panic!("no JUnit file\n{}", self.show()))
+        self.junit
+            .as_ref()
+            .unwrap_or_else(|| panic!("no JUnit file\n{}", self.show()))
     }
 }
 
@@ -99,7 +104,9 @@ impl Junit {
         let mut reader = Reader::from_str(&text);
         let mut j = Junit::default();
         loop {
-            let ev = reader.read_event().unwrap_or_else(|e| panic!("bad XML: {e}\n{text}"));
+            let ev = reader
+                .read_event()
+                .unwrap_or_else(|e| panic!("bad XML: {e}\n{text}"));
             let (Event::Start(e) | Event::Empty(e)) = ev else {
                 if matches!(ev, Event::Eof) {
                     break;
@@ -109,7 +116,11 @@ impl Junit {
             let attr = |k: &str| -> String {
                 e.try_get_attribute(k)
                     .unwrap()
-                    .map(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).unwrap().into_owned())
+                    .map(|a| {
+                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                            .unwrap()
+                            .into_owned()
+                    })
                     .unwrap_or_default()
             };
             match e.name().0 {
@@ -119,52 +130,91 @@ impl Junit {
                     j.skipped = attr("skipped").parse().unwrap();
                     assert_eq!(attr("errors"), "0");
                 }
-                "testcase" => j.cases.push(Case { name: attr("name"), classname: attr("classname"), ..Case::default() }),
-                "failure" => j.cases.last_mut().unwrap().failure = Some((attr("message"), attr("type"))),
+                "testcase" => j.cases.push(Case {
+                    name: attr("name"),
+                    classname: attr("classname"),
+                    ..Case::default()
+                }),
+                "failure" => {
+                    j.cases.last_mut().unwrap().failure = Some((attr("message"), attr("type")))
+                }
                 "skipped" => j.cases.last_mut().unwrap().skipped = Some(attr("message")),
                 _ => {}
             }
         }
         assert_eq!(j.tests, j.cases.len());
-        assert_eq!(j.failures, j.cases.iter().filter(|c| c.failure.is_some()).count());
-        assert_eq!(j.skipped, j.cases.iter().filter(|c| c.skipped.is_some()).count());
+        assert_eq!(
+            j.failures,
+            j.cases.iter().filter(|c| c.failure.is_some()).count()
+        );
+        assert_eq!(
+            j.skipped,
+            j.cases.iter().filter(|c| c.skipped.is_some()).count()
+        );
         assert!(j.cases.iter().all(|c| c.classname == "coreval.selfcheck"));
         j
     }
 
     fn failed(&self) -> Vec<&str> {
-        self.cases.iter().filter(|c| c.failure.is_some()).map(|c| c.name.as_str()).collect()
+        self.cases
+            .iter()
+            .filter(|c| c.failure.is_some())
+            .map(|c| c.name.as_str())
+            .collect()
     }
 
     fn case(&self, name: &str) -> &Case {
-        self.cases.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no testcase {name}: {self:?}"))
+        self.cases
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no testcase {name}: {self:?}"))
     }
 }
 
 fn unsat_files() -> Vec<String> {
-    let mut v: Vec<String> = ["QF_LIA/distinct_unsat.smt2", "QF_LIA/prime_cone_unsat_3.smt2", "QF_UF/bt-test-01.smt2", "QF_UF/chained-equality.smt2"]
-        .iter()
-        .map(|f| format!("{UNSAT}/{f}"))
-        .collect();
+    let mut v: Vec<String> = [
+        "QF_LIA/distinct_unsat.smt2",
+        "QF_LIA/prime_cone_unsat_3.smt2",
+        "QF_UF/bt-test-01.smt2",
+        "QF_UF/chained-equality.smt2",
+    ]
+    .iter()
+    .map(|f| format!("{UNSAT}/{f}"))
+    .collect();
     v.sort();
     v
 }
 
 #[test]
 fn correct_solver_passes_with_reference_reductions() {
-    let r = selfcheck(&["--solver", &solver("z3-core.sh"), UNSAT, SINGLE, DECLARED_SAT, OWN_NAMES]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-core.sh"),
+        UNSAT,
+        SINGLE,
+        DECLARED_SAT,
+        OWN_NAMES,
+    ]);
     assert_eq!(r.code, 0, "{}", r.show());
     for f in unsat_files() {
         assert!(r.line(&f).starts_with("PASS validated"), "{}", r.show());
     }
     // z3's minimal core keeps 5 of 8; some reference reaches the same.
     let prime = r.line(PRIME);
-    assert!(prime.contains("core 5/8") && prime.contains("reduction 3") && prime.contains("best 3 ("), "{prime}");
+    assert!(
+        prime.contains("core 5/8") && prime.contains("reduction 3") && prime.contains("best 3 ("),
+        "{prime}"
+    );
     assert!(r.line(SINGLE).contains("core 1/1"), "{}", r.show());
     assert!(r.line(DECLARED_SAT).starts_with("PASS sat"), "{}", r.show());
     // The author's own names are the core's names: a well-formed core of 2 of 3.
     assert!(r.line(OWN_NAMES).contains("core 2/3"), "{}", r.show());
-    assert!(r.stdout.contains("selfcheck: 7 benchmark(s): 7 passed, 0 failed, 0 skipped"), "{}", r.show());
+    assert!(
+        r.stdout
+            .contains("selfcheck: 7 benchmark(s): 7 passed, 0 failed, 0 skipped"),
+        "{}",
+        r.show()
+    );
     // Warnings, not skips.
     for w in [
         "single-no-status.smt2: no (set-info :status",
@@ -183,10 +233,22 @@ fn correct_solver_passes_with_reference_reductions() {
 
 #[test]
 fn dropped_essential_assertion_is_refuted_and_named() {
-    let r = selfcheck(&["--solver", &solver("z3-drop-first.sh"), "--no-references", "--checkers", "yices,z3", PRIME, DECLARED_SAT]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-drop-first.sh"),
+        "--no-references",
+        "--checkers",
+        "yices,z3",
+        PRIME,
+        DECLARED_SAT,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
     let line = r.line(PRIME);
-    assert!(line.starts_with("FAIL refuted") && line.contains("core 4/8"), "{}", r.show());
+    assert!(
+        line.starts_with("FAIL refuted") && line.contains("core 4/8"),
+        "{}",
+        r.show()
+    );
     // Early stop: the first `sat` decides, the other checker may be stopped.
     assert!(r.stdout.contains("core refuted: "), "{}", r.show());
     assert!(r.line(DECLARED_SAT).starts_with("PASS sat"), "{}", r.show());
@@ -195,18 +257,33 @@ fn dropped_essential_assertion_is_refuted_and_named() {
     assert_eq!(j.failed(), [PRIME]);
     let (message, kind) = j.case(PRIME).failure.clone().unwrap();
     assert_eq!(kind, "refuted");
-    assert!(message.contains("yices sat") || message.contains("z3 sat"), "{message}");
+    assert!(
+        message.contains("yices sat") || message.contains("z3 sat"),
+        "{message}"
+    );
 }
 
 #[test]
 fn dropped_assertion_on_every_unsat_benchmark() {
-    let r = selfcheck(&["--solver", &solver("z3-drop-first.sh"), "--no-references", "--checkers", "yices,z3", UNSAT, SINGLE]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-drop-first.sh"),
+        "--no-references",
+        "--checkers",
+        "yices,z3",
+        UNSAT,
+        SINGLE,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
     for f in unsat_files() {
         assert!(r.line(&f).starts_with("FAIL refuted"), "{}", r.show());
     }
     // One assertion: dropping it leaves the empty core.
-    assert!(r.line(SINGLE).starts_with("FAIL ill-formed:empty"), "{}", r.show());
+    assert!(
+        r.line(SINGLE).starts_with("FAIL ill-formed:empty"),
+        "{}",
+        r.show()
+    );
     let j = r.junit();
     assert_eq!((j.tests, j.failures), (5, 5));
     let mut failed: Vec<&str> = j.failed();
@@ -219,10 +296,23 @@ fn dropped_assertion_on_every_unsat_benchmark() {
 
 #[test]
 fn sat_answers_fail() {
-    let r = selfcheck(&["--solver", &solver("always-sat.sh"), "--no-references", "--checkers", "yices", PRIME, SINGLE, DECLARED_SAT]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("always-sat.sh"),
+        "--no-references",
+        "--checkers",
+        "yices",
+        PRIME,
+        SINGLE,
+        DECLARED_SAT,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
     assert!(r.line(PRIME).starts_with("FAIL sat"), "{}", r.show());
-    assert!(r.stdout.contains("sat on a benchmark declared unsat"), "{}", r.show());
+    assert!(
+        r.stdout.contains("sat on a benchmark declared unsat"),
+        "{}",
+        r.show()
+    );
     assert!(r.line(SINGLE).starts_with("FAIL sat"), "{}", r.show());
     assert!(r.line(DECLARED_SAT).starts_with("PASS sat"), "{}", r.show());
     let j = r.junit();
@@ -232,25 +322,54 @@ fn sat_answers_fail() {
 
 #[test]
 fn garbage_output_is_a_failure_not_a_crash() {
-    let r = selfcheck(&["--solver", &solver("garbage.sh"), "--no-references", "--checkers", "yices", PRIME]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("garbage.sh"),
+        "--no-references",
+        "--checkers",
+        "yices",
+        PRIME,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
     let line = r.line(PRIME);
     assert!(line.starts_with("FAIL ill-formed-output"), "{}", r.show());
-    assert!(r.stdout.contains("not an SMT-LIB answer (invalid-utf8, garbage-lines"), "{}", r.show());
+    assert!(
+        r.stdout
+            .contains("not an SMT-LIB answer (invalid-utf8, garbage-lines"),
+        "{}",
+        r.show()
+    );
     let j = r.junit();
     assert_eq!(j.failed(), [PRIME]);
-    assert_eq!(j.case(PRIME).failure.as_ref().unwrap().1, "ill-formed-output");
+    assert_eq!(
+        j.case(PRIME).failure.as_ref().unwrap().1,
+        "ill-formed-output"
+    );
 }
 
 #[test]
 fn timeouts_are_skipped_unless_strict() {
-    let args = ["--solver", &solver("hang.sh"), "--no-references", "--checkers", "yices", "--timeout", "0.5", SINGLE];
+    let args = [
+        "--solver",
+        &solver("hang.sh"),
+        "--no-references",
+        "--checkers",
+        "yices",
+        "--timeout",
+        "0.5",
+        SINGLE,
+    ];
     let r = selfcheck(&args);
     assert_eq!(r.code, 0, "{}", r.show());
     assert!(r.line(SINGLE).starts_with("SKIP timeout"), "{}", r.show());
     let j = r.junit();
     assert_eq!((j.tests, j.failures, j.skipped), (1, 0, 1));
-    assert!(j.case(SINGLE).skipped.as_ref().unwrap().starts_with("timeout: timeout after"));
+    assert!(j
+        .case(SINGLE)
+        .skipped
+        .as_ref()
+        .unwrap()
+        .starts_with("timeout: timeout after"));
     let mut strict = args.to_vec();
     strict.push("--strict");
     let r = selfcheck(&strict);
@@ -260,10 +379,28 @@ fn timeouts_are_skipped_unless_strict() {
 
 #[test]
 fn malformed_benchmark_fails_with_its_position() {
-    let r = selfcheck(&["--solver", &solver("z3-core.sh"), "--no-references", "--checkers", "yices", MALFORMED, SINGLE]);
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-core.sh"),
+        "--no-references",
+        "--checkers",
+        "yices",
+        MALFORMED,
+        SINGLE,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
-    assert!(r.line(MALFORMED).starts_with("FAIL malformed"), "{}", r.show());
-    assert!(r.stdout.contains(&format!("{MALFORMED}:3:1: malformed: unbalanced parentheses")), "{}", r.show());
+    assert!(
+        r.line(MALFORMED).starts_with("FAIL malformed"),
+        "{}",
+        r.show()
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "{MALFORMED}:3:1: malformed: unbalanced parentheses"
+        )),
+        "{}",
+        r.show()
+    );
     assert!(r.line(SINGLE).starts_with("PASS validated"), "{}", r.show());
     assert_eq!(r.junit().failed(), [MALFORMED]);
 }
@@ -273,14 +410,30 @@ fn own_team_checkers_are_left_out() {
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("campaign");
     let dir_s = dir.to_string_lossy().into_owned();
-    let args = ["--solver", &solver("z3-core.sh"), "--team", "z3", "--no-references", "--checkers", "yices,z3", "--workdir", &dir_s, PRIME];
+    let args = [
+        "--solver",
+        &solver("z3-core.sh"),
+        "--team",
+        "z3",
+        "--no-references",
+        "--checkers",
+        "yices,z3",
+        "--workdir",
+        &dir_s,
+        PRIME,
+    ];
     let r = selfcheck(&args);
     assert_eq!(r.code, 0, "{}", r.show());
     assert!(r.stderr.contains("(team z3)"), "{}", r.show());
     let checks = std::fs::read_to_string(dir.join("checks.jsonl")).unwrap();
     let checkers: Vec<String> = checks
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["checker"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["checker"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     assert_eq!(checkers, ["yices"], "{checks}");
     // The kept campaign names the benchmark as given, below its folder.
@@ -290,17 +443,55 @@ fn own_team_checkers_are_left_out() {
 #[test]
 fn usage_errors_exit_2() {
     let cases: [(&[&str], &str); 6] = [
-        (&["--solver", "tests/fixtures/fake-solvers/z3-core.sh", PRIME], "{file}"),
-        (&["--solver", "no-such-solver-program {file}", PRIME], "not found"),
-        (&["--solver", &solver("z3-core.sh"), "--checkers", "nosuch", PRIME], "no definition 'nosuch'"),
-        (&["--solver", &solver("z3-core.sh"), "tests/fixtures/selfcheck/missing.smt2"], "missing.smt2"),
-        (&["--solver", &solver("z3-core.sh"), "--policy", "smtcomp-1999", PRIME], "unknown decision policy"),
-        (&["--solver", "'unbalanced {file}", PRIME], "unbalanced quotes"),
+        (
+            &["--solver", "tests/fixtures/fake-solvers/z3-core.sh", PRIME],
+            "{file}",
+        ),
+        (
+            &["--solver", "no-such-solver-program {file}", PRIME],
+            "not found",
+        ),
+        (
+            &[
+                "--solver",
+                &solver("z3-core.sh"),
+                "--checkers",
+                "nosuch",
+                PRIME,
+            ],
+            "no definition 'nosuch'",
+        ),
+        (
+            &[
+                "--solver",
+                &solver("z3-core.sh"),
+                "tests/fixtures/selfcheck/missing.smt2",
+            ],
+            "missing.smt2",
+        ),
+        (
+            &[
+                "--solver",
+                &solver("z3-core.sh"),
+                "--policy",
+                "smtcomp-1999",
+                PRIME,
+            ],
+            "unknown decision policy",
+        ),
+        (
+            &["--solver", "'unbalanced {file}", PRIME],
+            "unbalanced quotes",
+        ),
     ];
     for (args, want) in cases {
         let r = selfcheck(args);
         assert_eq!(r.code, 2, "{args:?}\n{}", r.show());
-        assert!(r.stderr.contains(want), "{args:?}: want {want:?}\n{}", r.show());
+        assert!(
+            r.stderr.contains(want),
+            "{args:?}: want {want:?}\n{}",
+            r.show()
+        );
         assert!(r.junit.is_none());
     }
 }

@@ -105,20 +105,34 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     }
     print_report(&report)?;
     if let Some(path) = &args.junit {
-        junit::write(path, &report.results, &report.setup.properties(), report.elapsed)?;
+        junit::write(
+            path,
+            &report.results,
+            &report.setup.properties(),
+            report.elapsed,
+        )?;
         eprintln!("JUnit XML: {}", path.display());
     }
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
     }
-    Ok(if report.count(Outcome::Failed) > 0 { exit::FAILURES } else { exit::OK })
+    Ok(if report.count(Outcome::Failed) > 0 {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
 }
 
 /// One line per benchmark (details indented below failures and skips), then
 /// the summary.
 fn print_report(report: &Report) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let width = report.results.iter().map(|r| r.verdict.len()).max().unwrap_or(0);
+    let width = report
+        .results
+        .iter()
+        .map(|r| r.verdict.len())
+        .max()
+        .unwrap_or(0);
     for r in &report.results {
         writeln!(out, "{}", line(r, width))?;
         if r.outcome != Outcome::Passed {
@@ -143,9 +157,19 @@ pub fn line(r: &BenchResult, width: usize) -> String {
         (None, Some(_)) => format!("-/{}", r.assertions),
         (None, None) => "-".into(),
     };
-    let reduction = r.reduction.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
-    let best = r.best.as_ref().map(|b| format!("{} ({})", b.reduction, b.solver)).unwrap_or_else(|| "-".into());
-    let time = r.time.map(|t| format!("{t:.3} s")).unwrap_or_else(|| "-".into());
+    let reduction = r
+        .reduction
+        .map(|n| n.to_string())
+        .unwrap_or_else(|| "-".into());
+    let best = r
+        .best
+        .as_ref()
+        .map(|b| format!("{} ({})", b.reduction, b.solver))
+        .unwrap_or_else(|| "-".into());
+    let time = r
+        .time
+        .map(|t| format!("{t:.3} s"))
+        .unwrap_or_else(|| "-".into());
     format!(
         "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {time:>9}  {}",
         r.verdict, r.path
@@ -161,10 +185,20 @@ pub fn summary(report: &Report) -> String {
         report.count(Outcome::Failed),
         report.count(Outcome::Skipped)
     );
-    let compared: Vec<(u64, u64)> =
-        report.results.iter().filter_map(|r| Some((r.reduction.filter(|_| r.verdict == "validated")?, r.best.as_ref()?.reduction))).collect();
+    let compared: Vec<(u64, u64)> = report
+        .results
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r.reduction.filter(|_| r.verdict == "validated")?,
+                r.best.as_ref()?.reduction,
+            ))
+        })
+        .collect();
     if !compared.is_empty() {
-        let (mine, best): (u64, u64) = compared.iter().fold((0, 0), |(a, b), (m, x)| (a + m, b + x));
+        let (mine, best): (u64, u64) = compared
+            .iter()
+            .fold((0, 0), |(a, b), (m, x)| (a + m, b + x));
         let reached = compared.iter().filter(|(m, x)| m >= x).count();
         s.push_str(&format!(
             "; reduction {mine} vs best reference {best} on {} validated core(s), best reached on {reached}",

@@ -150,7 +150,11 @@ fn settings(o: &NameOptions) -> String {
         NamedPolicy::Strip => "strip",
         NamedPolicy::Keep => "keep",
     };
-    let any_status = if o.policy.accept_any_status { ";accept-any-status=true" } else { "" };
+    let any_status = if o.policy.accept_any_status {
+        ";accept-any-status=true"
+    } else {
+        ""
+    };
     format!(
         "prefix={};named={named};min-assertions={};allow-no-status={};strict={}{any_status}",
         o.prefix.as_deref().unwrap_or("auto"),

@@ -37,7 +37,8 @@ pub fn collect(args: &[PathBuf], warn: &mut dyn FnMut(String)) -> Result<Vec<Inp
     let mut seen: HashMap<PathBuf, String> = HashMap::new();
     let mut ids: HashSet<String> = HashSet::new();
     for arg in args {
-        let meta = std::fs::metadata(arg).with_context(|| format!("cannot read benchmark {}", arg.display()))?;
+        let meta = std::fs::metadata(arg)
+            .with_context(|| format!("cannot read benchmark {}", arg.display()))?;
         let files: Vec<(String, PathBuf)> = if meta.is_dir() {
             let found = crate::benchmark::discover(arg)?;
             for (path, why) in &found.skipped {
@@ -46,7 +47,11 @@ pub fn collect(args: &[PathBuf], warn: &mut dyn FnMut(String)) -> Result<Vec<Inp
             if found.files.is_empty() {
                 bail!("no .smt2 file under {}", arg.display());
             }
-            found.files.into_iter().map(|f| (shown_in(arg, &f.id), f.path)).collect()
+            found
+                .files
+                .into_iter()
+                .map(|f| (shown_in(arg, &f.id), f.path))
+                .collect()
         } else {
             vec![(arg.to_string_lossy().into_owned(), arg.clone())]
         };
@@ -102,7 +107,11 @@ pub fn safe_id(p: &Path) -> String {
             Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
         }
     }
-    let mut id = if parts.is_empty() { "benchmark".to_string() } else { parts.join("/") };
+    let mut id = if parts.is_empty() {
+        "benchmark".to_string()
+    } else {
+        parts.join("/")
+    };
     if !id.ends_with(".smt2") {
         id.push_str(".smt2");
     }
@@ -114,10 +123,12 @@ pub fn place(inputs: &[Input], root: &Path) -> Result<()> {
     for i in inputs {
         let target = root.join(&i.id);
         if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        std::fs::copy(&i.source, &target)
-            .with_context(|| format!("cannot copy {} to {}", i.source.display(), target.display()))?;
+        std::fs::copy(&i.source, &target).with_context(|| {
+            format!("cannot copy {} to {}", i.source.display(), target.display())
+        })?;
     }
     Ok(())
 }
@@ -133,7 +144,9 @@ pub fn warnings(input: &Input, entry: &IndexEntry) -> Vec<String> {
         None => shown.to_string(),
     };
     match entry.status.as_deref() {
-        None => out.push(format!("{shown}: no (set-info :status …): the verdict rests on the checkers alone")),
+        None => out.push(format!(
+            "{shown}: no (set-info :status …): the verdict rests on the checkers alone"
+        )),
         Some("unsat") => {}
         Some("sat") => out.push(format!(
             "{}: declared :status sat: an unsat answer will be a failure, a sat answer passes",
@@ -145,7 +158,9 @@ pub fn warnings(input: &Input, entry: &IndexEntry) -> Vec<String> {
         )),
     }
     if entry.assertions == 1 {
-        out.push(format!("{shown}: a single assertion: its only core is the whole benchmark (reduction 0)"));
+        out.push(format!(
+            "{shown}: a single assertion: its only core is the whole benchmark (reduction 0)"
+        ));
     }
     if !entry.kept_names.is_empty() {
         out.push(format!(
@@ -166,7 +181,11 @@ pub fn warnings(input: &Input, entry: &IndexEntry) -> Vec<String> {
         } else {
             "kept: the solver and every checker see it"
         };
-        out.push(format!("{}: (set-option {} …) {what}", at(Some(o.at)), o.key));
+        out.push(format!(
+            "{}: (set-option {} …) {what}",
+            at(Some(o.at)),
+            o.key
+        ));
     }
     out
 }
@@ -188,7 +207,9 @@ struct Scan {
 /// is valid, so a scan error just ends the scan).
 fn scan(path: &Path) -> Scan {
     let mut out = Scan::default();
-    let Ok(file) = std::fs::File::open(path) else { return out };
+    let Ok(file) = std::fs::File::open(path) else {
+        return out;
+    };
     let mut scanner = Scanner::new(file);
     let mut analyzer = Analyzer::new();
     while let Ok(Some(cmd)) = scanner.next_command() {
@@ -208,7 +229,11 @@ fn scan(path: &Path) -> Scan {
                 out.status_at = Some((cmd.line, cmd.column));
             }
         } else {
-            out.options.push(SetOption { key, at: (cmd.line, cmd.column), removed: class == Class::Remove });
+            out.options.push(SetOption {
+                key,
+                at: (cmd.line, cmd.column),
+                removed: class == Class::Remove,
+            });
         }
     }
     out

@@ -21,13 +21,33 @@ pub const CLASSNAME: &str = "coreval.selfcheck";
 
 /// The JUnit document for `results`; `properties` are (name, value) pairs,
 /// `elapsed` the whole run's seconds.
-pub fn render(results: &[BenchResult], properties: &[(String, String)], elapsed: f64) -> Result<Vec<u8>> {
-    let count = |o: Outcome| results.iter().filter(|r| r.outcome == o).count().to_string();
-    let (tests, failures, skipped) = (results.len().to_string(), count(Outcome::Failed), count(Outcome::Skipped));
+pub fn render(
+    results: &[BenchResult],
+    properties: &[(String, String)],
+    elapsed: f64,
+) -> Result<Vec<u8>> {
+    let count = |o: Outcome| {
+        results
+            .iter()
+            .filter(|r| r.outcome == o)
+            .count()
+            .to_string()
+    };
+    let (tests, failures, skipped) = (
+        results.len().to_string(),
+        count(Outcome::Failed),
+        count(Outcome::Skipped),
+    );
     let time = format!("{elapsed:.3}");
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
-    let counts = [("tests", tests.as_str()), ("failures", &failures), ("errors", "0"), ("skipped", &skipped), ("time", &time)];
+    let counts = [
+        ("tests", tests.as_str()),
+        ("failures", &failures),
+        ("errors", "0"),
+        ("skipped", &skipped),
+        ("time", &time),
+    ];
     let mut suites = BytesStart::new("testsuites");
     suites.push_attribute(("name", "coreval selfcheck"));
     suites.extend_attributes(counts);
@@ -79,7 +99,12 @@ pub fn render(results: &[BenchResult], properties: &[(String, String)], elapsed:
 }
 
 /// Write the document to `path` (atomically: a CI job never reads half).
-pub fn write(path: &Path, results: &[BenchResult], properties: &[(String, String)], elapsed: f64) -> Result<()> {
+pub fn write(
+    path: &Path,
+    results: &[BenchResult],
+    properties: &[(String, String)],
+    elapsed: f64,
+) -> Result<()> {
     let bytes = render(results, properties, elapsed)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -90,7 +115,9 @@ pub fn write(path: &Path, results: &[BenchResult], properties: &[(String, String
         .tempfile_in(dir)
         .with_context(|| format!("cannot write the JUnit file {}", path.display()))?;
     tmp.write_all(&bytes)?;
-    tmp.persist(path).map_err(|e| e.error).with_context(|| format!("cannot write the JUnit file {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write the JUnit file {}", path.display()))?;
     Ok(())
 }
 
@@ -101,7 +128,13 @@ fn failure_text(r: &BenchResult) -> String {
         lines.push(format!("core size {k} of {} assertions", r.assertions));
     }
     for (k, a) in &r.checkers {
-        lines.push(format!("checker {k}: {}", serde_json::to_value(a).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()));
+        lines.push(format!(
+            "checker {k}: {}",
+            serde_json::to_value(a)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        ));
     }
     lines.join("\n")
 }
@@ -146,7 +179,12 @@ mod tests {
     fn escapes_and_counts() {
         let results = [
             result("a&<b>\".smt2", Outcome::Passed, "validated", "ok"),
-            result("c.smt2", Outcome::Failed, "refuted", "core refuted: z3 sat \u{1} <&>"),
+            result(
+                "c.smt2",
+                Outcome::Failed,
+                "refuted",
+                "core refuted: z3 sat \u{1} <&>",
+            ),
             result("d.smt2", Outcome::Skipped, "timeout", "timeout after 1.0 s"),
         ];
         let xml = render(&results, &[("solver".into(), "x '{file}' & y".into())], 2.0).unwrap();
@@ -158,7 +196,11 @@ mod tests {
                 Event::Eof => break,
                 Event::Start(e) | Event::Empty(e) => {
                     let attr = |k: &str| {
-                        e.try_get_attribute(k).unwrap().map(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).unwrap().into_owned())
+                        e.try_get_attribute(k).unwrap().map(|a| {
+                            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                                .unwrap()
+                                .into_owned()
+                        })
                     };
                     match e.name().0 {
                         "testsuite" => assert_eq!(attr("failures").as_deref(), Some("1")),

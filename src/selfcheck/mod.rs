@@ -110,9 +110,17 @@ impl Report {
 /// Validate the options, then call `started` with the setup (before any
 /// solver runs) and `warn` for each warning as it comes. `Err` is for usage
 /// and tool errors only; every solver misbehaviour is a result.
-pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup), warn: &mut dyn FnMut(String)) -> Result<Report> {
+pub fn run(
+    opts: &Options,
+    cancel: &AtomicBool,
+    started: &mut dyn FnMut(&Setup),
+    warn: &mut dyn FnMut(String),
+) -> Result<Report> {
     let start = Instant::now();
-    for (what, v) in [("--timeout", opts.timeout), ("--checker-timeout", opts.checker_timeout)] {
+    for (what, v) in [
+        ("--timeout", opts.timeout),
+        ("--checker-timeout", opts.checker_timeout),
+    ] {
         if !(v.is_finite() && v > 0.0 && v < 1e7) {
             bail!("{what} must be a positive number of seconds, not {v}");
         }
@@ -121,29 +129,46 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
     let team = match &opts.team {
         Some(t) if t.trim().is_empty() => bail!("--team must not be empty"),
         Some(t) => t.clone(),
-        None => Path::new(&command[0]).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        None => Path::new(&command[0])
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
     };
-    let dir_defs = opts.checkers_dir.clone().unwrap_or_else(checkers::default_dir);
+    let dir_defs = opts
+        .checkers_dir
+        .clone()
+        .unwrap_or_else(checkers::default_dir);
     let defs = checkers::load_dir(&dir_defs)?;
     let checkers = select_checkers(&defs, &opts.checkers)?;
     let inputs = inputs::collect(&opts.benchmarks, warn)?;
 
     let (_temp, dir) = match &opts.workdir {
         Some(d) => {
-            if d.exists() && std::fs::read_dir(d).map(|mut r| r.next().is_some()).unwrap_or(true) {
+            if d.exists()
+                && std::fs::read_dir(d)
+                    .map(|mut r| r.next().is_some())
+                    .unwrap_or(true)
+            {
                 bail!("--workdir {} must be a new or empty folder", d.display());
             }
             std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
             (None, d.clone())
         }
         None => {
-            let t = tempfile::Builder::new().prefix("coreval-selfcheck-").tempdir().context("cannot create a temporary folder")?;
+            let t = tempfile::Builder::new()
+                .prefix("coreval-selfcheck-")
+                .tempdir()
+                .context("cannot create a temporary folder")?;
             let p = t.path().to_path_buf();
             (Some(t), p)
         }
     };
     inputs::place(&inputs, &dir.join("benchmarks"))?;
-    let references: Vec<&SolverDef> = if opts.references { checkers.iter().filter(|k| k.produces_cores).collect() } else { Vec::new() };
+    let references: Vec<&SolverDef> = if opts.references {
+        checkers.iter().filter(|k| k.produces_cores).collect()
+    } else {
+        Vec::new()
+    };
     let mut solvers = vec![SolverEntry {
         name: SOLVER_NAME.into(),
         definition: None,
@@ -171,7 +196,11 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
             accept_any_status: true,
             scramble_seed: None,
         },
-        limits: Limits { time: opts.timeout, checker_time: opts.checker_timeout, ..Limits::default() },
+        limits: Limits {
+            time: opts.timeout,
+            checker_time: opts.checker_timeout,
+            ..Limits::default()
+        },
         check: Check {
             checkers: checkers.iter().map(|k| k.name.clone()).collect(),
             policy: opts.policy,
@@ -182,7 +211,10 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
         solvers,
     };
     let c = Campaign::from_config(&dir, config)?;
-    let author = solve::solvers_under_test(&c, &defs)?.into_iter().next().context("no solver under test")?;
+    let author = solve::solvers_under_test(&c, &defs)?
+        .into_iter()
+        .next()
+        .context("no solver under test")?;
     if let Some(why) = author.def.missing() {
         bail!("--solver: {why}");
     }
@@ -197,9 +229,13 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
     started(&setup);
 
     let named = crate::pipeline::name(&c)?;
-    let entries: HashMap<&str, &crate::name::IndexEntry> = named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
+    let entries: HashMap<&str, &crate::name::IndexEntry> =
+        named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
-        if let Some(e) = entries.get(i.id.as_str()).filter(|e| e.outcome == NameOutcome::Named) {
+        if let Some(e) = entries
+            .get(i.id.as_str())
+            .filter(|e| e.outcome == NameOutcome::Named)
+        {
             for w in inputs::warnings(i, e) {
                 warn(w);
             }
@@ -212,19 +248,36 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
     if !interrupted {
         interrupted = crate::check::check(&c, &|_| true, cancel)?.interrupted;
     }
-    let mut report = Report { setup, results: Vec::new(), elapsed: 0.0, interrupted, workdir: opts.workdir.clone() };
+    let mut report = Report {
+        setup,
+        results: Vec::new(),
+        elapsed: 0.0,
+        interrupted,
+        workdir: opts.workdir.clone(),
+    };
     if interrupted {
         return Ok(report);
     }
     let pairs = crate::verdicts::collect(&c)?;
     let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
-    let run_of: HashMap<(&str, &str), &RunRecord> = runs.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r)).collect();
+    let run_of: HashMap<(&str, &str), &RunRecord> = runs
+        .iter()
+        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
+        .collect();
     for i in &inputs {
-        let Some(entry) = entries.get(i.id.as_str()) else { bail!("{}: missing from the naming index", i.shown) };
-        let mine = pairs.iter().find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
-        let refs: Vec<&PairVerdict> =
-            pairs.iter().filter(|p| p.pair.benchmark == i.id && p.pair.solver.starts_with(REFERENCE_PREFIX)).collect();
-        let core_file = mine.and_then(|p| p.core_hash.as_ref()).map(|h| c.cores_dir().join(format!("{h}.smt2")));
+        let Some(entry) = entries.get(i.id.as_str()) else {
+            bail!("{}: missing from the naming index", i.shown)
+        };
+        let mine = pairs
+            .iter()
+            .find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
+        let refs: Vec<&PairVerdict> = pairs
+            .iter()
+            .filter(|p| p.pair.benchmark == i.id && p.pair.solver.starts_with(REFERENCE_PREFIX))
+            .collect();
+        let core_file = mine
+            .and_then(|p| p.core_hash.as_ref())
+            .map(|h| c.cores_dir().join(format!("{h}.smt2")));
         let author_pair = match (mine, run_of.get(&(SOLVER_NAME, i.id.as_str()))) {
             (Some(p), Some(run)) => Some(Pair {
                 verdict: p,
@@ -234,7 +287,14 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
             }),
             _ => None,
         };
-        report.results.push(outcome::classify(i, entry, author_pair, &refs, &opts.policy.to_string(), opts.strict));
+        report.results.push(outcome::classify(
+            i,
+            entry,
+            author_pair,
+            &refs,
+            &opts.policy.to_string(),
+            opts.strict,
+        ));
     }
     report.elapsed = start.elapsed().as_secs_f64();
     Ok(report)
@@ -243,7 +303,9 @@ pub fn run(opts: &Options, cancel: &AtomicBool, started: &mut dyn FnMut(&Setup),
 /// The solver command's words: `{file}` required, a relative program path
 /// made absolute (solvers run in their own working folders).
 pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
-    let Some(program) = words.first() else { bail!("--solver is empty") };
+    let Some(program) = words.first() else {
+        bail!("--solver is empty")
+    };
     if !words.iter().any(|w| w.contains("{file}")) {
         bail!("--solver needs a {{file}} argument where the benchmark goes, e.g. --solver 'mysolver --cores {{file}}'");
     }
@@ -258,7 +320,15 @@ pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
 fn shown_command(words: &[String]) -> String {
     let shown: Vec<String> = words
         .iter()
-        .map(|w| if w.is_empty() || w.contains(|c: char| c.is_whitespace() || "'\"\\$`".contains(c)) { shlex::try_quote(w).map(|q| q.into_owned()).unwrap_or_else(|_| w.clone()) } else { w.clone() })
+        .map(|w| {
+            if w.is_empty() || w.contains(|c: char| c.is_whitespace() || "'\"\\$`".contains(c)) {
+                shlex::try_quote(w)
+                    .map(|q| q.into_owned())
+                    .unwrap_or_else(|_| w.clone())
+            } else {
+                w.clone()
+            }
+        })
         .collect();
     shown.join(" ")
 }
@@ -281,10 +351,16 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
         for n in names {
             let Some(d) = defs.iter().find(|d| &d.name == n) else {
                 let known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-                bail!("--checkers: no definition '{n}' (known: {})", known.join(", "));
+                bail!(
+                    "--checkers: no definition '{n}' (known: {})",
+                    known.join(", ")
+                );
             };
             if let Some(why) = d.missing() {
-                bail!("--checkers: '{n}' is not installed ({why}); {}", d.install_hint);
+                bail!(
+                    "--checkers: '{n}' is not installed ({why}); {}",
+                    d.install_hint
+                );
             }
             if !out.iter().any(|x: &SolverDef| x.name == d.name) {
                 out.push(d.clone());
@@ -309,13 +385,22 @@ mod tests {
 
     #[test]
     fn commands_split_without_a_shell() {
-        assert_eq!(split_command("a 'b c' \"d $X\" {file}").unwrap(), ["a", "b c", "d $X", "{file}"]);
+        assert_eq!(
+            split_command("a 'b c' \"d $X\" {file}").unwrap(),
+            ["a", "b c", "d $X", "{file}"]
+        );
         assert!(split_command("a 'b").is_err());
         assert!(split_command("  ").is_err());
         let abs = solver_command(&["./s.sh".into(), "{file}".into()]).unwrap();
         assert!(Path::new(&abs[0]).is_absolute() && abs[0].ends_with("/s.sh"));
-        assert_eq!(solver_command(&["z3".into(), "{file}".into()]).unwrap()[0], "z3");
-        assert!(solver_command(&["z3".into()]).unwrap_err().to_string().contains("{file}"));
+        assert_eq!(
+            solver_command(&["z3".into(), "{file}".into()]).unwrap()[0],
+            "z3"
+        );
+        assert!(solver_command(&["z3".into()])
+            .unwrap_err()
+            .to_string()
+            .contains("{file}"));
     }
 
     #[test]
@@ -323,11 +408,27 @@ mod tests {
         use crate::benchmark::{analyze, Policy as Eligibility, Reason};
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("s.smt2");
-        std::fs::write(&f, "(set-info :status sat)\n(set-logic QF_UF)\n(assert true)\n(check-sat)\n").unwrap();
+        std::fs::write(
+            &f,
+            "(set-info :status sat)\n(set-logic QF_UF)\n(assert true)\n(check-sat)\n",
+        )
+        .unwrap();
         let info = analyze(&f).unwrap();
-        let strict = Eligibility { min_assertions: 1, ..Eligibility::default() };
-        assert!(matches!(info.ineligibility(&strict)[..], [crate::benchmark::Ineligibility { reason: Reason::StatusNotUnsat { .. }, .. }]));
-        let any = Eligibility { accept_any_status: true, ..strict };
+        let strict = Eligibility {
+            min_assertions: 1,
+            ..Eligibility::default()
+        };
+        assert!(matches!(
+            info.ineligibility(&strict)[..],
+            [crate::benchmark::Ineligibility {
+                reason: Reason::StatusNotUnsat { .. },
+                ..
+            }]
+        ));
+        let any = Eligibility {
+            accept_any_status: true,
+            ..strict
+        };
         assert!(info.ineligibility(&any).is_empty());
     }
 }

@@ -71,7 +71,13 @@ pub struct BenchResult {
 
 /// Output flags that mean the solver printed something that is not an
 /// answer at all.
-const OUTPUT_FAULTS: &[&str] = &["garbage-lines", "invalid-utf8", "unterminated", "malformed-core", "core-before-answer"];
+const OUTPUT_FAULTS: &[&str] = &[
+    "garbage-lines",
+    "invalid-utf8",
+    "unterminated",
+    "malformed-core",
+    "core-before-answer",
+];
 
 /// What the author's pair needs besides its verdict.
 pub struct Pair<'a> {
@@ -85,7 +91,14 @@ pub struct Pair<'a> {
 
 /// The result of one benchmark; `author` is `None` when the benchmark was
 /// not named (or, after an interruption, not run).
-pub fn classify(input: &Input, entry: &IndexEntry, author: Option<Pair>, refs: &[&PairVerdict], policy: &str, strict: bool) -> BenchResult {
+pub fn classify(
+    input: &Input,
+    entry: &IndexEntry,
+    author: Option<Pair>,
+    refs: &[&PairVerdict],
+    policy: &str,
+    strict: bool,
+) -> BenchResult {
     let mut r = BenchResult {
         path: input.shown.clone(),
         logic: entry.logic.clone(),
@@ -108,11 +121,17 @@ pub fn classify(input: &Input, entry: &IndexEntry, author: Option<Pair>, refs: &
             NameOutcome::Named => ("not-run", "was not run (interrupted)"),
         };
         r.verdict = label.into();
-        r.outcome = if entry.outcome == NameOutcome::Named { Outcome::Skipped } else { Outcome::Failed };
+        r.outcome = if entry.outcome == NameOutcome::Named {
+            Outcome::Skipped
+        } else {
+            Outcome::Failed
+        };
         r.details.push(format!("the benchmark {why}"));
         let shown = Path::new(&input.shown);
-        r.details.extend(entry.reasons.iter().map(|why| why.in_file(shown)));
-        r.details.extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
+        r.details
+            .extend(entry.reasons.iter().map(|why| why.in_file(shown)));
+        r.details
+            .extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
         return finish(r, strict);
     };
     let p = &pair.verdict.pair;
@@ -167,17 +186,28 @@ pub fn classify(input: &Input, entry: &IndexEntry, author: Option<Pair>, refs: &
     if declared_sat && run.answer == Answer::Unsat && !run.timed_out {
         r.outcome = Outcome::Failed;
         r.verdict = "unsat-on-sat".into();
-        r.details.insert(0, "unsat on a benchmark declared sat".into());
+        r.details
+            .insert(0, "unsat on a benchmark declared sat".into());
     }
-    let flags: Vec<&str> = run.flags.iter().map(String::as_str).filter(|f| !OUTPUT_FAULTS.contains(f) || run.answer != Answer::NoAnswer).collect();
+    let flags: Vec<&str> = run
+        .flags
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !OUTPUT_FAULTS.contains(f) || run.answer != Answer::NoAnswer)
+        .collect();
     if !flags.is_empty() {
-        r.details.push(format!("output flags: {}", flags.join(", ")));
+        r.details
+            .push(format!("output flags: {}", flags.join(", ")));
     }
     if !run.errors.is_empty() && run.answer != Answer::Error {
-        r.details.push(format!("the solver printed errors: {}", shorten(&run.errors.join("; "))));
+        r.details.push(format!(
+            "the solver printed errors: {}",
+            shorten(&run.errors.join("; "))
+        ));
     }
     if let Some(f) = pair.core_file {
-        r.details.push(format!("core-only benchmark: {}", f.display()));
+        r.details
+            .push(format!("core-only benchmark: {}", f.display()));
     }
     finish(r, strict)
 }
@@ -193,24 +223,48 @@ fn finish(mut r: BenchResult, strict: bool) -> BenchResult {
 /// The verdict of a run without an answer.
 fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
     if status == RunStatus::Timeout || run.timed_out {
-        let late = run.late_answer.map(|a| format!(" ({} printed too late)", answer_word(a))).unwrap_or_default();
-        return (Outcome::Skipped, "timeout".into(), format!("timeout after {:.1} s{late}", run.wall));
+        let late = run
+            .late_answer
+            .map(|a| format!(" ({} printed too late)", answer_word(a)))
+            .unwrap_or_default();
+        return (
+            Outcome::Skipped,
+            "timeout".into(),
+            format!("timeout after {:.1} s{late}", run.wall),
+        );
     }
     if status == RunStatus::Memout || run.memout {
         return (Outcome::Skipped, "memout".into(), "out of memory".into());
     }
-    let faults: Vec<&str> = run.flags.iter().map(String::as_str).filter(|f| OUTPUT_FAULTS.contains(f)).collect();
+    let faults: Vec<&str> = run
+        .flags
+        .iter()
+        .map(String::as_str)
+        .filter(|f| OUTPUT_FAULTS.contains(f))
+        .collect();
     if !faults.is_empty() {
         return (
             Outcome::Failed,
             "ill-formed-output".into(),
-            format!("the output is not an SMT-LIB answer ({}; {})", faults.join(", "), run.exit),
+            format!(
+                "the output is not an SMT-LIB answer ({}; {})",
+                faults.join(", "),
+                run.exit
+            ),
         );
     }
     if run.answer == Answer::Error {
-        return (Outcome::Skipped, "error".into(), format!("error: {}", shorten(&run.errors.join("; "))));
+        return (
+            Outcome::Skipped,
+            "error".into(),
+            format!("error: {}", shorten(&run.errors.join("; "))),
+        );
     }
-    (Outcome::Skipped, "no-answer".into(), format!("no answer ({})", run.exit))
+    (
+        Outcome::Skipped,
+        "no-answer".into(),
+        format!("no answer ({})", run.exit),
+    )
 }
 
 fn answer_word(a: Answer) -> &'static str {
@@ -248,7 +302,11 @@ fn reference_answers(refs: &[&PairVerdict]) -> String {
     let parts: Vec<String> = refs
         .iter()
         .map(|p| {
-            let name = p.pair.solver.strip_prefix(REFERENCE_PREFIX).unwrap_or(&p.pair.solver);
+            let name = p
+                .pair
+                .solver
+                .strip_prefix(REFERENCE_PREFIX)
+                .unwrap_or(&p.pair.solver);
             format!("{name} {}", p.pair.verdict.label())
         })
         .collect();
@@ -260,15 +318,25 @@ fn reference_answers(refs: &[&PairVerdict]) -> String {
 pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
     let mut best: Option<Reference> = None;
     for p in refs {
-        let (Verdict::Validated, Some(k)) = (&p.pair.verdict, p.pair.core_size) else { continue };
+        let (Verdict::Validated, Some(k)) = (&p.pair.verdict, p.pair.core_size) else {
+            continue;
+        };
         let reduction = p.pair.assertions.saturating_sub(k);
-        let name = p.pair.solver.strip_prefix(REFERENCE_PREFIX).unwrap_or(&p.pair.solver).to_string();
+        let name = p
+            .pair
+            .solver
+            .strip_prefix(REFERENCE_PREFIX)
+            .unwrap_or(&p.pair.solver)
+            .to_string();
         let better = match &best {
             None => true,
             Some(b) => reduction > b.reduction || (reduction == b.reduction && name < b.solver),
         };
         if better {
-            best = Some(Reference { solver: name, reduction });
+            best = Some(Reference {
+                solver: name,
+                reduction,
+            });
         }
     }
     best
@@ -276,7 +344,9 @@ pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
 
 /// The names of a core that make it ill-formed.
 fn offending(run: &RunRecord, entry: &IndexEntry) -> String {
-    let Some(core) = &run.core else { return "no names".into() };
+    let Some(core) = &run.core else {
+        return "no names".into();
+    };
     if core.is_empty() {
         return "the core is empty".into();
     }
