@@ -23,6 +23,7 @@ pub mod rebuild;
 pub mod report;
 pub mod runner;
 pub mod score;
+pub mod scramble;
 pub mod selfcheck;
 pub mod smtlib;
 pub mod solve;

@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Run(a) => coreval::cmd::run::run(a),
         Command::Score(a) => coreval::cmd::score::run(a),
         Command::Selfcheck(a) => coreval::cmd::selfcheck::run(a),
+        Command::Scramble(a) => coreval::cmd::scramble::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

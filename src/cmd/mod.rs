@@ -2,12 +2,13 @@
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::exit`]).
 
+pub mod check;
 pub mod checkers;
+pub mod init;
 pub mod lint;
 pub mod name;
-pub mod check;
-pub mod init;
-pub mod solve;
-pub mod score;
 pub mod run;
+pub mod score;
+pub mod scramble;
 pub mod selfcheck;
+pub mod solve;

@@ -22,7 +22,6 @@ pub mod outcome;
 
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
 use crate::checkers::{self, SolverDef};
-use crate::journal;
 use crate::name::Outcome as NameOutcome;
 use crate::policy::Policy;
 use crate::solve::{self, RunRecord, SolverUnderTest};
@@ -259,7 +258,7 @@ pub fn run(
         return Ok(report);
     }
     let pairs = crate::verdicts::collect(&c)?;
-    let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
+    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
