@@ -495,3 +495,36 @@ fn usage_errors_exit_2() {
         assert!(r.junit.is_none());
     }
 }
+
+#[test]
+fn interrupt_stops_the_solver_and_exits_130() {
+    let cache = tempfile::tempdir().unwrap();
+    let junit = cache.path().join("junit.xml");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("coreval"))
+        .current_dir(ROOT)
+        .env("COREVAL_CACHE", cache.path())
+        .args([
+            "selfcheck",
+            "--solver",
+            &solver("hang.sh"),
+            "--no-references",
+            "--checkers",
+            "yices",
+        ])
+        .args(["--timeout", "60", SINGLE, "--junit"])
+        .arg(&junit)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let start = std::time::Instant::now();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    // The hanging solver ignores SIGTERM: it is killed after the 2 s grace.
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(!junit.exists());
+}
