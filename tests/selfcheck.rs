@@ -528,3 +528,47 @@ fn interrupt_stops_the_solver_and_exits_130() {
     assert!(stderr.contains("interrupted"), "{stderr}");
     assert!(!junit.exists());
 }
+
+#[test]
+fn a_wrong_declared_status_is_caught() {
+    const WRONG: &str = "tests/fixtures/selfcheck/status/declared-sat-but-unsat.smt2";
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-core.sh"),
+        "--no-references",
+        "--checkers",
+        "yices,z3",
+        WRONG,
+    ]);
+    assert_eq!(r.code, 1, "{}", r.show());
+    assert!(
+        r.line(WRONG).starts_with("FAIL unsat-on-sat"),
+        "{}",
+        r.show()
+    );
+    assert!(
+        r.stdout.contains("unsat on a benchmark declared sat"),
+        "{}",
+        r.show()
+    );
+    assert_eq!(
+        r.junit().case(WRONG).failure.as_ref().unwrap().1,
+        "unsat-on-sat"
+    );
+    // A solver agreeing with the wrong status is caught by the references.
+    let r = selfcheck(&[
+        "--solver",
+        &solver("always-sat.sh"),
+        "--checkers",
+        "yices,z3",
+        WRONG,
+    ]);
+    assert_eq!(r.code, 1, "{}", r.show());
+    assert!(r.line(WRONG).starts_with("FAIL sat"), "{}", r.show());
+    assert!(
+        r.stdout
+            .contains("printed an unsat core the checkers validated"),
+        "{}",
+        r.show()
+    );
+}

@@ -376,3 +376,7 @@ fn shorten(s: &str) -> String {
     let cut: String = s.chars().take(MAX).collect();
     format!("{cut}…")
 }
+
+#[cfg(test)]
+#[path = "outcome_tests.rs"]
+mod tests;
