@@ -62,6 +62,8 @@ pub struct Naming {
     pub min_assertions: u64,
     /// Accept benchmarks without `(set-info :status unsat)`.
     pub allow_no_status: bool,
+    /// Accept any declared status, not only `unsat` (`coreval selfcheck`).
+    pub accept_any_status: bool,
     /// Scramble with this seed before naming.
     pub scramble_seed: Option<u64>,
 }
@@ -73,6 +75,7 @@ impl Default for Naming {
             named_policy: crate::benchmark::NamedPolicy::Skip,
             min_assertions: 2,
             allow_no_status: false,
+            accept_any_status: false,
             scramble_seed: None,
         }
     }

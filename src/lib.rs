@@ -24,6 +24,7 @@ pub mod report;
 pub mod runner;
 pub mod score;
 pub mod scramble;
+pub mod selfcheck;
 pub mod smtlib;
 pub mod solve;
 pub mod verdict;

@@ -10,4 +10,5 @@ pub mod name;
 pub mod run;
 pub mod score;
 pub mod scramble;
+pub mod selfcheck;
 pub mod solve;
