@@ -123,6 +123,7 @@ mod tests {
             cpu: 0.1,
             cached: false,
             note: None,
+            flags: Vec::new(),
         }
     }
 
