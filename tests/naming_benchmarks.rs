@@ -146,6 +146,7 @@ fn every_unsat_benchmark_names_lints_and_keeps_its_core() {
             min_assertions: 1,
             allow_no_status: true,
             named: NamedPolicy::Keep,
+            accept_any_status: false,
         },
         strict: true,
     };
@@ -291,6 +292,7 @@ fn default_settings_on_the_edge_benchmarks() {
                 min_assertions: 1,
                 allow_no_status: true,
                 named: NamedPolicy::Strip,
+                accept_any_status: false,
             },
             ..NameOptions::default()
         },
