@@ -10,6 +10,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
+        Command::Merge(a) => coreval::cmd::merge::run(a),
+        Command::Slurm(a) => coreval::cmd::slurm::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

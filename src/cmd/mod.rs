@@ -3,3 +3,5 @@
 //! exit code (see [`crate::exit`]).
 
 pub mod checkers;
+pub mod merge;
+pub mod slurm;
