@@ -19,6 +19,18 @@ pub enum Command {
     Merge(crate::cmd::merge::MergeArgs),
     /// Run a campaign on a Slurm cluster as job arrays (submit, status, cancel)
     Slurm(crate::cmd::slurm::SlurmArgs),
+    /// Name every top-level assertion of eligible unsat benchmarks.
+    Name(crate::cmd::name::NameArgs),
+    /// Validate benchmarks strictly as SMT-LIB 2.6.
+    Lint(crate::cmd::lint::LintArgs),
+    /// Run the solvers under test of a campaign on its named benchmarks.
+    Solve(crate::cmd::solve::SolveArgs),
+    /// Rebuild and check every reported core of a campaign.
+    Check(crate::cmd::check::CheckArgs),
+    /// Write a commented campaign config.
+    Init(crate::cmd::init::InitArgs),
+    /// Score (solver, benchmark) pairs under a rules edition and write reports.
+    Score(crate::cmd::score::ScoreArgs),
 }
 
 #[cfg(test)]

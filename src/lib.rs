@@ -5,19 +5,27 @@
 //! benchmarks use the same modules.
 
 pub mod answer;
+pub mod benchmark;
 pub mod campaign;
+pub mod check;
 pub mod checkers;
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod import;
 pub mod interrupt;
 pub mod journal;
 pub mod merge;
+pub mod name;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;
+pub mod report;
 pub mod runner;
 pub mod shard;
 pub mod slurm;
+pub mod score;
 pub mod smtlib;
+pub mod solve;
 pub mod verdict;
+pub mod verdicts;

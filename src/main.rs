@@ -12,6 +12,12 @@ fn main() -> ExitCode {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
         Command::Merge(a) => coreval::cmd::merge::run(a),
         Command::Slurm(a) => coreval::cmd::slurm::run(a),
+        Command::Name(a) => coreval::cmd::name::run(a),
+        Command::Lint(a) => coreval::cmd::lint::run(a),
+        Command::Solve(a) => coreval::cmd::solve::run(a),
+        Command::Check(a) => coreval::cmd::check::run(a),
+        Command::Init(a) => coreval::cmd::init::run(a),
+        Command::Score(a) => coreval::cmd::score::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -50,15 +50,8 @@ pub enum CheckAnswer {
     Other,
 }
 
-/// Counts of answers on one core.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub sat: u32,
-    pub unsat: u32,
-    pub other: u32,
-    /// The producing solver is among the checkers and said sat.
-    pub producer_sat: bool,
-}
+/// Counts of answers on one core: the scorer's record of them.
+pub type Tally = crate::verdict::CheckerTally;
 
 impl Tally {
     pub fn add(&mut self, answer: CheckAnswer, by_producer: bool) {
@@ -68,7 +61,7 @@ impl Tally {
                 self.producer_sat |= by_producer;
             }
             CheckAnswer::Unsat => self.unsat += 1,
-            CheckAnswer::Other => self.other += 1,
+            CheckAnswer::Other => self.unknown += 1,
         }
     }
 
@@ -126,7 +119,7 @@ impl Policy {
             Policy::Unanimous => {
                 if t.sat > 0 {
                     Refuted
-                } else if t.unsat > 0 && t.other == 0 {
+                } else if t.unsat > 0 && t.unknown == 0 {
                     Validated
                 } else {
                     NotValidated
@@ -168,10 +161,10 @@ pub fn decided_early(
     for p in producer_choices {
         for s in 0..=others {
             for u in 0..=others - s {
-                let mut t = *so_far;
+                let mut t = so_far.clone();
                 t.sat += s;
                 t.unsat += u;
-                t.other += others - s - u;
+                t.unknown += others - s - u;
                 if let Some(a) = p {
                     t.add(*a, true);
                 }

@@ -12,7 +12,7 @@ use crate::answer::{self, Answer};
 use crate::campaign::Campaign;
 use crate::checkers::{self, SolverDef};
 use crate::journal::{self, Journal};
-use crate::name::IndexEntry;
+use crate::name::{IndexEntry, Outcome, INDEX_FILE};
 use crate::runner::{self, Exit, RunOutcome, RunSpec};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -80,11 +80,9 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
                         defs.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
                     );
                 };
-                let mut def = found.clone();
-                def.command.extend(def.core_options.iter().cloned());
-                def
+                found.clone()
             }
-            (None, Some(cmd)) => SolverDef::inline(&s.name, s.team.as_deref().unwrap_or(&s.name), cmd.clone()),
+            (None, Some(cmd)) => inline_def(c, &s.name, s.team.as_deref().unwrap_or(&s.name), cmd)?,
             (None, None) => bail!("solver '{}' has neither definition nor command", s.name),
         };
         def.command.extend(s.args.iter().cloned());
@@ -94,19 +92,96 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
     Ok(out)
 }
 
-/// Read the named benchmarks' index (only eligible entries).
-pub fn read_index(c: &Campaign) -> Result<Vec<IndexEntry>> {
-    let path = c.named_dir().join("index.jsonl");
+/// A definition for an inline `command`: every logic, cores expected, a
+/// relative program path taken from the campaign folder. No shell is
+/// involved: the words are the program and its arguments.
+pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> Result<SolverDef> {
+    let mut command = command.to_vec();
+    if !command.iter().any(|a| a.contains("{file}")) {
+        bail!("solver '{name}': the command needs a {{file}} argument");
+    }
+    if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
+        command[0] = c.dir.join(&command[0]).to_string_lossy().into_owned();
+    }
+    Ok(SolverDef {
+        name: name.to_string(),
+        team: team.to_string(),
+        command,
+        logics: vec!["*".into()],
+        exclude_logics: Vec::new(),
+        produces_cores: true,
+        no_core_logics: Vec::new(),
+        core_options: Vec::new(),
+        version_command: Vec::new(),
+        version_regex: None,
+        install_hint: String::new(),
+        accepts_named: true,
+        unsupported_commands: Vec::new(),
+        dir: checkers_dir(c),
+        source: PathBuf::new(),
+    })
+}
+
+/// A named benchmark, as the later stages need it.
+#[derive(Clone, Debug)]
+pub struct Bench {
+    /// Benchmark id (path below the benchmark root).
+    pub id: String,
+    /// Its logic: the division.
+    pub logic: String,
+    /// The named file, relative to the campaign's `named/` folder.
+    pub output: String,
+    /// Prefix of the names coreval gave.
+    pub prefix: String,
+    /// A: number of named top-level assertions.
+    pub assertions: u64,
+    /// Declared `:status`, if any.
+    pub status: Option<String>,
+    /// Names of the top-level assertions (normal form).
+    pub top_level: HashSet<String>,
+    /// Names of nested `:named` terms.
+    pub nested: HashSet<String>,
+}
+
+impl Bench {
+    fn from_entry(e: IndexEntry) -> Option<Bench> {
+        if e.outcome != Outcome::Named {
+            return None;
+        }
+        let top_level = e.top_level_names().into_iter().collect();
+        Some(Bench {
+            logic: e.logic.clone().unwrap_or_default(),
+            output: e.output.clone()?,
+            prefix: e.prefix.clone().unwrap_or_default(),
+            assertions: e.assertions as u64,
+            status: e.status.clone(),
+            nested: e.nested_names.iter().cloned().collect(),
+            top_level,
+            id: e.id,
+        })
+    }
+}
+
+/// The named benchmarks of a campaign (eligible entries of the index).
+pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
+    let path = c.named_dir().join(INDEX_FILE);
     let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
     for w in report.warnings(&path) {
         eprintln!("warning: {w}");
     }
-    Ok(entries.into_iter().filter(|e| e.is_eligible()).collect())
+    Ok(entries.into_iter().filter_map(Bench::from_entry).collect())
 }
 
-/// The runner spec of one solver job.
-pub fn spec_for(def: &SolverDef, file: &Path, c: &Campaign, time: std::time::Duration) -> RunSpec {
-    let (program, args) = def.command_for(file, time, 0);
+/// The runner spec of one job: `want_cores` adds the definition's core
+/// options (solvers under test), checkers run without them.
+pub fn spec_for(def: &SolverDef, file: &Path, c: &Campaign, time: std::time::Duration, want_cores: bool) -> RunSpec {
+    let (program, args) = def.command(&checkers::Invocation {
+        file,
+        timeout: time,
+        seed: 0,
+        memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+        want_cores,
+    });
     RunSpec {
         program,
         args,
@@ -138,10 +213,11 @@ pub fn is_memout(out: &RunOutcome, limit: Option<u64>) -> bool {
 /// Turn a finished run into its journal record.
 pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, version: Option<String>) -> RunRecord {
     let parsed = answer::parse_output(&out.stdout);
-    let mut flags: Vec<String> = parsed.flags.iter().map(|f| f.to_string()).collect();
+    let mut parsed = parsed;
     if out.stdout_dropped > 0 {
-        flags.push("output-truncated".into());
+        parsed.flag(answer::OutputFlag::Truncated);
     }
+    let flags: Vec<String> = parsed.flags.iter().map(flag_name).collect();
     let (answer, core, late_answer) = if out.timed_out {
         (Answer::Timeout, None, Some(parsed.answer).filter(|a| *a != Answer::NoAnswer))
     } else if memout {
@@ -170,6 +246,11 @@ pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, ver
         stdout_dropped: out.stdout_dropped,
         solver_version: version,
     }
+}
+
+/// The kebab-case name of an output flag, as in the journals.
+pub fn flag_name(f: &answer::OutputFlag) -> String {
+    serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// What a solve pass did.
@@ -215,8 +296,10 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     if todo.is_empty() {
         return Ok(summary);
     }
-    let versions: HashMap<&str, Option<String>> =
-        solvers.iter().map(|s| (s.name.as_str(), s.def.probe_version())).collect();
+    let versions: HashMap<&str, Option<String>> = solvers
+        .iter()
+        .map(|s| (s.name.as_str(), if s.def.version_command.is_empty() { None } else { s.def.probe_version() }))
+        .collect();
     let journal = Journal::open(&journal_path)?;
     let bar = crate::progress::bar("solve", todo.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(c.jobs).build().context("cannot start worker threads")?;
@@ -228,7 +311,7 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
                     return Ok(false);
                 }
                 let file = named.join(&e.output);
-                let spec = spec_for(&s.def, &file, c, c.time);
+                let spec = spec_for(&s.def, &file, c, c.time, true);
                 let out = runner::run(&spec, cancel);
                 if out.cancelled {
                     return Ok(false);

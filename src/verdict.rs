@@ -1,6 +1,10 @@
 //! The record every stage agrees on: what became of one (solver, benchmark)
 //! pair. The check stage produces it from runs and checker answers, the
 //! importers produce it from archives, the scorer consumes it.
+//!
+//! Fields added after the first version carry `#[serde(default)]`, so older
+//! journals still read, and `PairRecord` implements `Default`, so producers can
+//! write `PairRecord { solver, benchmark, .., ..Default::default() }`.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,12 +19,15 @@ pub enum IllFormed {
     DuplicateName,
     /// A name of a nested (non top-level) `:named` term.
     NestedName,
+    /// An empty core: the benchmark's assertions are all named, so the
+    /// empty set is satisfiable.
+    Empty,
     /// The core list could not be parsed at all.
     Unparsable,
 }
 
 /// The verdict on one pair.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Verdict {
     /// `unsat` with a well-formed core that the checkers confirmed.
@@ -30,16 +37,76 @@ pub enum Verdict {
     /// `unsat` with a well-formed core on which the checkers reached no
     /// decision that gives points (2025: no checker said unsat).
     NotValidated,
+    /// `unsat` with a core that no checker has looked at yet (an imported
+    /// run before the check stage). Scores e = 0, n = 0 and is flagged.
+    Unchecked,
     /// `unsat` with a core that is not well formed.
     IllFormed { reason: IllFormed },
-    /// `unsat` but no core printed.
+    /// `unsat` but no core printed (importers also use it for an archive's
+    /// unreadable core that the archive itself did not count as an error).
     UnsatNoCore,
     /// The solver answered `sat` on an unsat benchmark.
     SatAnswer,
     /// The solver answered `unknown`.
     Unknown,
     /// No answer: crash, timeout, memory out, error or garbage.
+    #[default]
     NoAnswer,
+}
+
+impl Verdict {
+    /// Short stable name, as used in CSV reports (`validated`, `refuted`,
+    /// `ill-formed:unknown-name`, …).
+    pub fn label(&self) -> String {
+        match self {
+            Verdict::Validated => "validated".into(),
+            Verdict::Refuted => "refuted".into(),
+            Verdict::NotValidated => "not-validated".into(),
+            Verdict::Unchecked => "unchecked".into(),
+            Verdict::IllFormed { reason } => format!("ill-formed:{}", reason.label()),
+            Verdict::UnsatNoCore => "unsat-no-core".into(),
+            Verdict::SatAnswer => "sat".into(),
+            Verdict::Unknown => "unknown".into(),
+            Verdict::NoAnswer => "no-answer".into(),
+        }
+    }
+
+    /// True for the verdicts that rest on the checkers' answers, the ones a
+    /// rules edition may re-judge from a [`CheckerTally`].
+    pub fn is_checked_core(&self) -> bool {
+        matches!(
+            self,
+            Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
+        )
+    }
+}
+
+impl IllFormed {
+    /// Short stable name (`unknown-name`, `duplicate-name`, …).
+    pub fn label(self) -> &'static str {
+        match self {
+            IllFormed::UnknownName => "unknown-name",
+            IllFormed::DuplicateName => "duplicate-name",
+            IllFormed::NestedName => "nested-name",
+            IllFormed::Empty => "empty",
+            IllFormed::Unparsable => "unparsable",
+        }
+    }
+}
+
+/// What the checker solvers answered on one core-only benchmark.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckerTally {
+    /// Checkers that answered `sat` (they refute the core).
+    pub sat: u32,
+    /// Checkers that answered `unsat` (they confirm the core).
+    pub unsat: u32,
+    /// Checkers that answered `unknown`, timed out or failed.
+    pub unknown: u32,
+    /// The solver that produced the core is itself one of the checkers and
+    /// answered `sat` on its own core (the 2017 rules refute on that alone).
+    #[serde(default)]
+    pub producer_sat: bool,
 }
 
 /// How the solver run ended, as far as scoring cares.
@@ -56,7 +123,7 @@ pub enum RunStatus {
 }
 
 /// One (solver, benchmark) pair, ready to score.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct PairRecord {
     /// Solver name as configured (or as named in an imported archive).
     pub solver: String,
@@ -76,4 +143,15 @@ pub struct PairRecord {
     pub cpu: f64,
     /// Wall-clock seconds.
     pub wall: f64,
+    /// The checkers' answers on the core, when they are known; a rules
+    /// edition can re-judge the verdict from them (`coreval score --rejudge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<CheckerTally>,
+    /// The core's names (normal forms, in the order printed), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<Vec<String>>,
+    /// Where the record came from (`file:line` of an imported archive), for
+    /// messages and the per-pair CSV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }

@@ -12,10 +12,10 @@ use crate::campaign::Campaign;
 use crate::check::{self, CheckRecord, CoreRecord};
 use crate::checkers::{self, SolverDef};
 use crate::journal;
-use crate::name::IndexEntry;
+use crate::solve::Bench;
 use crate::policy::{CheckAnswer, Decision};
 use crate::solve::{self, RunRecord, SolverUnderTest};
-use crate::verdict::{IllFormed, PairRecord, RunStatus, Verdict};
+use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -44,7 +44,7 @@ pub struct PairVerdict {
 
 /// Verdict for a run whose answer needs no checker (everything but a
 /// well-formed unsat core), with the run status.
-pub fn verdict_without_check(r: &RunRecord, e: &IndexEntry) -> Option<Verdict> {
+pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
     if r.timed_out || r.memout {
         return Some(Verdict::NoAnswer);
     }
@@ -55,12 +55,21 @@ pub fn verdict_without_check(r: &RunRecord, e: &IndexEntry) -> Option<Verdict> {
         Answer::Unsat => match &r.core {
             None => Verdict::UnsatNoCore,
             Some(core) if core.is_empty() => Verdict::IllFormed { reason: IllFormed::Empty },
-            Some(core) => match answer::core_issues(core, &e.top_level_names(), &e.nested_set()).first() {
+            Some(core) => match answer::core_issues(core, &e.top_level, &e.nested).first() {
                 Some(reason) => Verdict::IllFormed { reason: *reason },
                 None => return None,
             },
         },
     })
+}
+
+/// The checkers' answers as the scorer records them (none when no checker ran).
+fn tally_of(mine: &BTreeMap<String, CheckAnswer>, selected: &[&SolverDef], s: &SolverUnderTest) -> Option<CheckerTally> {
+    if mine.is_empty() {
+        return None;
+    }
+    let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    Some(check::tally(&view, selected, s).0)
 }
 
 fn status_of(r: &RunRecord) -> RunStatus {
@@ -78,7 +87,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
-    let index: HashMap<String, IndexEntry> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let index: HashMap<String, Bench> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
     let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
     let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
@@ -108,7 +117,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
 pub fn pair_verdict(
     c: &Campaign,
     r: &RunRecord,
-    e: &IndexEntry,
+    e: &Bench,
     s: &SolverUnderTest,
     checkers: &[SolverDef],
     hash: Option<&str>,
@@ -159,6 +168,9 @@ pub fn pair_verdict(
             status: status_of(r),
             cpu: r.cpu,
             wall: r.wall,
+            checks: tally_of(&mine, &selected, s),
+            core: r.core.clone(),
+            origin: None,
         },
         checkers: mine,
         disputed: sat > 0 && unsat > 0,

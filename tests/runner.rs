@@ -283,17 +283,24 @@ fn runs_in_a_fresh_directory_with_env_and_null_stdin() {
     let mut lines = text.lines();
     let dir = PathBuf::from(lines.next().unwrap());
     assert_eq!(lines.next(), Some("xyz"));
-    assert!(dir
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .starts_with("coreval-run-"));
+    let parent = dir.parent().unwrap().file_name().unwrap().to_str().unwrap();
+    assert!(parent.starts_with("coreval-work-"), "{}", dir.display());
     assert!(
         !dir.exists(),
-        "temporary directory {} removed",
+        "directory {} left dirty is removed",
         dir.display()
     );
+
+    // Every run starts in an empty directory, also after dirty ones.
+    for _ in 0..3 {
+        let (o, _) = timed(&sh("ls -A; touch x; pwd", 10.0));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let dir = PathBuf::from(text.trim());
+        assert!(dir.is_absolute(), "only pwd printed: {text:?}");
+        assert!(!dir.exists());
+    }
+    let (o, _) = timed(&sh("ls -A", 10.0));
+    assert_eq!(o.stdout, b"");
 
     let given = tempfile::tempdir().unwrap();
     let mut s = sh(script, 10.0);
@@ -352,10 +359,13 @@ fn helper_coreval_that_gets_killed() {
 #[test]
 fn reap_orphans_kills_groups_of_a_killed_coreval() {
     let pid_dir = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "helper_coreval_that_gets_killed", "--ignored"])
         .args(["--nocapture", "--test-threads=1"])
         .env("COREVAL_TEST_PID_DIR", pid_dir.path())
+        // Its working-directory pool dies with it: keep it in our temp dir.
+        .env("TMPDIR", tmp.path())
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();

@@ -127,7 +127,7 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
-    let index: HashMap<String, crate::name::IndexEntry> =
+    let index: HashMap<String, crate::solve::Bench> =
         solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
     let (runs, rep): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     warn(rep.warnings(&c.runs_journal()));
@@ -151,8 +151,7 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
         let key = (r.solver.clone(), r.benchmark.clone());
         if !hash_of.contains_key(&key) {
             let set: HashSet<String> = core.iter().cloned().collect();
-            let prefix = e.prefix.clone();
-            let own = crate::rebuild::numbered_with(&prefix);
+            let own = crate::rebuild::numbered_with(&e.prefix);
             let (hash, _, stats) = crate::rebuild::store(&c.named_dir().join(&e.output), &c.cores_dir(), &set, &own)?;
             cores_journal.append(&CoreRecord { solver: key.0.clone(), benchmark: key.1.clone(), hash: hash.clone(), kept: stats.kept })?;
             hash_of.insert(key.clone(), hash);
@@ -237,7 +236,7 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
                     let h = &hash_list[job.core];
                     let k = &checkers[job.checker];
                     let path = c.cores_dir().join(format!("{h}.smt2"));
-                    let spec = solve::spec_for(k, &path, c, c.checker_time);
+                    let spec = solve::spec_for(k, &path, c, c.checker_time, false);
                     let out = runner::run(&spec, &job.cancel);
                     if !out.cancelled {
                         let raw = if out.timed_out { Answer::Timeout } else { answer::parse_output(&out.stdout).answer };
@@ -313,12 +312,12 @@ fn pair_settled(
 
 /// The core of a run when it is worth checking: `unsat`, not timed out,
 /// and well formed.
-pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::name::IndexEntry) -> Option<&'a Vec<String>> {
+pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::solve::Bench) -> Option<&'a Vec<String>> {
     if r.answer != Answer::Unsat || r.timed_out {
         return None;
     }
     let core = r.core.as_ref()?;
-    if core.is_empty() || !answer::core_issues(core, &e.top_level_names(), &e.nested_set()).is_empty() {
+    if core.is_empty() || !answer::core_issues(core, &e.top_level, &e.nested).is_empty() {
         return None;
     }
     Some(core)

@@ -96,7 +96,8 @@ impl Scheduler {
                 c.started += 1;
                 let (started, more) = (c.started, !c.pending.is_empty());
                 if more {
-                    st.buckets[started.min(st.buckets.len() - 1)].push_back(core);
+                    let last = st.buckets.len() - 1;
+                    st.buckets[started.min(last)].push_back(core);
                 }
                 st.running += 1;
                 return Some(Job { core, checker, cancel });

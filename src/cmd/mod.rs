@@ -5,3 +5,9 @@
 pub mod checkers;
 pub mod merge;
 pub mod slurm;
+pub mod lint;
+pub mod name;
+pub mod check;
+pub mod init;
+pub mod solve;
+pub mod score;

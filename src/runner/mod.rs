@@ -3,11 +3,12 @@
 //! [`run`] starts one solver or checker command and turns whatever it does
 //! into a [`RunOutcome`] — a crash, a hang, a flood of output, an answer
 //! after the limit are data, never a panic or an `Err`. Each run gets stdin
-//! from /dev/null, its own process group and a fresh working directory. At
-//! the wall-clock limit (or when `cancel` becomes true) the whole group gets
-//! SIGTERM, then SIGKILL after the grace period; when the direct child ends
-//! by itself, remaining members of its group are killed too, so no
-//! grandchild keeps running (or keeps a pipe open) behind a finished run.
+//! from /dev/null, its own process group and an empty working directory of
+//! its own (pooled, `workdir.rs`). At the wall-clock limit (or when `cancel`
+//! becomes true) the whole group gets SIGTERM, then SIGKILL after the grace
+//! period; when the direct child ends by itself, remaining members of its
+//! group are killed too, so no grandchild keeps running (or keeps a pipe
+//! open) behind a finished run.
 //!
 //! CPU time is that of the whole process tree, taken from `wait4`, which is
 //! exact per child even with many runs in parallel threads (differences of
@@ -45,12 +46,15 @@
 //! With a `pid_dir`, a record per live group lets a later coreval kill
 //! groups left behind by one that was itself killed ([`reap_orphans`],
 //! `pidfile.rs`). Known gaps: a descendant that leaves the group
-//! (`setsid`) is neither killed nor reaped, and descendants of a parent that
-//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost.
+//! (`setsid`) is neither killed nor reaped; descendants of a parent that
+//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost; a
+//! process stuck in uninterruptible sleep delays the outcome until SIGKILL
+//! takes effect.
 
 mod capture;
 mod pidfile;
 mod process;
+mod workdir;
 
 pub use pidfile::reap_orphans;
 
@@ -61,6 +65,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use workdir::WorkDir;
 
 /// Default grace period between SIGTERM and SIGKILL.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
@@ -89,8 +94,8 @@ pub struct RunSpec {
     pub args: Vec<String>,
     /// Variables added to (or replacing in) the inherited environment.
     pub env: Vec<(String, String)>,
-    /// Working directory; `None`: a fresh temporary directory, removed after
-    /// the run.
+    /// Working directory; `None`: an empty temporary directory of its own,
+    /// emptied or removed after the run (`workdir.rs`).
     pub workdir: Option<PathBuf>,
     /// Wall-clock limit, after which the group gets SIGTERM.
     pub wall_limit: Duration,
@@ -105,7 +110,7 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// A spec with the defaults: fresh temporary directory, inherited
+    /// A spec with the defaults: empty temporary directory, inherited
     /// environment, [`DEFAULT_GRACE`], [`DEFAULT_OUTPUT_CAP`], no memory
     /// limit, no pid directory.
     pub fn new(program: impl Into<PathBuf>, args: Vec<String>, wall_limit: Duration) -> RunSpec {
@@ -207,11 +212,11 @@ pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
         return RunOutcome::failed_to_start("cancelled before start".into(), true);
     }
     process::become_subreaper();
-    let mut temp = None;
+    let mut leased = None;
     let workdir = match &spec.workdir {
-        Some(dir) => dir.clone(),
-        None => match tempfile::Builder::new().prefix("coreval-run-").tempdir() {
-            Ok(dir) => temp.insert(dir).path().to_path_buf(),
+        Some(dir) => dir.as_path(),
+        None => match WorkDir::lease() {
+            Ok(dir) => leased.insert(dir).path(),
             Err(e) => {
                 let msg = format!("cannot create a working directory: {e}");
                 return RunOutcome::failed_to_start(msg, false);
@@ -219,7 +224,7 @@ pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
         },
     };
     let started = Instant::now();
-    let outcome = match process::spawn(spec, &workdir) {
+    let outcome = match process::spawn(spec, workdir) {
         Ok(child) => {
             let record = spec
                 .pid_dir
@@ -240,12 +245,8 @@ pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
             RunOutcome::failed_to_start(msg, false)
         }
     };
-    if let Some(mut dir) = temp {
-        // Most solvers leave the directory empty: one rmdir instead of a
-        // recursive walk; otherwise TempDir's drop removes the contents.
-        if std::fs::remove_dir(dir.path()).is_ok() {
-            dir.disable_cleanup(true);
-        }
+    if let Some(dir) = leased {
+        dir.release();
     }
     outcome
 }

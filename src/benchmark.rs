@@ -1,0 +1,270 @@
+//! The benchmark model: which `.smt2` files a root holds, their stable ids,
+//! division (logic) and family, and whether each may enter the unsat-core
+//! track — with the reasons as data, each naming the command that caused it.
+//!
+//! Facts come from one streaming pass with the scanner ([`analyze`], or the
+//! [`Analyzer`] the naming rewriter drives while it writes); the verdict
+//! depends on settings that differ between editions and users ([`Policy`]),
+//! so it is computed from the facts by [`BenchmarkInfo::ineligibility`].
+//!
+//! Decisions (see README "coreval name"):
+//! - `get-model`, `get-value`, `get-proof`, `get-assignment`, `get-info`,
+//!   `get-option`, `get-assertions`, `get-unsat-assumptions` and `echo` are
+//!   allowed: naming removes them, as they would disturb a core run.
+//! - A missing `:status` is its own reason ([`Reason::NoStatus`]), which a
+//!   caller may accept; any status but `unsat` is [`Reason::StatusNotUnsat`].
+//! - An `assert` after the `check-sat` is a reason of its own: the core is
+//!   asked right after `check-sat`, so such an assertion can never be in it.
+
+mod analyze;
+mod discover;
+
+pub(crate) use analyze::position_in;
+pub use analyze::{analyze, Analyzer, Class, NamedAttr, Observation};
+pub use discover::{discover, BenchmarkFile, Discovery, Families, Family};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What to do with benchmarks that already contain `:named` terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NamedPolicy {
+    /// Leave them out of the track (2018 onwards): reason [`Reason::ExistingNames`].
+    #[default]
+    Skip,
+    /// Remove the existing `:named` attributes, then name as usual; a file
+    /// whose names are used as symbols elsewhere cannot be stripped safely
+    /// and is left out ([`Reason::NameUsedInTerm`]).
+    Strip,
+    /// Keep every existing name; a top-level assertion that already is
+    /// `(! t … :named X …)` keeps `X` as its name, nested names stay and are
+    /// listed so that a core naming them can be flagged.
+    Keep,
+}
+
+/// The settings eligibility depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policy {
+    /// Fewer top-level assertions than this is a reason (2 from 2024 on:
+    /// a benchmark with one assertion can only be reduced by 0).
+    pub min_assertions: usize,
+    /// Accept a benchmark without `(set-info :status …)` (its status is
+    /// then known from elsewhere, e.g. a manifest).
+    pub allow_no_status: bool,
+    /// Existing `:named` terms.
+    pub named: NamedPolicy,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            min_assertions: 2,
+            allow_no_status: false,
+            named: NamedPolicy::Skip,
+        }
+    }
+}
+
+/// Where a reason comes from: the command's position and head symbol.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct At {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based byte column.
+    pub column: u64,
+    /// The command's head (`push`, `check-sat`…), `""` for a scan error.
+    pub head: String,
+}
+
+/// Why a benchmark may not enter the track.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum Reason {
+    /// Not valid SMT-LIB (scanner, or strict parser with `--strict`).
+    Malformed { message: String },
+    /// No `set-logic`: the division is unknown.
+    NoLogic,
+    /// A second `set-logic`.
+    SetLogicTwice,
+    /// No `(set-info :status …)`.
+    NoStatus,
+    /// `:status` is `sat`, `unknown` or anything but `unsat`.
+    StatusNotUnsat { status: String },
+    /// No `check-sat`.
+    NoCheckSat,
+    /// More than one `check-sat` (incremental script).
+    SeveralCheckSat { count: usize },
+    /// `push` or `pop`.
+    PushPop,
+    /// `check-sat-assuming`.
+    CheckSatAssuming,
+    /// `reset` or `reset-assertions`.
+    Reset,
+    /// A command outside the track's set (RULES.md §1).
+    NotAllowed,
+    /// An `assert` after the `check-sat`.
+    AssertAfterCheckSat,
+    /// Fewer top-level assertions than the policy's minimum.
+    TooFewAssertions { found: usize, min: usize },
+    /// The file already names terms (policy `skip`); the first one.
+    ExistingNames { name: String },
+    /// A `:named` name is used as a symbol elsewhere, so the name cannot be
+    /// stripped (policy `strip`).
+    NameUsedInTerm { name: String },
+}
+
+impl Reason {
+    /// True for reasons that mean the file is broken, not merely outside
+    /// the track: these make `coreval name` exit with 1.
+    pub fn is_malformed(&self) -> bool {
+        matches!(self, Reason::Malformed { .. })
+    }
+}
+
+/// One reason and the command that caused it (`None` for absences such as
+/// [`Reason::NoStatus`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ineligibility {
+    #[serde(flatten)]
+    pub reason: Reason,
+    pub at: Option<At>,
+}
+
+impl Ineligibility {
+    /// `path:line:col: message` (or `path: message` without a position).
+    pub fn in_file(&self, path: &Path) -> String {
+        match &self.at {
+            Some(at) => format!("{}:{}:{}: {}", path.display(), at.line, at.column, self),
+            None => format!("{}: {}", path.display(), self),
+        }
+    }
+}
+
+impl fmt::Display for Ineligibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let head = self.at.as_ref().map(|a| a.head.as_str()).unwrap_or("");
+        match &self.reason {
+            Reason::Malformed { message } => write!(f, "malformed: {message}"),
+            Reason::NoLogic => write!(f, "no set-logic: the division is unknown"),
+            Reason::SetLogicTwice => write!(f, "a second set-logic"),
+            Reason::NoStatus => write!(
+                f,
+                "no (set-info :status unsat) (accept with --allow-no-status)"
+            ),
+            Reason::StatusNotUnsat { status } => {
+                write!(f, "status is '{status}', the track needs 'unsat'")
+            }
+            Reason::NoCheckSat => write!(f, "no check-sat"),
+            Reason::SeveralCheckSat { count } => {
+                write!(f, "{count} check-sat commands, the track needs exactly one")
+            }
+            Reason::PushPop => write!(f, "'{head}': incremental scripts are not in the track"),
+            Reason::CheckSatAssuming => write!(f, "check-sat-assuming is not in the track"),
+            Reason::Reset => write!(f, "'{head}' is not in the track"),
+            Reason::NotAllowed => write!(f, "command '{head}' is not allowed in the track"),
+            Reason::AssertAfterCheckSat => write!(
+                f,
+                "assert after check-sat: it could never be part of the core"
+            ),
+            Reason::TooFewAssertions { found, min } => write!(
+                f,
+                "{found} top-level assertion(s), fewer than the minimum {min} (see --min-assertions)"
+            ),
+            Reason::ExistingNames { name } => write!(
+                f,
+                "already names terms (':named {name}'); see --named-policy"
+            ),
+            Reason::NameUsedInTerm { name } => write!(
+                f,
+                "the name '{name}' is used as a symbol, so its ':named' cannot be stripped"
+            ),
+        }
+    }
+}
+
+/// Everything one pass over a benchmark learns.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchmarkInfo {
+    /// The file read.
+    pub path: PathBuf,
+    /// Its size in bytes (bytes scanned when the scan stopped at an error).
+    pub size: u64,
+    /// The `set-logic` symbol (normal form).
+    pub logic: Option<String>,
+    /// The last `(set-info :status X)` value, `None` when absent.
+    pub status: Option<String>,
+    /// Top-level assertions (`assert` commands).
+    pub assertions: usize,
+    /// `check-sat` commands.
+    pub check_sats: usize,
+    /// Existing names of top-level assertions `(assert (! t :named X))`,
+    /// with the 1-based number of the assertion, in order.
+    pub top_level_names: Vec<(usize, String)>,
+    /// Existing names of nested terms (and of terms outside assertions).
+    pub nested_names: Vec<String>,
+    /// Size of the largest command in bytes.
+    pub largest_command: u64,
+    /// Policy-independent reasons, in file order.
+    pub findings: Vec<Ineligibility>,
+    /// The first `:named` attribute, if any.
+    pub first_name: Option<(String, At)>,
+    /// Names used as symbols elsewhere in the file (first use each).
+    pub used_names: Vec<(String, At)>,
+}
+
+impl BenchmarkInfo {
+    /// True when the file could not be read as SMT-LIB.
+    pub fn is_malformed(&self) -> bool {
+        self.findings.iter().any(|f| f.reason.is_malformed())
+    }
+
+    /// Every reason why the benchmark may not enter the track under
+    /// `policy`; empty means eligible.
+    pub fn ineligibility(&self, policy: &Policy) -> Vec<Ineligibility> {
+        let mut out = self.findings.clone();
+        if self.is_malformed() {
+            return out;
+        }
+        let none = |reason| Ineligibility { reason, at: None };
+        if self.logic.is_none() {
+            out.push(none(Reason::NoLogic));
+        }
+        if self.status.is_none() && !policy.allow_no_status {
+            out.push(none(Reason::NoStatus));
+        }
+        if self.check_sats == 0 {
+            out.push(none(Reason::NoCheckSat));
+        }
+        if self.assertions < policy.min_assertions {
+            out.push(none(Reason::TooFewAssertions {
+                found: self.assertions,
+                min: policy.min_assertions,
+            }));
+        }
+        match policy.named {
+            NamedPolicy::Skip => {
+                if let Some((name, at)) = &self.first_name {
+                    out.push(Ineligibility {
+                        reason: Reason::ExistingNames { name: name.clone() },
+                        at: Some(at.clone()),
+                    });
+                }
+            }
+            NamedPolicy::Strip => {
+                for (name, at) in &self.used_names {
+                    out.push(Ineligibility {
+                        reason: Reason::NameUsedInTerm { name: name.clone() },
+                        at: Some(at.clone()),
+                    });
+                }
+            }
+            NamedPolicy::Keep => {}
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

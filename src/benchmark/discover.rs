@@ -1,0 +1,171 @@
+//! Finding benchmarks under a root, their stable ids and their families.
+//!
+//! The id of a benchmark is its path relative to the root, with `/` as the
+//! separator; every output file and record is named after it. Discovery is
+//! sorted by id so that every run sees the same order. Symbolic links to
+//! files are followed; a symbolic link to a directory is followed only when
+//! it resolves inside the root and not to a directory already being walked
+//! (no escape, no cycle); others are reported in [`Discovery::skipped`].
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One benchmark file found under the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchmarkFile {
+    /// Path relative to the root, `/`-separated.
+    pub id: String,
+    /// Path to open.
+    pub path: PathBuf,
+}
+
+/// The result of [`discover`].
+#[derive(Clone, Debug, Default)]
+pub struct Discovery {
+    /// The benchmarks, sorted by id.
+    pub files: Vec<BenchmarkFile>,
+    /// Directory links not followed, with the reason.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// All `.smt2` files under `root` (or `root` itself when it is a file, with
+/// its file name as id).
+pub fn discover(root: &Path) -> Result<Discovery> {
+    let meta =
+        std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
+    let mut out = Discovery::default();
+    if meta.is_file() {
+        let id = root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.files.push(BenchmarkFile {
+            id,
+            path: root.to_path_buf(),
+        });
+        return Ok(out);
+    }
+    let canon_root = root
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", root.display()))?;
+    let mut walking = vec![canon_root.clone()];
+    walk(root, "", &canon_root, &mut walking, &mut out)?;
+    out.files.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    root: &Path,
+    walking: &mut Vec<PathBuf>,
+    out: &mut Discovery,
+) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let id = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let ftype = entry
+            .file_type()
+            .with_context(|| format!("cannot stat {}", path.display()))?;
+        let is_link = ftype.is_symlink();
+        // A dangling link is neither a file nor a directory: skip it.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            if is_link {
+                out.skipped.push((path, "dangling link".into()));
+            }
+            continue;
+        };
+        if meta.is_dir() {
+            let canon = path
+                .canonicalize()
+                .with_context(|| format!("cannot resolve {}", path.display()))?;
+            if is_link && !canon.starts_with(root) {
+                out.skipped.push((
+                    path,
+                    format!("links outside the root, to {}", canon.display()),
+                ));
+                continue;
+            }
+            if walking.contains(&canon) {
+                out.skipped
+                    .push((path, format!("links back to {}", canon.display())));
+                continue;
+            }
+            walking.push(canon);
+            walk(&path, &id, root, walking, out)?;
+            walking.pop();
+        } else if meta.is_file() && name.ends_with(".smt2") {
+            out.files.push(BenchmarkFile { id, path });
+        }
+    }
+    Ok(())
+}
+
+/// Which grouping of benchmarks counts as a family.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// The first folder below the logic folder (rules text, 000 §6):
+    /// `QF_LIA/fam/sub/x.smt2` → `fam`.
+    #[default]
+    FirstFolder,
+    /// The benchmark's whole directory below the root, what the 2016
+    /// scoring used: `QF_LIA/fam/sub/x.smt2` → `QF_LIA/fam/sub`.
+    Directory,
+}
+
+/// Both family definitions of one benchmark.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Families {
+    /// [`Family::FirstFolder`].
+    pub first_folder: String,
+    /// [`Family::Directory`].
+    pub directory: String,
+}
+
+impl Families {
+    /// The families of benchmark `id` found under `root`, whose logic is
+    /// `logic`.
+    ///
+    /// The logic folder is the first folder of the id named like the logic
+    /// (`large/QF_LIA/pb2010/x.smt2` → `pb2010`). When there is none, the
+    /// root itself is taken as the logic folder (a root named `QF_LIA`, or a
+    /// collection without logic folders): the family is then the id's first
+    /// folder. A file directly in its logic folder has the family `.`, and
+    /// so has, for [`Family::Directory`], a file directly in the root.
+    pub fn of(id: &str, logic: Option<&str>) -> Families {
+        let parts: Vec<&str> = id.split('/').collect();
+        let dirs = &parts[..parts.len().saturating_sub(1)];
+        let below = match logic.and_then(|l| dirs.iter().position(|d| *d == l)) {
+            Some(i) => &dirs[i + 1..],
+            None => dirs,
+        };
+        let first_folder = below.first().copied().unwrap_or(".").to_string();
+        let directory = if dirs.is_empty() {
+            ".".to_string()
+        } else {
+            dirs.join("/")
+        };
+        Families {
+            first_folder,
+            directory,
+        }
+    }
+
+    /// The family under definition `which`.
+    pub fn get(&self, which: Family) -> &str {
+        match which {
+            Family::FirstFolder => &self.first_folder,
+            Family::Directory => &self.directory,
+        }
+    }
+}

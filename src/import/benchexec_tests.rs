@@ -1,0 +1,123 @@
+//! BenchExec import on a small result file with its log folder.
+
+use super::*;
+use crate::import::{toy_parse, BenchmarkInfo};
+use crate::verdict::Verdict;
+
+const XML: &str = r#"<?xml version="1.0"?>
+<!DOCTYPE result PUBLIC "+//IDN sosy-lab.org//DTD BenchExec result 3.0//EN" "https://www.sosy-lab.org/benchexec/result-3.0.dtd">
+<result benchmarkname="uc" date="2024-05-01 10:00:00 CEST" name="uc.z3" tool="Z3" version="4.13.0">
+  <run files="[QF_UF/f/a.smt2]" name="QF_UF/f/a.smt2">
+    <column title="status" value="unsat"/>
+    <column title="cputime" value="1.25s"/>
+    <column title="walltime" value="1.5s"/>
+  </run>
+  <run files="[QF_UF/f/b.smt2]" name="QF_UF/f/b.smt2">
+    <column title="status" value="TIMEOUT"/>
+    <column title="cputime" value="60.1s"/>
+    <column title="walltime" value="60.2s"/>
+    <column hidden="true" title="terminationreason" value="cputime"/>
+  </run>
+  <run files="[QF_UF/f/c.smt2]" name="QF_UF/f/c.smt2">
+    <column title="status" value="unsat"/>
+    <column title="walltime" value="2s"/>
+  </run>
+  <run files="[QF_UF/f/zz.smt2]" name="QF_UF/f/zz.smt2">
+    <column title="status" value="sat"/>
+    <column title="cputime" value="1s"/>
+    <column title="walltime" value="1s"/>
+  </run>
+</result>
+"#;
+
+fn header(out: &str) -> String {
+    format!("z3 -smt2 a.smt2\n\n\n{}\n\n\n{out}", "-".repeat(80))
+}
+
+#[test]
+fn runs_logs_and_issues() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("uc.2024-05-01_10-00-00.results.z3.xml");
+    std::fs::write(&xml, XML).unwrap();
+    let logs = default_log_dir(&xml);
+    assert_eq!(logs.file_name().unwrap(), "uc.2024-05-01_10-00-00.logfiles");
+    std::fs::create_dir(&logs).unwrap();
+    std::fs::write(
+        logs.join("z3.a.smt2.log"),
+        header("success\nunsat\n(n1 n3)\n"),
+    )
+    .unwrap();
+    std::fs::write(logs.join("z3.b.smt2.log"), header("")).unwrap();
+    std::fs::write(logs.join("z3.c.smt2.log"), header("unsat\n")).unwrap();
+    let lookup = |b: &str| {
+        (b != "QF_UF/f/zz.smt2").then(|| BenchmarkInfo {
+            division: "QF_UF".into(),
+            assertions: 5,
+        })
+    };
+    let opts = BenchExecOptions {
+        solver: None,
+        logs: None,
+        parse: &toy_parse,
+        lookup: &lookup,
+    };
+    let imp = import_file(&xml, &opts).unwrap();
+    assert_eq!(imp.pairs.len(), 2);
+    let a = &imp.pairs[0];
+    assert_eq!(
+        (a.solver.as_str(), a.benchmark.as_str()),
+        ("Z3.z3", "QF_UF/f/a.smt2")
+    );
+    assert_eq!(
+        (a.verdict.clone(), a.core_size, a.cpu, a.wall),
+        (Verdict::Unchecked, Some(2), 1.25, 1.5)
+    );
+    assert_eq!(
+        a.core.as_deref(),
+        Some(&["n1".to_string(), "n3".to_string()][..])
+    );
+    let b = &imp.pairs[1];
+    assert_eq!(
+        (b.verdict.clone(), b.status),
+        (Verdict::NoAnswer, RunStatus::Timeout)
+    );
+    let msgs: Vec<String> = imp.issues.iter().map(|i| i.to_string()).collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(
+        msgs[0].ends_with(":15: run has no `cputime` column"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[1].contains(":19: benchmark `QF_UF/f/zz.smt2` is not known"),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn malformed_xml_is_an_error_with_line() {
+    let lookup = |_: &str| None;
+    let opts = BenchExecOptions {
+        solver: Some("s".into()),
+        logs: None,
+        parse: &toy_parse,
+        lookup: &lookup,
+    };
+    let e = import_str(
+        "<result>\n<run name=\"a\">\n</result>",
+        Path::new("r.xml"),
+        &opts,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().starts_with("r.xml:3: not well-formed XML"),
+        "{e}"
+    );
+    let e = import_str("<html/>", Path::new("r.xml"), &opts).unwrap_err();
+    assert!(e.to_string().contains("not a BenchExec result file"), "{e}");
+}
+
+#[test]
+fn header_is_stripped() {
+    assert_eq!(strip_log_header(header("unsat\n").as_bytes()), b"unsat\n");
+    assert_eq!(strip_log_header(b"unsat\n"), b"unsat\n");
+}

@@ -1,0 +1,225 @@
+//! Importers: results produced elsewhere, turned into [`PairRecord`]s.
+//!
+//! - `starexec`: the job CSV of the SMT-COMP archives (StarExec columns plus
+//!   the unsat-core post-processor's), already checked, so verdicts are final.
+//! - `benchexec`: a BenchExec result XML with its output logs.
+//! - `folder`: a plain folder of outputs, `<solver>/<benchmark id>.out`.
+//!
+//! The last two see raw solver output. They take the answer parser as a
+//! function ([`ParseFn`]) so that they do not depend on `answer.rs`; the
+//! caller wires `answer::parse_output` through [`OutputSummary`]. Their
+//! unsat cores come out [`Verdict::Unchecked`] with the names kept in
+//! `PairRecord::core`, for the check stage to validate. They also take a
+//! [`BenchmarkLookup`] for the division and number of named assertions,
+//! which only the benchmark file knows.
+//!
+//! A row an importer cannot understand becomes an [`Issue`] with its file and
+//! line, and the import goes on; only an unreadable file or a missing
+//! required column is an `Err`.
+
+pub mod benchexec;
+pub mod folder;
+pub mod starexec;
+
+use crate::verdict::{PairRecord, RunStatus, Verdict};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A row or file an importer skipped or doubted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line, when it is known.
+    pub line: Option<u64>,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.file.display(), l, self.message),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// What an import produced.
+#[derive(Clone, Debug, Default)]
+pub struct Import {
+    /// The records, in input order.
+    pub pairs: Vec<PairRecord>,
+    /// Rows skipped or doubted.
+    pub issues: Vec<Issue>,
+}
+
+impl Import {
+    /// Append another import.
+    pub fn extend(&mut self, other: Import) {
+        self.pairs.extend(other.pairs);
+        self.issues.extend(other.issues);
+    }
+}
+
+/// The first answer of a solver's output, as the importers need it. Mirrors
+/// `answer::Answer`; the caller maps one onto the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputAnswer {
+    /// `sat`.
+    Sat,
+    /// `unsat`.
+    Unsat,
+    /// `unknown`.
+    Unknown,
+    /// The solver reported running out of time.
+    Timeout,
+    /// An `(error …)` answer.
+    Error,
+    /// Nothing recognisable.
+    NoAnswer,
+}
+
+/// The parsed output: the answer and, after `unsat`, the core's names
+/// (normal forms, in the order printed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputSummary {
+    /// The first answer.
+    pub answer: OutputAnswer,
+    /// The core, when one was printed.
+    pub core: Option<Vec<String>>,
+}
+
+/// Solver stdout → summary (wire `answer::parse_output` here).
+pub type ParseFn<'a> = &'a dyn Fn(&[u8]) -> OutputSummary;
+
+/// What the benchmark file says about a benchmark id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchmarkInfo {
+    /// Division (the logic).
+    pub division: String,
+    /// A: number of named top-level assertions.
+    pub assertions: u64,
+}
+
+/// Benchmark id → its info; `None` for a benchmark it does not know.
+pub type BenchmarkLookup<'a> = &'a dyn Fn(&str) -> Option<BenchmarkInfo>;
+
+/// The record for one run seen as raw output (BenchExec, plain folder).
+pub struct RawRun<'a> {
+    /// Solver name.
+    pub solver: &'a str,
+    /// Benchmark id.
+    pub benchmark: &'a str,
+    /// The parsed output.
+    pub output: OutputSummary,
+    /// How the run ended.
+    pub status: RunStatus,
+    /// CPU seconds.
+    pub cpu: f64,
+    /// Wall seconds.
+    pub wall: f64,
+    /// `file:line` it came from.
+    pub origin: String,
+}
+
+impl RawRun<'_> {
+    /// The unchecked record: `sat` is final, an `unsat` core waits for the
+    /// check stage ([`Verdict::Unchecked`]).
+    pub fn into_record(self, info: BenchmarkInfo) -> PairRecord {
+        let (verdict, core) = match (self.output.answer, self.output.core) {
+            (OutputAnswer::Sat, _) => (Verdict::SatAnswer, None),
+            (OutputAnswer::Unsat, Some(core)) => (Verdict::Unchecked, Some(core)),
+            (OutputAnswer::Unsat, None) => (Verdict::UnsatNoCore, None),
+            (OutputAnswer::Unknown, _) => (Verdict::Unknown, None),
+            (OutputAnswer::Timeout | OutputAnswer::Error | OutputAnswer::NoAnswer, _) => {
+                (Verdict::NoAnswer, None)
+            }
+        };
+        PairRecord {
+            solver: self.solver.to_string(),
+            benchmark: self.benchmark.to_string(),
+            division: info.division,
+            assertions: info.assertions,
+            core_size: core.as_ref().map(|c| c.len() as u64),
+            verdict,
+            status: self.status,
+            cpu: self.cpu,
+            wall: self.wall,
+            core,
+            origin: Some(self.origin),
+            ..PairRecord::default()
+        }
+    }
+}
+
+/// A stand-in for `answer::parse_output` in the importers' unit tests: the
+/// first line that is not `success` is the answer, a parenthesised list after
+/// `unsat` is the core. Real wiring uses `answer.rs`.
+#[cfg(test)]
+pub(crate) fn toy_parse(out: &[u8]) -> OutputSummary {
+    let text = String::from_utf8_lossy(out);
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "success");
+    let answer = match lines.next() {
+        Some("sat") => OutputAnswer::Sat,
+        Some("unsat") => OutputAnswer::Unsat,
+        Some("unknown") => OutputAnswer::Unknown,
+        _ => OutputAnswer::NoAnswer,
+    };
+    let core = lines
+        .next()
+        .filter(|l| answer == OutputAnswer::Unsat && l.starts_with('(') && l.ends_with(')'))
+        .map(|l| {
+            l[1..l.len() - 1]
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        });
+    OutputSummary { answer, core }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_runs_wait_for_the_check_stage() {
+        let run = |answer, core| RawRun {
+            solver: "s",
+            benchmark: "b",
+            output: OutputSummary { answer, core },
+            status: RunStatus::Complete,
+            cpu: 1.0,
+            wall: 1.0,
+            origin: "f:1".into(),
+        };
+        let info = BenchmarkInfo {
+            division: "QF_UF".into(),
+            assertions: 5,
+        };
+        let r =
+            run(OutputAnswer::Unsat, Some(vec!["a".into(), "b".into()])).into_record(info.clone());
+        assert_eq!(r.verdict, Verdict::Unchecked);
+        assert_eq!(r.core_size, Some(2));
+        assert_eq!(r.core.as_ref().unwrap().len(), 2);
+        assert_eq!(
+            run(OutputAnswer::Unsat, None)
+                .into_record(info.clone())
+                .verdict,
+            Verdict::UnsatNoCore
+        );
+        assert_eq!(
+            run(OutputAnswer::Sat, None)
+                .into_record(info.clone())
+                .verdict,
+            Verdict::SatAnswer
+        );
+        assert_eq!(
+            run(OutputAnswer::Error, None).into_record(info).verdict,
+            Verdict::NoAnswer
+        );
+    }
+}

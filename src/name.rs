@@ -1,0 +1,307 @@
+//! `coreval name`: the named version of a benchmark, as a streaming rewrite
+//! (bytes in, bytes out) over the scanner's commands.
+//!
+//! - `(set-option :produce-unsat-cores true)` goes right before `set-logic`
+//!   (yices refuses it later), or before the first command that is not
+//!   `set-option`/`set-info` when there is no `set-logic` yet;
+//! - every top-level assertion `(assert t)` becomes `(assert (! t :named PN))`
+//!   for its number N, with `t` the command's argument span, so the text of
+//!   `t` and every comment around it stay byte for byte;
+//! - `(get-unsat-core)` follows every `check-sat`, and existing
+//!   `get-unsat-core` commands are dropped (no duplicate);
+//! - commands that would disturb a core run are dropped
+//!   ([`Class::Remove`]); the text between commands is kept verbatim;
+//! - existing `:named` attributes are handled by [`NamedPolicy`].
+//!
+//! The prefix `P` cannot clash with any symbol of the file (see [`prefix`]).
+//! The same pass feeds the [`Analyzer`], so the report says whether the
+//! benchmark is eligible; a caller writes to a temporary file and keeps it
+//! only then.
+
+pub mod prefix;
+mod tree;
+
+pub use tree::{name_tree, IndexEntry, NameSummary, Outcome, TreeOptions, INDEX_FILE};
+
+use crate::benchmark::{
+    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Policy,
+};
+use crate::smtlib::lint;
+use crate::smtlib::scanner::{Command, Scanner};
+use std::collections::HashSet;
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+
+/// Capacity of the output buffer.
+const OUT_BUFFER: usize = 1 << 20;
+
+/// How to name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NameOptions {
+    /// A fixed prefix (`--prefix smtcomp` gives the official names); `None`
+    /// chooses one that cannot clash.
+    pub prefix: Option<String>,
+    /// Eligibility settings, including the existing-names policy.
+    pub policy: Policy,
+    /// Validate every command with the strict SMT-LIB parser
+    /// ([`crate::smtlib::lint`]); a failure makes the file malformed.
+    pub strict: bool,
+}
+
+/// What naming one script produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameReport {
+    /// The prefix of the generated names.
+    pub prefix: String,
+    /// Number of top-level assertions, all named.
+    pub assertions: usize,
+    /// Assertions that kept their existing name (policy `keep`): 1-based
+    /// number and name (normal form). Every other assertion N is `PN`.
+    pub kept: Vec<(usize, String)>,
+    /// `:named` names left inside terms of the output (normal forms).
+    pub nested_names: Vec<String>,
+    /// The facts about the input.
+    pub info: BenchmarkInfo,
+    /// Why the benchmark may not enter the track under the options' policy
+    /// (empty: eligible, the output is the named benchmark).
+    pub reasons: Vec<Ineligibility>,
+}
+
+impl NameReport {
+    /// True when the output may be used.
+    pub fn eligible(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    /// The top-level names in assertion order.
+    pub fn names(&self) -> Vec<String> {
+        top_level_names(&self.prefix, self.assertions, &self.kept)
+    }
+}
+
+/// The names of `assertions` top-level assertions: `prefix` and the number,
+/// except those in `kept`.
+pub fn top_level_names(prefix: &str, assertions: usize, kept: &[(usize, String)]) -> Vec<String> {
+    let mut names: Vec<String> = (1..=assertions).map(|n| format!("{prefix}{n}")).collect();
+    for (n, name) in kept {
+        if let Some(slot) = names.get_mut(n.wrapping_sub(1)) {
+            *slot = name.clone();
+        }
+    }
+    names
+}
+
+/// Why a script could not be named at all.
+#[derive(Debug, thiserror::Error)]
+pub enum NameError {
+    #[error("prefix '{prefix}' cannot be used: {why}")]
+    BadPrefix { prefix: String, why: String },
+    #[error(
+        "names with prefix '{prefix}' would clash with '{found}' at line {line}, column {column} \
+         (the bytes '{prefix}' followed by a digit occur in the file; choose another --prefix)"
+    )]
+    Clash {
+        prefix: String,
+        found: String,
+        line: u64,
+        column: u64,
+    },
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// Name the script read from `input` (from its current position; it is read
+/// twice, once to choose the prefix) into `output`. A script that is not
+/// valid SMT-LIB is not an `Err`: the report then has a `Malformed` reason
+/// and the output is incomplete.
+pub fn name_script<R: Read + Seek, W: Write>(
+    mut input: R,
+    output: W,
+    opts: &NameOptions,
+) -> Result<NameReport, NameError> {
+    let start = input.stream_position()?;
+    let prefix = match prefix::choose(&mut input, opts.prefix.as_deref()) {
+        Ok(p) => p,
+        Err(prefix::PrefixError::Io(e)) => return Err(e.into()),
+        Err(prefix::PrefixError::Invalid(why)) => {
+            return Err(NameError::BadPrefix {
+                prefix: opts.prefix.clone().unwrap_or_default(),
+                why,
+            })
+        }
+        Err(prefix::PrefixError::Clash { offset, found }) => {
+            input.seek(SeekFrom::Start(start))?;
+            let (line, column) = prefix::locate(&mut input, offset)?;
+            return Err(NameError::Clash {
+                prefix: opts.prefix.clone().unwrap_or_default(),
+                found,
+                line,
+                column,
+            });
+        }
+    };
+    input.seek(SeekFrom::Start(start))?;
+    let mut out = BufWriter::with_capacity(OUT_BUFFER, output);
+    let mut rw = Rewriter {
+        prefix: prefix.as_bytes(),
+        policy: opts.policy.named,
+        option_written: false,
+        kept: Vec::new(),
+        number: Vec::with_capacity(20),
+    };
+    let mut analyzer = Analyzer::new();
+    let mut scanner = Scanner::new(&mut input);
+    let mut size = 0u64;
+    loop {
+        match scanner.next_command() {
+            Ok(Some(cmd)) => {
+                out.write_all(scanner.gap())?;
+                size = cmd.offset + cmd.text.len() as u64;
+                if opts.strict {
+                    if let Err(e) = lint::check_command(&cmd) {
+                        analyzer.malformed(e.line, e.column, cmd.head(), e.message);
+                    }
+                }
+                let obs = analyzer.observe(&cmd);
+                rw.write(&mut out, &cmd, obs.class, obs.assertion, &obs.named)?;
+            }
+            Ok(None) => {
+                out.write_all(scanner.gap())?;
+                size += scanner.gap().len() as u64;
+                break;
+            }
+            Err(e) => {
+                analyzer.scan_error(&e);
+                break;
+            }
+        }
+    }
+    out.flush()?;
+    let info = analyzer.finish(std::path::Path::new(""), size);
+    let reasons = info.ineligibility(&opts.policy);
+    let kept = rw.kept;
+    let kept_set: HashSet<&str> = kept.iter().map(|(_, n)| n.as_str()).collect();
+    let nested_names = match opts.policy.named {
+        NamedPolicy::Strip => Vec::new(),
+        NamedPolicy::Keep => info
+            .nested_names
+            .iter()
+            .chain(info.top_level_names.iter().map(|(_, n)| n))
+            .filter(|n| !kept_set.contains(n.as_str()))
+            .cloned()
+            .collect(),
+        NamedPolicy::Skip => info
+            .top_level_names
+            .iter()
+            .map(|(_, n)| n.clone())
+            .chain(info.nested_names.iter().cloned())
+            .collect(),
+    };
+    Ok(NameReport {
+        prefix,
+        assertions: info.assertions,
+        nested_names,
+        kept,
+        info,
+        reasons,
+    })
+}
+
+/// The per-command part of the rewrite.
+struct Rewriter<'p> {
+    prefix: &'p [u8],
+    policy: NamedPolicy,
+    option_written: bool,
+    kept: Vec<(usize, String)>,
+    /// Digits of the current assertion number.
+    number: Vec<u8>,
+}
+
+impl Rewriter<'_> {
+    fn write<W: Write>(
+        &mut self,
+        out: &mut W,
+        cmd: &Command,
+        class: Class,
+        assertion: usize,
+        named: &[NamedAttr],
+    ) -> io::Result<()> {
+        let text = &cmd.text;
+        if !self.option_written && !matches!(cmd.head(), "set-option" | "set-info") {
+            out.write_all(b"(set-option :produce-unsat-cores true)\n")?;
+            self.option_written = true;
+        }
+        let strip = if self.policy == NamedPolicy::Strip {
+            strip_spans(named)
+        } else {
+            Vec::new()
+        };
+        match class {
+            Class::Remove | Class::GetUnsatCore => Ok(()),
+            Class::CheckSat => {
+                out.write_all(text)?;
+                out.write_all(b"\n(get-unsat-core)")
+            }
+            Class::Assert => {
+                if self.policy == NamedPolicy::Keep {
+                    if let Some(a) = named.iter().find(|a| a.top_level) {
+                        self.kept.push((assertion, a.name.clone()));
+                        return out.write_all(text);
+                    }
+                }
+                let (s, e) = cmd.args_span();
+                self.number.clear();
+                write!(self.number, "{assertion}")?;
+                out.write_all(&text[..s])?;
+                out.write_all(b"(! ")?;
+                write_without(out, text, (s, e), &strip)?;
+                out.write_all(b" :named ")?;
+                out.write_all(self.prefix)?;
+                out.write_all(&self.number)?;
+                out.write_all(b")")?;
+                out.write_all(&text[e..])
+            }
+            Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
+        }
+    }
+}
+
+/// The spans to delete to strip every `:named` attribute: the attribute
+/// itself, or, when a group has only `:named` attributes, the whole group
+/// around its term (`(! t :named x)` → `t`: SMT-LIB requires at least one
+/// attribute). Sorted, disjoint.
+fn strip_spans(named: &[NamedAttr]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut unwrapped = HashSet::new();
+    for a in named {
+        if a.sole {
+            if unwrapped.insert(a.group) {
+                spans.push((a.group.0, a.term.0));
+                spans.push((a.term.1, a.group.1));
+            }
+        } else {
+            spans.push(a.attr);
+        }
+    }
+    spans.sort_unstable();
+    spans
+}
+
+/// Write `text[span]` without the `deleted` spans.
+fn write_without<W: Write>(
+    out: &mut W,
+    text: &[u8],
+    span: (usize, usize),
+    deleted: &[(usize, usize)],
+) -> io::Result<()> {
+    let mut pos = span.0;
+    for &(s, e) in deleted {
+        if s >= pos && e <= span.1 {
+            out.write_all(&text[pos..s])?;
+            pos = e;
+        }
+    }
+    out.write_all(&text[pos..span.1])
+}
+
+#[cfg(test)]
+mod tests;

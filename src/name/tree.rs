@@ -1,0 +1,367 @@
+//! Naming a whole benchmark tree: every eligible benchmark under a root is
+//! written, named, to the same relative path under an output directory,
+//! with an index `OUT/index.jsonl` (one JSON object per benchmark, eligible
+//! or not).
+//!
+//! - Files are named in parallel (rayon); each job returns its index entry.
+//! - Outputs are written to a temporary file in the target directory and
+//!   renamed into place only when the benchmark is eligible, so a killed run
+//!   leaves no half-written benchmark.
+//! - The index is a journal: each entry is appended (and flushed) as soon as
+//!   its file is done; at the end it is rewritten, sorted by id, one entry
+//!   per benchmark. A torn last line is ignored when reading.
+//! - Resuming: a benchmark is skipped when the index has an entry for its id
+//!   with the same source size, modification time and settings, and (for a
+//!   named one) its output exists.
+
+use super::{name_script, NameError, NameOptions};
+use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+/// The index file inside the output directory.
+pub const INDEX_FILE: &str = "index.jsonl";
+
+/// Options of [`name_tree`].
+#[derive(Clone, Debug, Default)]
+pub struct TreeOptions {
+    pub name: NameOptions,
+    /// Worker threads (`None`: one per core).
+    pub jobs: Option<usize>,
+    /// Show a progress bar (the caller decides: only on a terminal).
+    pub progress: bool,
+}
+
+/// What became of one benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Eligible; the named version was written.
+    Named,
+    /// Valid but outside the track under the settings (not a failure).
+    Ineligible,
+    /// Not valid SMT-LIB (scanner, or strict parser): a failure.
+    Malformed,
+    /// Could not be named: unreadable, or a fixed prefix clashes.
+    Failed,
+}
+
+/// One line of `index.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    /// Path of the source below the root, `/`-separated.
+    pub id: String,
+    pub outcome: Outcome,
+    /// The `set-logic` symbol: the division.
+    pub logic: Option<String>,
+    /// Both family definitions.
+    pub family: Families,
+    /// `(set-info :status …)`, `null` when absent.
+    pub status: Option<String>,
+    /// Number of named top-level assertions (A).
+    pub assertions: usize,
+    /// Prefix of the generated names `P1 … PA`.
+    pub prefix: Option<String>,
+    /// The named benchmark, relative to the output directory (`null` unless
+    /// named).
+    pub output: Option<String>,
+    /// Assertions that kept their own name (policy `keep`): number, name.
+    pub kept_names: Vec<(usize, String)>,
+    /// `:named` names nested inside terms of the output.
+    pub nested_names: Vec<String>,
+    /// Why the benchmark is not named (empty when named).
+    pub reasons: Vec<Ineligibility>,
+    /// For `failed`: what went wrong.
+    pub error: Option<String>,
+    /// Source size in bytes, for resuming.
+    pub source_size: u64,
+    /// Source modification time (ns since the epoch), for resuming.
+    pub source_mtime_ns: u64,
+    /// The settings the entry was made with, for resuming.
+    pub settings: String,
+}
+
+impl IndexEntry {
+    /// The top-level names of the named benchmark, in assertion order.
+    pub fn top_level_names(&self) -> Vec<String> {
+        match &self.prefix {
+            Some(p) => super::top_level_names(p, self.assertions, &self.kept_names),
+            None => Vec::new(),
+        }
+    }
+
+    /// One line per problem, `path:line:col: message`, for the user.
+    pub fn messages(&self, root: &Path) -> Vec<String> {
+        let path = root.join(&self.id);
+        let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
+        if let Some(e) = &self.error {
+            out.push(format!("{}: {e}", path.display()));
+        }
+        out
+    }
+}
+
+/// The result of [`name_tree`].
+#[derive(Clone, Debug, Default)]
+pub struct NameSummary {
+    /// One entry per benchmark found, sorted by id.
+    pub entries: Vec<IndexEntry>,
+    /// Entries taken from an earlier run.
+    pub resumed: usize,
+    /// Directory links not followed.
+    pub skipped_links: Vec<(PathBuf, String)>,
+}
+
+impl NameSummary {
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.entries.iter().filter(|e| e.outcome == outcome).count()
+    }
+
+    /// True when some benchmark was malformed or failed.
+    pub fn has_failures(&self) -> bool {
+        self.count(Outcome::Malformed) + self.count(Outcome::Failed) > 0
+    }
+
+    /// `N benchmarks: a named, b ineligible, c malformed, d failed (r resumed)`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} benchmarks: {} named, {} ineligible, {} malformed, {} failed ({} from an earlier run)",
+            self.entries.len(),
+            self.count(Outcome::Named),
+            self.count(Outcome::Ineligible),
+            self.count(Outcome::Malformed),
+            self.count(Outcome::Failed),
+            self.resumed
+        )
+    }
+}
+
+/// The settings string stored in every entry.
+fn settings(o: &NameOptions) -> String {
+    let named = match o.policy.named {
+        NamedPolicy::Skip => "skip",
+        NamedPolicy::Strip => "strip",
+        NamedPolicy::Keep => "keep",
+    };
+    format!(
+        "prefix={};named={named};min-assertions={};allow-no-status={};strict={}",
+        o.prefix.as_deref().unwrap_or("auto"),
+        o.policy.min_assertions,
+        o.policy.allow_no_status,
+        o.strict
+    )
+}
+
+/// Name every benchmark under `root` into `out`; see the module
+/// documentation. `Err` only for the tool's own failures (unreadable root,
+/// unwritable output directory); a bad benchmark is an entry.
+pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSummary> {
+    if let Some(p) = &opts.name.prefix {
+        if let Err(why) = super::prefix::validate(p) {
+            bail!("prefix '{p}' cannot be used: {why}");
+        }
+    }
+    let found = discover(root)?;
+    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let (root_c, out_c) = (root.canonicalize()?, out.canonicalize()?);
+    if root_c.is_dir() && out_c.starts_with(&root_c) {
+        bail!(
+            "the output directory {} is inside the benchmark root {}: choose one outside",
+            out.display(),
+            root.display()
+        );
+    }
+    let index_path = out.join(INDEX_FILE);
+    let previous = read_index(&index_path)?;
+    let settings = settings(&opts.name);
+    let journal = Mutex::new(
+        fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&index_path)
+            .with_context(|| format!("cannot write {}", index_path.display()))?,
+    );
+    let bar = progress_bar(found.files.len() as u64, opts.progress);
+    let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
+        let (size, mtime) = stamp(&file.path);
+        if let Some(old) = previous.get(&file.id) {
+            let output_ok = old.output.as_ref().is_none_or(|o| out.join(o).is_file());
+            if old.source_size == size
+                && old.source_mtime_ns == mtime
+                && old.settings == settings
+                && output_ok
+            {
+                bar.inc(1);
+                return Ok((old.clone(), true));
+            }
+        }
+        let mut entry = name_one(file, out, &opts.name);
+        entry.source_size = size;
+        entry.source_mtime_ns = mtime;
+        entry.settings = settings.clone();
+        let mut line = serde_json::to_vec(&entry)?;
+        line.push(b'\n');
+        let mut j = journal.lock().expect("journal lock");
+        j.write_all(&line)
+            .and_then(|_| j.flush())
+            .with_context(|| format!("cannot write {}", index_path.display()))?;
+        drop(j);
+        bar.inc(1);
+        Ok((entry, false))
+    };
+    let results: Vec<Result<(IndexEntry, bool)>> = match opts.jobs {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()?
+            .install(|| found.files.par_iter().map(work).collect()),
+        None => found.files.par_iter().map(work).collect(),
+    };
+    bar.finish_and_clear();
+    let mut summary = NameSummary {
+        skipped_links: found.skipped,
+        ..NameSummary::default()
+    };
+    for r in results {
+        let (entry, resumed) = r?;
+        summary.resumed += resumed as usize;
+        summary.entries.push(entry);
+    }
+    write_index(&index_path, &summary.entries)?;
+    Ok(summary)
+}
+
+fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "naming {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})",
+        )
+        .expect("template"),
+    );
+    bar
+}
+
+/// Size and modification time (ns) of a file, zeros when unreadable.
+fn stamp(path: &Path) -> (u64, u64) {
+    match fs::metadata(path) {
+        Ok(m) => {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0);
+            (m.len(), mtime)
+        }
+        Err(_) => (0, 0),
+    }
+}
+
+/// Name one benchmark into `out`, returning its entry (never an `Err`: a
+/// failure is an entry with outcome `failed`).
+fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry {
+    let target = out.join(&file.id);
+    let mut entry = IndexEntry {
+        id: file.id.clone(),
+        outcome: Outcome::Failed,
+        logic: None,
+        family: Families::of(&file.id, None),
+        status: None,
+        assertions: 0,
+        prefix: None,
+        output: None,
+        kept_names: Vec::new(),
+        nested_names: Vec::new(),
+        reasons: Vec::new(),
+        error: None,
+        source_size: 0,
+        source_mtime_ns: 0,
+        settings: String::new(),
+    };
+    let result = (|| -> Result<_, NameError> {
+        let dir = target.parent().unwrap_or(out);
+        fs::create_dir_all(dir)?;
+        let input = File::open(&file.path)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".coreval-name-")
+            .tempfile_in(dir)?;
+        let report = name_script(input, tmp.as_file_mut(), opts)?;
+        if report.eligible() {
+            tmp.persist(&target).map_err(|e| e.error)?;
+        } else if target.is_file() {
+            // A stale output from an earlier run would look named.
+            fs::remove_file(&target)?;
+        }
+        Ok(report)
+    })();
+    match result {
+        Err(e) => entry.error = Some(e.to_string()),
+        Ok(r) => {
+            entry.family = Families::of(&file.id, r.info.logic.as_deref());
+            entry.logic = r.info.logic.clone();
+            entry.status = r.info.status.clone();
+            entry.assertions = r.assertions;
+            entry.prefix = Some(r.prefix.clone());
+            entry.kept_names = r.kept.clone();
+            entry.nested_names = r.nested_names.clone();
+            entry.outcome = if r.info.is_malformed() {
+                Outcome::Malformed
+            } else if r.eligible() {
+                entry.output = Some(file.id.clone());
+                Outcome::Named
+            } else {
+                Outcome::Ineligible
+            };
+            entry.reasons = r.reasons;
+        }
+    }
+    entry
+}
+
+/// The entries of an index (last one per id wins); a line that does not
+/// parse (a torn write) is ignored.
+pub fn read_index(path: &Path) -> Result<HashMap<String, IndexEntry>> {
+    let mut map = HashMap::new();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(map),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    for line in BufReader::new(file).lines() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if let Ok(e) = serde_json::from_str::<IndexEntry>(&line) {
+            map.insert(e.id.clone(), e);
+        }
+    }
+    Ok(map)
+}
+
+/// Rewrite the index atomically with `entries`, one line each.
+fn write_index(path: &Path, entries: &[IndexEntry]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".coreval-index-")
+        .tempfile_in(dir)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        for e in entries {
+            serde_json::to_writer(&mut w, e)?;
+            w.write_all(b"\n")?;
+        }
+        w.flush()?;
+    }
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! The HTML report: one self-contained page (inline CSS and JS, no network)
+//! with, per division, sortable tables for both modes and three SVG plots:
+//! reduction per solver against the virtual best, core size against the
+//! best known core, and the distribution of wall times (cactus plot).
+
+use super::schema::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
+use super::svg::{bar_chart, cactus, esc, scatter, Series, PALETTE};
+use super::{fmt_num, Exporter, ScoreReport};
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// HTML exporter.
+pub struct Html;
+
+/// At most this many points per solver in a scatter plot (evenly sampled).
+const MAX_POINTS: usize = 1500;
+
+const STYLE: &str = r#"
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1320px}
+h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:2px solid #ddd;padding-bottom:4px}
+h3{font-size:1.05em;margin:18px 0 6px}.meta{color:#555}
+table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
+th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f3f7;cursor:pointer;user-select:none;white-space:nowrap}th:after{content:" \2195";color:#aaa}
+th.asc:after{content:" \2191";color:#333}th.desc:after{content:" \2193";color:#333}
+tr.win td{background:#e8f6e8}tr.hc td{color:#666;font-style:italic}
+.plots{display:flex;flex-wrap:wrap;gap:12px}.plot{border:1px solid #eee;background:#fff}
+.pt{font-size:13px;font-weight:600}.tk{font-size:10px;fill:#555}.al{font-size:11px;fill:#333}.lg{font-size:11px}
+nav a{margin-right:10px}.warn{color:#8a4b00}
+"#;
+
+const SCRIPT: &str = r#"
+document.querySelectorAll('table.sortable').forEach(function(t){
+  t.querySelectorAll('th').forEach(function(th,i){
+    th.addEventListener('click',function(){
+      var asc=!th.classList.contains('asc');
+      t.querySelectorAll('th').forEach(function(h){h.classList.remove('asc','desc');});
+      th.classList.add(asc?'asc':'desc');
+      var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      rows.sort(function(a,b){
+        var x=a.cells[i].getAttribute('data-v')||a.cells[i].textContent,
+            y=b.cells[i].getAttribute('data-v')||b.cells[i].textContent,
+            nx=parseFloat(x),ny=parseFloat(y),c;
+        c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
+        return asc?c:-c;
+      });
+      rows.forEach(function(r){body.appendChild(r);});
+    });
+  });
+});
+"#;
+
+fn num_cell(v: f64, shown: String) -> String {
+    format!(r#"<td class="n" data-v="{v}">{shown}</td>"#)
+}
+
+fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
+    let winner = m
+        .winner
+        .as_ref()
+        .and_then(|w| m.solvers.iter().find(|s| &s.solver == w))
+        .map_or("no winner".to_string(), |s| {
+            format!("winner: {}", esc(&s.display))
+        });
+    let _ = write!(
+        out,
+        "<h3>{title} <span class=\"meta\">({winner})</span></h3><table class=\"sortable\"><thead><tr>\
+         <th>rank</th><th>solver</th><th>competing</th><th>errors</th><th>reduction</th><th>CPU time</th>\
+         <th>wall time</th><th>timeouts</th><th>memouts</th><th>gap to best</th></tr></thead><tbody>"
+    );
+    for s in &m.solvers {
+        let class = if m.winner.as_deref() == Some(s.solver.as_str()) {
+            " class=\"win\""
+        } else if !s.competing {
+            " class=\"hc\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<tr{class}>{}<td title=\"{}\">{}</td><td>{}</td>{}{}{}{}{}{}{}</tr>",
+            num_cell(s.rank as f64, s.rank.to_string()),
+            esc(&s.solver),
+            esc(&s.display),
+            if s.competing { "yes" } else { "no" },
+            num_cell(s.errors, fmt_num(s.errors)),
+            num_cell(s.correct, fmt_num(s.correct)),
+            num_cell(s.cpu, format!("{:.3}", s.cpu)),
+            num_cell(s.wall, format!("{:.3}", s.wall)),
+            num_cell(s.timeouts as f64, s.timeouts.to_string()),
+            num_cell(s.memouts as f64, s.memouts.to_string()),
+            num_cell(s.gap_to_best as f64, s.gap_to_best.to_string()),
+        );
+    }
+    out.push_str("</tbody></table>");
+}
+
+/// Evenly spaced sample of at most `max` items.
+fn sample<T: Clone>(v: &[T], max: usize) -> Vec<T> {
+    if v.len() <= max {
+        return v.to_vec();
+    }
+    (0..max).map(|i| v[i * v.len() / max].clone()).collect()
+}
+
+fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
+    // one colour per solver, in parallel-ranking order, in every plot
+    let order: Vec<(&str, String, &'static str)> = d
+        .parallel
+        .solvers
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s.solver.as_str(),
+                s.display.clone(),
+                PALETTE[i % PALETTE.len()],
+            )
+        })
+        .collect();
+    let mut by_solver: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
+    for r in rows {
+        by_solver.entry(&r.solver).or_default().push(r);
+    }
+    let mine = |s: &str| by_solver.get(s).map_or(&[][..], |v| v.as_slice());
+    let mut bars: Vec<(String, f64, &str)> = order
+        .iter()
+        .map(|(s, name, c)| {
+            (
+                name.clone(),
+                mine(s).iter().map(|r| r.parallel.n as f64).sum(),
+                *c,
+            )
+        })
+        .collect();
+    bars.push((
+        "virtual best".into(),
+        d.virtual_best.correct as f64,
+        "#444444",
+    ));
+    let valid = |r: &&&PairRow| r.scored_verdict == "validated" && !r.parallel.discarded;
+    let series: Vec<Series> = order
+        .iter()
+        .map(|(s, name, color)| {
+            let pts: Vec<(f64, f64)> = mine(s)
+                .iter()
+                .filter(valid)
+                .filter_map(|r| {
+                    r.core_size
+                        .map(|c| ((r.assertions - r.best_reduction) as f64, c as f64))
+                })
+                .collect();
+            Series {
+                name: name.clone(),
+                color,
+                points: sample(&pts, MAX_POINTS),
+            }
+        })
+        .collect();
+    let times: Vec<(String, &str, Vec<f64>)> = order
+        .iter()
+        .map(|(s, name, c)| {
+            (
+                name.clone(),
+                *c,
+                mine(s)
+                    .iter()
+                    .filter(valid)
+                    .map(|r| r.parallel.wall)
+                    .collect(),
+            )
+        })
+        .collect();
+    out.push_str("<div class=\"plots\">");
+    out.push_str(&bar_chart(
+        "Reduction per solver (parallel, unweighted)",
+        "Σ n = Σ (A − |core|)",
+        &bars,
+    ));
+    out.push_str(&scatter(
+        "Core size against the best known core",
+        "best known core size (A − best reduction)",
+        "reported core size",
+        &series,
+        true,
+    ));
+    out.push_str(&cactus(
+        "Wall time of validated cores",
+        "wall time (s)",
+        &times,
+    ));
+    out.push_str("</div>");
+}
+
+fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
+    let _ = write!(
+        out,
+        "<section class=\"division\" id=\"div-{id}\"><h2>{name}</h2><p class=\"meta\">{} benchmarks, {} families, {} named assertions; {}; virtual best reduction {}</p>",
+        d.benchmarks,
+        d.families,
+        d.assertions,
+        if d.competitive { "competitive" } else { "not competitive" },
+        d.virtual_best.correct,
+        id = esc(&d.name),
+        name = esc(&d.name),
+    );
+    mode_table(out, "Sequential performance", &d.sequential);
+    mode_table(out, "Parallel performance", &d.parallel);
+    plots(out, d, rows);
+    out.push_str("</section>");
+}
+
+fn simple_table(out: &mut String, title: &str, head: &[&str], rows: Vec<Vec<String>>) {
+    if rows.is_empty() {
+        let _ = write!(out, "<h3>{}</h3><p class=\"meta\">none</p>", esc(title));
+        return;
+    }
+    let _ = write!(
+        out,
+        "<h3>{}</h3><table class=\"sortable\"><thead><tr>",
+        esc(title)
+    );
+    for h in head {
+        let _ = write!(out, "<th>{}</th>", esc(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for r in rows {
+        out.push_str("<tr>");
+        for c in r {
+            match c.parse::<f64>() {
+                Ok(v) => out.push_str(&num_cell(v, esc(&c))),
+                Err(_) => {
+                    let _ = write!(out, "<td>{}</td>", esc(&c));
+                }
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+}
+
+/// Table rows for a per-mode list, each prefixed with its mode.
+fn mode_rows<T>(pm: &PerMode<Vec<T>>, f: impl Fn(&T) -> Vec<String>) -> Vec<Vec<String>> {
+    [("sequential", &pm.sequential), ("parallel", &pm.parallel)]
+        .iter()
+        .flat_map(|(m, l)| {
+            l.iter().map(|x| {
+                let mut row = vec![m.to_string()];
+                row.extend(f(x));
+                row
+            })
+        })
+        .collect()
+}
+
+fn recognitions(out: &mut String, r: &Recognitions) {
+    out.push_str("<section id=\"recognitions\"><h2>Track-wide recognitions</h2>");
+    if let Some(w) = &r.divisions_won {
+        let rows = mode_rows(w, |x| {
+            vec![x.display.clone(), x.won.to_string(), x.divisions.join(", ")]
+        });
+        simple_table(
+            out,
+            "Competitive divisions won",
+            &["mode", "solver", "won", "divisions"],
+            rows,
+        );
+    }
+    if let Some(l) = &r.biggest_lead {
+        let rows = mode_rows(l, |x| {
+            vec![
+                x.division.clone(),
+                x.first_display.clone(),
+                x.second_display.clone(),
+                format!("{:.6}", x.score),
+                format!("{:.6}", x.time),
+            ]
+        });
+        simple_table(
+            out,
+            "Biggest lead",
+            &["mode", "division", "first", "second", "score", "time"],
+            rows,
+        );
+    }
+    if let Some(c) = &r.largest_contribution {
+        let rows = mode_rows(c, |x| {
+            vec![
+                x.division.clone(),
+                x.display.clone(),
+                format!("{:.6}", x.score),
+                format!("{:.6}", x.time),
+            ]
+        });
+        simple_table(
+            out,
+            "Largest contribution",
+            &["mode", "division", "solver", "score", "time"],
+            rows,
+        );
+    }
+    if let Some(b) = &r.best_overall {
+        let rows = mode_rows(b, |x| {
+            vec![
+                x.display.clone(),
+                (if x.competing { "yes" } else { "no" }).to_string(),
+                format!("{:.6}", x.score),
+            ]
+        });
+        simple_table(
+            out,
+            "Best overall",
+            &["mode", "solver", "competing", "score"],
+            rows,
+        );
+    }
+    out.push_str("</section>");
+}
+
+impl Exporter for Html {
+    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
+        let mut by_div: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
+        for r in &report.pair_rows {
+            by_div.entry(&r.division).or_default().push(r);
+        }
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Unsat-core scores ({ed})</title><style>{STYLE}</style></head><body>\
+             <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions. {gen}.</p><nav>",
+            ed = esc(&report.edition),
+            fam = esc(&report.family),
+            t = report.rules.time_limit,
+            p = report.pairs,
+            n = report.divisions.len(),
+            gen = esc(&report.generator),
+        );
+        for d in &report.divisions {
+            let _ = write!(out, "<a href=\"#div-{0}\">{0}</a>", esc(&d.name));
+        }
+        out.push_str("</nav>");
+        for d in &report.divisions {
+            division(
+                &mut out,
+                d,
+                by_div.get(d.name.as_str()).map_or(&[], |v| v.as_slice()),
+            );
+        }
+        recognitions(&mut out, &report.recognitions);
+        if !report.warnings.is_empty() {
+            out.push_str("<section><h2>Warnings</h2><ul class=\"warn\">");
+            for w in &report.warnings {
+                let _ = write!(out, "<li>{}</li>", esc(w));
+            }
+            out.push_str("</ul></section>");
+        }
+        let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
+        Ok(out.into_bytes())
+    }
+}

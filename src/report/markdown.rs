@@ -1,0 +1,173 @@
+//! The Markdown report: per division one table per mode (rank, solver,
+//! errors, reduction, CPU, wall, timeouts, memouts), then the track-wide
+//! recognitions and the warnings. Suitable for a README or a web page.
+
+use super::schema::{DivisionScore, ModeScore, Recognitions};
+use super::{fmt_num, Exporter, ScoreReport};
+use anyhow::Result;
+use std::fmt::Write;
+
+/// Markdown exporter.
+pub struct Markdown;
+
+/// `|` would end a table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
+    let winner = m
+        .winner
+        .as_ref()
+        .and_then(|w| m.solvers.iter().find(|s| &s.solver == w))
+        .map_or("none".to_string(), |s| cell(&s.display));
+    let _ = writeln!(out, "### {title} (winner: {winner})\n");
+    out.push_str("| rank | solver | competing | errors | reduction | CPU time | wall time | timeouts | memouts |\n");
+    out.push_str("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for s in &m.solvers {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.3} | {:.3} | {} | {} |",
+            s.rank,
+            cell(&s.display),
+            if s.competing { "yes" } else { "no" },
+            fmt_num(s.errors),
+            fmt_num(s.correct),
+            s.cpu,
+            s.wall,
+            s.timeouts,
+            s.memouts
+        );
+    }
+    out.push('\n');
+}
+
+fn division(out: &mut String, d: &DivisionScore) {
+    let _ = writeln!(
+        out,
+        "## {} — {} benchmarks, {} families, {}\n",
+        cell(&d.name),
+        d.benchmarks,
+        d.families,
+        if d.competitive {
+            "competitive"
+        } else {
+            "not competitive"
+        }
+    );
+    mode_table(out, "Sequential performance", &d.sequential);
+    mode_table(out, "Parallel performance", &d.parallel);
+    let _ = writeln!(
+        out,
+        "Virtual best solver: reduction {} over {} benchmarks.\n",
+        d.virtual_best.correct, d.benchmarks
+    );
+}
+
+fn recognitions(out: &mut String, r: &Recognitions) {
+    if let Some(won) = &r.divisions_won {
+        out.push_str("## Competitive divisions won\n\n");
+        if won.sequential.is_empty() && won.parallel.is_empty() {
+            out.push_str("None: no competitive division has a winner.\n");
+        } else {
+            out.push_str("| mode | solver | won | divisions |\n|---|---|---:|---|\n");
+        }
+        for (mode, list) in [("sequential", &won.sequential), ("parallel", &won.parallel)] {
+            for w in list {
+                let _ = writeln!(
+                    out,
+                    "| {mode} | {} | {} | {} |",
+                    cell(&w.display),
+                    w.won,
+                    w.divisions.join(", ")
+                );
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(lead) = &r.biggest_lead {
+        out.push_str("## Biggest lead\n\n| mode | division | first | second | score | time |\n|---|---|---|---|---:|---:|\n");
+        for (mode, list) in [
+            ("sequential", &lead.sequential),
+            ("parallel", &lead.parallel),
+        ] {
+            for l in list {
+                let _ = writeln!(
+                    out,
+                    "| {mode} | {} | {} | {} | {:.6} | {:.6} |",
+                    l.division,
+                    cell(&l.first_display),
+                    cell(&l.second_display),
+                    l.score,
+                    l.time
+                );
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(c) = &r.largest_contribution {
+        out.push_str("## Largest contribution\n\n| mode | division | solver | score | time |\n|---|---|---|---:|---:|\n");
+        for (mode, list) in [("sequential", &c.sequential), ("parallel", &c.parallel)] {
+            for e in list {
+                let _ = writeln!(
+                    out,
+                    "| {mode} | {} | {} | {:.6} | {:.6} |",
+                    e.division,
+                    cell(&e.display),
+                    e.score,
+                    e.time
+                );
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(b) = &r.best_overall {
+        out.push_str("## Best overall\n\n| mode | solver | competing | score | divisions |\n|---|---|---|---:|---:|\n");
+        for (mode, list) in [("sequential", &b.sequential), ("parallel", &b.parallel)] {
+            for o in list {
+                let _ = writeln!(
+                    out,
+                    "| {mode} | {} | {} | {:.6} | {} |",
+                    cell(&o.display),
+                    if o.competing { "yes" } else { "no" },
+                    o.score,
+                    o.divisions
+                );
+            }
+        }
+        out.push('\n');
+    }
+}
+
+impl Exporter for Markdown {
+    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Unsat-core scores ({}, family: {}, T = {} s)\n",
+            report.edition, report.family, report.rules.time_limit
+        );
+        let _ = writeln!(
+            out,
+            "{} pairs scored in {} divisions{}.\n",
+            report.pairs,
+            report.divisions.len(),
+            if report.excluded_pairs > 0 {
+                format!(", {} left out (too few assertions)", report.excluded_pairs)
+            } else {
+                String::new()
+            }
+        );
+        for d in &report.divisions {
+            division(&mut out, d);
+        }
+        recognitions(&mut out, &report.recognitions);
+        if !report.warnings.is_empty() {
+            out.push_str("## Warnings\n\n");
+            for w in &report.warnings {
+                let _ = writeln!(out, "- {}", w);
+            }
+        }
+        Ok(out.into_bytes())
+    }
+}

@@ -1,0 +1,72 @@
+//! Reports of a [`ScoreReport`]: one file per format, all rendering the same
+//! value (`schema.rs`, which is also the JSON schema). `write_all` writes
+//! every requested format; each format is an [`Exporter`] that turns the
+//! report into bytes, so tests can render without touching the disk.
+
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod pairs_csv;
+pub mod schema;
+mod svg;
+
+use anyhow::{Context, Result};
+pub use schema::ScoreReport;
+use std::path::PathBuf;
+
+/// Turns a report into the bytes of one format.
+pub trait Exporter {
+    /// Render the whole report.
+    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>>;
+}
+
+/// Where to write each format; `None` skips it.
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    /// JSON (the schema in `schema.rs`).
+    pub json: Option<PathBuf>,
+    /// One CSV row per pair with every flag.
+    pub csv: Option<PathBuf>,
+    /// Markdown tables per division.
+    pub markdown: Option<PathBuf>,
+    /// One self-contained HTML page with sortable tables and SVG plots.
+    pub html: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// True when no format was requested.
+    pub fn is_empty(&self) -> bool {
+        self.json.is_none() && self.csv.is_none() && self.markdown.is_none() && self.html.is_none()
+    }
+}
+
+/// Write every requested format.
+pub fn write_all(report: &ScoreReport, outputs: &Outputs) -> Result<()> {
+    let formats: [(&Option<PathBuf>, &dyn Exporter); 4] = [
+        (&outputs.json, &json::Json),
+        (&outputs.csv, &pairs_csv::PairsCsv),
+        (&outputs.markdown, &markdown::Markdown),
+        (&outputs.html, &html::Html),
+    ];
+    for (path, exporter) in formats {
+        if let Some(path) = path {
+            let bytes = exporter.render(report)?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::write(path, bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// A score for tables: integers without decimals, others with three.
+pub fn fmt_num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}")
+    }
+}

@@ -1,0 +1,268 @@
+//! The scoring result as one `Serialize` struct: this file *is* the JSON
+//! schema of `coreval score --json`, and every other report format renders
+//! the same value. Every field that reaches JSON has a doc comment.
+
+use crate::score::pair::PairScore;
+use crate::score::rules::Rules;
+use serde::Serialize;
+
+/// Version of the JSON layout below; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything `coreval score` computed.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoreReport {
+    /// Version of this layout (see `SCHEMA_VERSION`).
+    pub schema_version: u32,
+    /// The program that wrote the report (`coreval x.y.z`).
+    pub generator: String,
+    /// The rules edition used, e.g. `smtcomp-2019`.
+    pub edition: String,
+    /// The family definition used: `first-folder` or `directory`.
+    pub family: String,
+    /// Every parameter of the edition, as applied.
+    pub rules: Rules,
+    /// Pairs scored.
+    pub pairs: u64,
+    /// Pairs left out because their benchmark has fewer named assertions
+    /// than the edition's minimum.
+    pub excluded_pairs: u64,
+    /// Pairs whose verdict was re-judged from the checkers' tally to a
+    /// different verdict (only with `--rejudge`).
+    pub rejudged_pairs: u64,
+    /// One entry per division (logic), by name.
+    pub divisions: Vec<DivisionScore>,
+    /// Track-wide recognitions of the edition.
+    pub recognitions: Recognitions,
+    /// Things the user should know: unlisted participants, import problems.
+    pub warnings: Vec<String>,
+    /// One row per pair with every flag; written by the CSV report, left out
+    /// of JSON to keep it small.
+    #[serde(skip)]
+    pub pair_rows: Vec<PairRow>,
+}
+
+/// One division's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct DivisionScore {
+    /// Division name (the logic).
+    pub name: String,
+    /// N: number of distinct benchmarks in the division.
+    pub benchmarks: u64,
+    /// Number of benchmark families (by the family definition used).
+    pub families: u64,
+    /// Total of named assertions over the division's benchmarks (N_D of the
+    /// 2025 best-overall ranking).
+    pub assertions: u64,
+    /// At least two competing solvers of different teams entered.
+    pub competitive: bool,
+    /// Sequential performance (virtual CPU limit T, ranked by CPU time).
+    pub sequential: ModeScore,
+    /// Parallel performance (raw score, ranked by wall time).
+    pub parallel: ModeScore,
+    /// The virtual best solver of the division: per benchmark the largest
+    /// validated reduction (parallel score) and who reached it.
+    pub virtual_best: VirtualBest,
+}
+
+/// A division's ranking in one mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModeScore {
+    /// The best competing solver (data name), when the division is
+    /// competitive and (2019 on) that solver has some reduction.
+    pub winner: Option<String>,
+    /// Every solver of the division, best first.
+    pub solvers: Vec<SolverScore>,
+}
+
+/// One solver's division score in one mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolverScore {
+    /// Solver name as in the data.
+    pub solver: String,
+    /// Name to show (participants table; else the data name).
+    pub display: String,
+    /// Team (participants table; else the solver name).
+    pub team: String,
+    /// Entered by its authors; hors concours solvers are ranked and shown
+    /// but cannot win.
+    pub competing: bool,
+    /// Error score: Σ e (2016–2018: Σ α′·e·N).
+    pub errors: f64,
+    /// Reduction score: Σ n (2016–2018: Σ α′·n·N).
+    pub correct: f64,
+    /// CPU time score: Σ c (2016–2018: Σ α′·c, a weighted average).
+    pub cpu: f64,
+    /// Wall time score: Σ w (2016–2018: Σ α′·w).
+    pub wall: f64,
+    /// Pairs counted as timeouts in this mode.
+    pub timeouts: u64,
+    /// Pairs that hit the memory limit.
+    pub memouts: u64,
+    /// 1-based rank among all solvers of the division; solvers equal in
+    /// every compared component share a rank.
+    pub rank: u32,
+    /// Pairs of this solver in the division.
+    pub pairs: u64,
+    /// Pairs with e = 1 (unweighted).
+    pub error_pairs: u64,
+    /// Σ over the solver's pairs of (best validated reduction − its own
+    /// reduction): how far it is from the virtual best.
+    pub gap_to_best: u64,
+}
+
+/// The division's virtual best solver.
+#[derive(Clone, Debug, Serialize)]
+pub struct VirtualBest {
+    /// Σ over benchmarks of the best validated reduction (unweighted).
+    pub correct: u64,
+    /// Per benchmark, sorted by benchmark id.
+    pub benchmarks: Vec<BenchmarkBest>,
+}
+
+/// The best validated reduction on one benchmark.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchmarkBest {
+    /// Benchmark id.
+    pub benchmark: String,
+    /// Its family.
+    pub family: String,
+    /// A: named top-level assertions.
+    pub assertions: u64,
+    /// Largest reduction of a validated core (0 when none).
+    pub best_reduction: u64,
+    /// Solvers that reached it (empty when it is 0).
+    pub best_solvers: Vec<String>,
+}
+
+/// A value per mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct PerMode<T> {
+    /// Sequential performance.
+    pub sequential: T,
+    /// Parallel performance.
+    pub parallel: T,
+}
+
+/// Track-wide recognitions; each is present when the edition has it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Recognitions {
+    /// 2015–2018: competitive divisions won per solver, most first.
+    pub divisions_won: Option<PerMode<Vec<DivisionsWon>>>,
+    /// 2019 on: biggest lead per competitive division, biggest first.
+    pub biggest_lead: Option<PerMode<Vec<Lead>>>,
+    /// 2019 on: largest contribution to the virtual best solver, one entry
+    /// per eligible division (its top solver), largest first.
+    pub largest_contribution: Option<PerMode<Vec<Contribution>>>,
+    /// 2025: best overall score per solver, best first.
+    pub best_overall: Option<PerMode<Vec<Overall>>>,
+}
+
+/// Divisions won by one solver.
+#[derive(Clone, Debug, Serialize)]
+pub struct DivisionsWon {
+    /// Solver (data name).
+    pub solver: String,
+    /// Name to show.
+    pub display: String,
+    /// Number of competitive divisions won.
+    pub won: u64,
+    /// Their names.
+    pub divisions: Vec<String>,
+}
+
+/// The lead of a division's winner over its runner-up.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lead {
+    /// Division.
+    pub division: String,
+    /// Best competing solver.
+    pub first: String,
+    /// Second competing solver.
+    pub second: String,
+    /// Name to show for the first.
+    pub first_display: String,
+    /// Name to show for the second.
+    pub second_display: String,
+    /// (n₁ + 1)/(n₂ + 1).
+    pub score: f64,
+    /// Tie-break: (t₂ + 1)/(t₁ + 1), t = CPU (sequential) or wall (parallel).
+    pub time: f64,
+}
+
+/// A solver's contribution to a division's virtual best solver.
+#[derive(Clone, Debug, Serialize)]
+pub struct Contribution {
+    /// Division.
+    pub division: String,
+    /// The solver whose removal hurts the virtual best most.
+    pub solver: String,
+    /// Name to show (participants table; else the data name).
+    pub display: String,
+    /// 1 − vbss_n(S−s)/vbss_n(S), normalised by the division's share of
+    /// competitive solver/benchmark pairs.
+    pub score: f64,
+    /// 1 − vbss_t(S)/vbss_t(S−s), normalised the same way (tie-break).
+    pub time: f64,
+    /// Impact on the reduction before normalisation.
+    pub raw_score: f64,
+    /// Impact on time before normalisation.
+    pub raw_time: f64,
+    /// Competing solvers in the division, sound or not.
+    pub solvers: u64,
+    /// Benchmarks in the division.
+    pub benchmarks: u64,
+}
+
+/// A solver's 2025 best-overall score.
+#[derive(Clone, Debug, Serialize)]
+pub struct Overall {
+    /// Solver (data name).
+    pub solver: String,
+    /// Name to show.
+    pub display: String,
+    /// Entered by its authors.
+    pub competing: bool,
+    /// Σ over competitive divisions entered of ((n_D/N_D)² or the error
+    /// penalty) × log N_D, N_D = the division's named assertions.
+    pub score: f64,
+    /// Divisions that contributed.
+    pub divisions: u64,
+}
+
+/// One pair with every flag (the per-pair CSV row).
+#[derive(Clone, Debug, Serialize)]
+pub struct PairRow {
+    /// Solver (data name).
+    pub solver: String,
+    /// Benchmark id.
+    pub benchmark: String,
+    /// Division.
+    pub division: String,
+    /// Family (by the definition used).
+    pub family: String,
+    /// Normalised family weight α′ (1 without weights).
+    pub weight: f64,
+    /// A.
+    pub assertions: u64,
+    /// |core| when there was one.
+    pub core_size: Option<u64>,
+    /// Verdict as recorded.
+    pub verdict: String,
+    /// Verdict scored (differs only when re-judged).
+    pub scored_verdict: String,
+    /// Run status: complete, timeout, memout.
+    pub status: String,
+    /// Checkers that said sat / unsat / unknown, when known.
+    pub checks: Option<(u32, u32, u32)>,
+    /// Sequential score of the pair.
+    pub sequential: PairScore,
+    /// Parallel score of the pair.
+    pub parallel: PairScore,
+    /// Best validated reduction on the benchmark.
+    pub best_reduction: u64,
+    /// best_reduction − this pair's parallel reduction.
+    pub gap: u64,
+    /// Where the record came from.
+    pub origin: Option<String>,
+}

@@ -1,0 +1,335 @@
+//! Small inline-SVG charts for the HTML report (no scripts, no network):
+//! a horizontal bar chart, a scatter plot and a cactus (sorted-times) plot,
+//! with linear or logarithmic axes and a legend.
+
+use std::fmt::Write;
+
+/// Colours for series, reused cyclically.
+pub const PALETTE: &[&str] = &[
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+
+const W: f64 = 600.0;
+const H: f64 = 340.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 190.0;
+const TOP: f64 = 34.0;
+const BOTTOM: f64 = 46.0;
+
+/// Escape text for XML/HTML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One named set of points.
+pub struct Series {
+    /// Legend label.
+    pub name: String,
+    /// Fill colour (CSS).
+    pub color: &'static str,
+    /// (x, y) points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// An axis mapping values to pixels.
+#[derive(Clone, Copy)]
+struct Scale {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    p0: f64,
+    p1: f64,
+}
+
+impl Scale {
+    fn new(min: f64, max: f64, log: bool, p0: f64, p1: f64) -> Self {
+        let (lo, hi) = if log {
+            let lo = min.max(1e-3).log10().floor();
+            let hi = max.max(min.max(1e-3) * 10.0).log10().ceil();
+            (lo, hi.max(lo + 1.0))
+        } else {
+            let step = nice_step(max.max(1e-9) / 5.0);
+            (0.0, (max / step).ceil().max(1.0) * step)
+        };
+        Scale {
+            lo,
+            hi,
+            log,
+            p0,
+            p1,
+        }
+    }
+
+    fn map(&self, v: f64) -> f64 {
+        let t = if self.log {
+            v.max(10f64.powf(self.lo)).log10()
+        } else {
+            v
+        };
+        self.p0 + (t - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0)
+    }
+
+    fn ticks(&self) -> Vec<f64> {
+        if self.log {
+            (self.lo as i32..=self.hi as i32)
+                .map(|k| 10f64.powi(k))
+                .collect()
+        } else {
+            let step = nice_step(self.hi / 5.0);
+            (0..=((self.hi / step).round() as usize))
+                .map(|i| i as f64 * step)
+                .collect()
+        }
+    }
+}
+
+fn nice_step(raw: f64) -> f64 {
+    let mag = 10f64.powf(raw.log10().floor());
+    let f = raw / mag;
+    mag * if f <= 1.0 {
+        1.0
+    } else if f <= 2.0 {
+        2.0
+    } else if f <= 5.0 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+fn tick_label(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.0e}", v)
+    } else if v >= 1.0 || v == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn frame(out: &mut String, title: &str, xl: &str, yl: &str, xs: Scale, ys: Scale) {
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" class="plot" role="img"><title>{t}</title><text x="{cx}" y="20" text-anchor="middle" class="pt">{t}</text>"#,
+        t = esc(title),
+        cx = LEFT + (W - LEFT - RIGHT) / 2.0
+    );
+    for v in xs.ticks() {
+        let x = xs.map(v);
+        let _ = write!(
+            out,
+            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{y2}" stroke="#e5e5e5"/><text x="{x:.1}" y="{ty}" text-anchor="middle" class="tk">{l}</text>"##,
+            y2 = H - BOTTOM,
+            ty = H - BOTTOM + 14.0,
+            l = tick_label(v)
+        );
+    }
+    for v in ys.ticks() {
+        let y = ys.map(v);
+        let _ = write!(
+            out,
+            r##"<line x1="{LEFT}" y1="{y:.1}" x2="{x2}" y2="{y:.1}" stroke="#e5e5e5"/><text x="{tx}" y="{ty:.1}" text-anchor="end" class="tk">{l}</text>"##,
+            x2 = W - RIGHT,
+            tx = LEFT - 5.0,
+            ty = y + 4.0,
+            l = tick_label(v)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#888"/><text x="{cx}" y="{by}" text-anchor="middle" class="al">{xl}</text><text transform="translate(14 {cy}) rotate(-90)" text-anchor="middle" class="al">{yl}</text>"##,
+        pw = W - LEFT - RIGHT,
+        ph = H - TOP - BOTTOM,
+        cx = LEFT + (W - LEFT - RIGHT) / 2.0,
+        by = H - 8.0,
+        cy = TOP + (H - TOP - BOTTOM) / 2.0,
+        xl = esc(xl),
+        yl = esc(yl)
+    );
+}
+
+fn legend(out: &mut String, names: &[(&str, &str)]) {
+    for (i, (n, color)) in names.iter().enumerate() {
+        let y = TOP + 8.0 + i as f64 * 16.0;
+        let x = W - RIGHT + 10.0;
+        let short: String = n.chars().take(26).collect();
+        let _ = write!(
+            out,
+            r#"<rect x="{x}" y="{ry}" width="10" height="10" fill="{c}"/><text x="{tx}" y="{ty}" class="lg">{t}</text>"#,
+            ry = y - 9.0,
+            c = color,
+            tx = x + 14.0,
+            ty = y,
+            t = esc(&short)
+        );
+    }
+}
+
+/// Horizontal bars, one per (label, value, colour).
+pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64, &str)]) -> String {
+    let max = bars.iter().map(|b| b.1).fold(0.0, f64::max);
+    let left = 180.0;
+    let row = 22.0;
+    let h = TOP + BOTTOM + row * bars.len().max(1) as f64;
+    let xs = Scale::new(0.0, max.max(1.0), false, left, W - 30.0);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" class="plot" role="img"><title>{t}</title><text x="{cx}" y="20" text-anchor="middle" class="pt">{t}</text>"#,
+        t = esc(title),
+        cx = W / 2.0
+    );
+    for v in xs.ticks() {
+        let x = xs.map(v);
+        let _ = write!(
+            out,
+            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{y2}" stroke="#e5e5e5"/><text x="{x:.1}" y="{ty}" text-anchor="middle" class="tk">{l}</text>"##,
+            y2 = h - BOTTOM,
+            ty = h - BOTTOM + 14.0,
+            l = tick_label(v)
+        );
+    }
+    for (i, (label, v, color)) in bars.iter().enumerate() {
+        let y = TOP + 3.0 + i as f64 * row;
+        let short: String = label.chars().take(28).collect();
+        let _ = write!(
+            out,
+            r#"<text x="{tx}" y="{ty}" text-anchor="end" class="lg">{l}</text><rect x="{left}" y="{y}" width="{bw:.1}" height="{bh}" fill="{c}"><title>{l}: {v}</title></rect>"#,
+            tx = left - 6.0,
+            ty = y + 13.0,
+            l = esc(&short),
+            bw = (xs.map(*v) - left).max(0.5),
+            bh = row - 6.0,
+            c = color,
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<text x="{cx}" y="{by}" text-anchor="middle" class="al">{xl}</text></svg>"#,
+        cx = (left + W - 30.0) / 2.0,
+        by = h - 8.0,
+        xl = esc(x_label)
+    );
+    out
+}
+
+/// A scatter plot with a diagonal y = x (for "against the best known").
+pub fn scatter(title: &str, x_label: &str, y_label: &str, series: &[Series], log: bool) -> String {
+    let all = series.iter().flat_map(|s| s.points.iter());
+    let max = all.clone().map(|p| p.0.max(p.1)).fold(1.0, f64::max);
+    let min = all
+        .map(|p| p.0.min(p.1))
+        .fold(max, f64::min)
+        .max(if log { 1.0 } else { 0.0 });
+    let xs = Scale::new(min, max, log, LEFT, W - RIGHT);
+    let ys = Scale::new(min, max, log, H - BOTTOM, TOP);
+    let mut out = String::new();
+    frame(&mut out, title, x_label, y_label, xs, ys);
+    let (a, b) = (
+        10f64.powf(xs.lo).max(if log { 1e-3 } else { 0.0 }),
+        if log { 10f64.powf(xs.hi) } else { xs.hi },
+    );
+    let _ = write!(
+        out,
+        r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#999" stroke-dasharray="4 3"/>"##,
+        xs.map(a),
+        ys.map(a),
+        xs.map(b),
+        ys.map(b)
+    );
+    for s in series {
+        let _ = write!(out, r#"<g fill="{}" fill-opacity="0.55">"#, s.color);
+        for (x, y) in &s.points {
+            let _ = write!(
+                out,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="2.5"/>"#,
+                xs.map(*x),
+                ys.map(*y)
+            );
+        }
+        out.push_str("</g>");
+    }
+    let names: Vec<(&str, &str)> = series.iter().map(|s| (s.name.as_str(), s.color)).collect();
+    legend(&mut out, &names);
+    out.push_str("</svg>");
+    out
+}
+
+/// A cactus plot: per series its values sorted ascending, plotted against
+/// their rank (how many finish within a given time). One (name, colour,
+/// values) per series.
+pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -> String {
+    let n = series.iter().map(|s| s.2.len()).max().unwrap_or(0).max(1);
+    let max = series
+        .iter()
+        .flat_map(|s| s.2.iter().copied())
+        .fold(1.0, f64::max);
+    let min = series
+        .iter()
+        .flat_map(|s| s.2.iter().copied())
+        .fold(max, f64::min)
+        .max(0.01);
+    let xs = Scale::new(0.0, n as f64, false, LEFT, W - RIGHT);
+    let ys = Scale::new(min, max, true, H - BOTTOM, TOP);
+    let mut out = String::new();
+    frame(&mut out, title, "pairs (sorted by time)", y_label, xs, ys);
+    for (_, color, values) in series {
+        let mut v = values.clone();
+        v.sort_by(f64::total_cmp);
+        let pts: Vec<String> = v
+            .iter()
+            .enumerate()
+            .map(|(k, t)| format!("{:.1},{:.1}", xs.map(k as f64 + 1.0), ys.map(*t)))
+            .collect();
+        let _ = write!(
+            out,
+            r#"<polyline fill="none" stroke="{}" stroke-width="1.5" points="{}"/>"#,
+            color,
+            pts.join(" ")
+        );
+    }
+    let names: Vec<(&str, &str)> = series.iter().map(|s| (s.0.as_str(), s.1)).collect();
+    legend(&mut out, &names);
+    out.push_str("</svg>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scales_and_ticks() {
+        let s = Scale::new(0.0, 947.0, false, 0.0, 100.0);
+        assert_eq!(s.hi, 1000.0);
+        assert_eq!(s.ticks().len(), 6);
+        let l = Scale::new(0.5, 2400.0, true, 0.0, 100.0);
+        assert_eq!((l.lo, l.hi), (-1.0, 4.0));
+        assert!((l.map(1.0) - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn charts_are_well_formed_and_escaped() {
+        let b = bar_chart("a<b", "x", &[("s&t".into(), 3.0, PALETTE[0])]);
+        assert!(b.starts_with("<svg") && b.ends_with("</svg>"));
+        assert!(b.contains("a&lt;b") && b.contains("s&amp;t"));
+        let sc = scatter(
+            "t",
+            "x",
+            "y",
+            &[Series {
+                name: "s".into(),
+                color: PALETTE[0],
+                points: vec![(1.0, 2.0)],
+            }],
+            true,
+        );
+        assert_eq!(sc.matches("<circle").count(), 1);
+        let c = cactus("t", "s", &[("s".into(), PALETTE[1], vec![3.0, 1.0, 2.0])]);
+        assert!(c.contains("<polyline"));
+    }
+}

@@ -1,0 +1,303 @@
+//! Scoring: from [`PairRecord`]s to division rankings and track-wide
+//! recognitions under a named rules edition. Pure functions over data; no
+//! I/O. The SMT-COMP unsat-core rules are summarised in `docs/RULES.md`
+//! (sources: SMT-COMP 2016 rules §7, <https://smt-comp.github.io/2016/rules16.pdf>;
+//! the 2015–2018 competition report §7–8, JSAT 11(1) 2019; the 2019 ranking
+//! refinements on the SMT-COMP mailing list, 4 July 2019).
+//!
+//! `rules` holds the editions, `pair` one pair's ⟨e, n, w, c⟩, `division`
+//! families, weights and rankings, `recognition` the track-wide rankings,
+//! `participants` the table that says who competes.
+
+pub mod division;
+pub mod pair;
+pub mod participants;
+pub mod recognition;
+pub mod rules;
+
+use crate::report::schema::{
+    BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
+    SCHEMA_VERSION,
+};
+use crate::verdict::{PairRecord, RunStatus, Verdict};
+use division::{family_of, family_weights, is_competitive, rank, solver_sums, SolverPairs};
+use pair::{score_pair, Mode, PairScore};
+use participants::Participants;
+use recognition::PairView;
+use rules::Rules;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// What besides the rules shapes a score.
+#[derive(Clone, Debug, Default)]
+pub struct ScoreOptions {
+    /// Who competes, for which team, under which name.
+    pub participants: Participants,
+    /// Re-judge checked cores from their checkers' tally under the edition's
+    /// validation rule instead of taking the recorded verdict.
+    pub rejudge: bool,
+    /// Warnings from earlier stages (importers) to carry into the report.
+    pub warnings: Vec<String>,
+}
+
+/// One pair after scoring.
+struct Scored<'a> {
+    rec: &'a PairRecord,
+    verdict: Verdict,
+    family: String,
+    seq: PairScore,
+    par: PairScore,
+}
+
+impl Scored<'_> {
+    fn mode(&self, m: Mode) -> PairScore {
+        match m {
+            Mode::Sequential => self.seq,
+            Mode::Parallel => self.par,
+        }
+    }
+}
+
+/// Score every pair, every division and the track under `rules`.
+pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) -> ScoreReport {
+    let mut warnings = options.warnings.clone();
+    let mut excluded = 0u64;
+    let mut rejudged = 0u64;
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    let mut duplicates = Vec::new();
+    let mut by_division: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
+    for rec in pairs {
+        if rec.assertions < rules.min_assertions {
+            excluded += 1;
+            continue;
+        }
+        if !seen.insert((&rec.solver, &rec.benchmark)) {
+            duplicates.push(format!("{} on {}", rec.solver, rec.benchmark));
+            continue;
+        }
+        let verdict = match (
+            &rec.checks,
+            options.rejudge && rec.verdict.is_checked_core(),
+        ) {
+            (Some(t), true) => rules.core_verdict(t),
+            _ => rec.verdict.clone(),
+        };
+        if verdict != rec.verdict {
+            rejudged += 1;
+        }
+        by_division
+            .entry(&rec.division)
+            .or_default()
+            .push((rec, verdict));
+    }
+    if !duplicates.is_empty() {
+        warnings.push(format!(
+            "{} duplicate (solver, benchmark) pairs ignored, first: {}",
+            duplicates.len(),
+            duplicates[0]
+        ));
+    }
+    let participants = &options.participants;
+    if !participants.is_empty() {
+        let unlisted: BTreeSet<&str> = pairs
+            .iter()
+            .map(|r| r.solver.as_str())
+            .filter(|s| !participants.lists(s))
+            .collect();
+        for s in unlisted {
+            warnings.push(format!(
+                "solver `{s}` is not in the participants table: shown under its own name, hors concours"
+            ));
+        }
+    }
+
+    let mut divisions = Vec::new();
+    let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
+    let mut pair_rows = Vec::new();
+    for (name, recs) in by_division {
+        let (score, scored, rows) = score_division(name, recs, rules, participants);
+        divisions.push(score);
+        division_pairs.push(scored);
+        pair_rows.extend(rows);
+    }
+    let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
+    ScoreReport {
+        schema_version: SCHEMA_VERSION,
+        generator: format!("coreval {}", env!("CARGO_PKG_VERSION")),
+        edition: rules.edition.name().to_string(),
+        family: rules.family.name().to_string(),
+        rules: *rules,
+        pairs: pair_rows.len() as u64,
+        excluded_pairs: excluded,
+        rejudged_pairs: rejudged,
+        divisions,
+        recognitions,
+        warnings,
+        pair_rows,
+    }
+}
+
+/// Score one division: its pairs, the virtual best, both rankings.
+fn score_division<'a>(
+    name: &str,
+    recs: Vec<(&'a PairRecord, Verdict)>,
+    rules: &Rules,
+    participants: &Participants,
+) -> (DivisionScore, Vec<Scored<'a>>, Vec<PairRow>) {
+    let mut families: BTreeMap<String, String> = BTreeMap::new();
+    let mut assertions: BTreeMap<&str, u64> = BTreeMap::new();
+    let scored: Vec<Scored<'a>> = recs
+        .into_iter()
+        .map(|(rec, verdict)| {
+            let family = family_of(&rec.benchmark, &rec.division, rules.family);
+            families
+                .entry(rec.benchmark.clone())
+                .or_insert_with(|| family.clone());
+            assertions.entry(&rec.benchmark).or_insert(rec.assertions);
+            Scored {
+                seq: score_pair(rec, &verdict, rules, Mode::Sequential),
+                par: score_pair(rec, &verdict, rules, Mode::Parallel),
+                rec,
+                verdict,
+                family,
+            }
+        })
+        .collect();
+    let n = families.len() as u64;
+    let weights = rules.family_weights.then(|| family_weights(&families));
+    let scale = if rules.family_weights && rules.n_scaling {
+        n as f64
+    } else {
+        1.0
+    };
+    let best = recognition::virtual_best(scored.iter().map(|s| PairView {
+        solver: &s.rec.solver,
+        benchmark: &s.rec.benchmark,
+        score: s.par,
+    }));
+    let best_of = |b: &str| best.get(b).map_or(0, |v| v.0);
+    let solvers: BTreeSet<&str> = scored.iter().map(|s| s.rec.solver.as_str()).collect();
+    let competitive = is_competitive(solvers.iter().copied(), participants);
+    let mode_score = |mode: Mode| {
+        let sums = solvers
+            .iter()
+            .map(|solver| {
+                let mine: Vec<&Scored<'_>> =
+                    scored.iter().filter(|s| s.rec.solver == *solver).collect();
+                let sp = SolverPairs {
+                    solver,
+                    pairs: mine
+                        .iter()
+                        .map(|s| (s.rec.benchmark.as_str(), s.mode(mode)))
+                        .collect(),
+                    gap_to_best: mine
+                        .iter()
+                        .map(|s| best_of(&s.rec.benchmark).saturating_sub(s.mode(mode).n))
+                        .sum(),
+                };
+                solver_sums(&sp, weights.as_ref(), scale, participants)
+            })
+            .collect();
+        rank(sums, mode, rules, competitive)
+    };
+    let rows = scored
+        .iter()
+        .map(|s| PairRow {
+            solver: s.rec.solver.clone(),
+            benchmark: s.rec.benchmark.clone(),
+            division: name.to_string(),
+            family: s.family.clone(),
+            weight: weights.as_ref().map_or(1.0, |w| w[&s.rec.benchmark]),
+            assertions: s.rec.assertions,
+            core_size: s.rec.core_size,
+            verdict: s.rec.verdict.label(),
+            scored_verdict: s.verdict.label(),
+            status: match s.rec.status {
+                RunStatus::Complete => "complete",
+                RunStatus::Timeout => "timeout",
+                RunStatus::Memout => "memout",
+            }
+            .to_string(),
+            checks: s.rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
+            sequential: s.seq,
+            parallel: s.par,
+            best_reduction: best_of(&s.rec.benchmark),
+            gap: best_of(&s.rec.benchmark).saturating_sub(s.par.n),
+            origin: s.rec.origin.clone(),
+        })
+        .collect();
+    let virtual_best = VirtualBest {
+        correct: best.values().map(|v| v.0).sum(),
+        benchmarks: families
+            .iter()
+            .map(|(b, fam)| {
+                let (n, who) = best.get(b.as_str()).cloned().unwrap_or_default();
+                BenchmarkBest {
+                    benchmark: b.clone(),
+                    family: fam.clone(),
+                    assertions: assertions[b.as_str()],
+                    best_reduction: n,
+                    best_solvers: who.into_iter().map(String::from).collect(),
+                }
+            })
+            .collect(),
+    };
+    let division = DivisionScore {
+        name: name.to_string(),
+        benchmarks: n,
+        families: families.values().collect::<BTreeSet<_>>().len() as u64,
+        assertions: assertions.values().sum(),
+        competitive,
+        sequential: mode_score(Mode::Sequential),
+        parallel: mode_score(Mode::Parallel),
+        virtual_best,
+    };
+    (division, scored, rows)
+}
+
+fn per_mode<T>(f: impl Fn(Mode) -> T) -> PerMode<T> {
+    PerMode {
+        sequential: f(Mode::Sequential),
+        parallel: f(Mode::Parallel),
+    }
+}
+
+/// The track-wide recognitions the edition has.
+fn recognitions(
+    divisions: &[DivisionScore],
+    pairs: &[Vec<Scored<'_>>],
+    rules: &Rules,
+    participants: &Participants,
+) -> Recognitions {
+    let mut r = Recognitions::default();
+    if rules.divisions_won {
+        r.divisions_won = Some(per_mode(|m| recognition::divisions_won(divisions, m)));
+    }
+    if rules.lead_and_contribution {
+        r.biggest_lead = Some(per_mode(|m| recognition::biggest_lead(divisions, m)));
+        r.largest_contribution = Some(per_mode(|m| {
+            let views: Vec<Vec<PairView<'_>>> = pairs
+                .iter()
+                .map(|d| {
+                    d.iter()
+                        .map(|s| PairView {
+                            solver: &s.rec.solver,
+                            benchmark: &s.rec.benchmark,
+                            score: s.mode(m),
+                        })
+                        .collect()
+                })
+                .collect();
+            recognition::largest_contribution(divisions, &views, m, rules, participants)
+        }));
+    }
+    if let Some(params) = &rules.best_overall {
+        r.best_overall = Some(per_mode(|m| {
+            recognition::best_overall(divisions, m, params)
+        }));
+    }
+    r
+}
+
+#[cfg(test)]
+#[path = "mod_tests.rs"]
+mod tests;

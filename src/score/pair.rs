@@ -1,0 +1,233 @@
+//! One pair's score ⟨e, n, w, c⟩ in one mode (RULES.md §3–5): what the
+//! verdict is worth under an edition, then the time accounting that decides
+//! whether the answer counts at all. Pure functions over a [`PairRecord`].
+
+use super::rules::{MissingCore, Rules, TimeAccounting};
+use crate::verdict::{PairRecord, RunStatus, Verdict};
+use serde::Serialize;
+
+/// Sequential (virtual CPU limit, ranked by CPU time) or parallel (raw
+/// score, ranked by wall time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// CPU limit T, ranked by CPU time.
+    Sequential,
+    /// Wall-clock limit T, ranked by wall time.
+    Parallel,
+}
+
+impl Mode {
+    /// Both modes, sequential first (the order of the published tables).
+    pub const BOTH: [Mode; 2] = [Mode::Sequential, Mode::Parallel];
+
+    /// `sequential` or `parallel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Sequential => "sequential",
+            Mode::Parallel => "parallel",
+        }
+    }
+}
+
+/// One pair's score in one mode, before any weighting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PairScore {
+    /// e: 1 for an erroneous result, else 0.
+    pub e: u32,
+    /// n: the reduction A − |core| of a validated core, else 0.
+    pub n: u64,
+    /// c: CPU seconds after the edition's time accounting.
+    pub cpu: f64,
+    /// w: wall-clock seconds after the edition's time accounting.
+    pub wall: f64,
+    /// Counted as a timeout (status timeout, or over the limit in this mode).
+    pub timeout: bool,
+    /// The run hit the memory limit.
+    pub memout: bool,
+    /// The answer was discarded: over the limit in this mode, or the run did
+    /// not end by itself and the edition scores only complete runs.
+    pub discarded: bool,
+}
+
+/// The verdict's worth (e, n) when the answer counts. `verdict` may differ
+/// from `rec.verdict` when the edition re-judged the checkers' tally.
+pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, u64) {
+    match verdict {
+        Verdict::Validated => (
+            0,
+            rec.assertions
+                .saturating_sub(rec.core_size.unwrap_or(rec.assertions)),
+        ),
+        Verdict::Refuted | Verdict::SatAnswer => (1, 0),
+        Verdict::IllFormed { .. } => (u32::from(rules.ill_formed_is_error), 0),
+        Verdict::UnsatNoCore => match rules.missing_core {
+            MissingCore::Error => (1, 0),
+            MissingCore::NoScore => (0, 0),
+        },
+        Verdict::NotValidated | Verdict::Unchecked | Verdict::Unknown | Verdict::NoAnswer => (0, 0),
+    }
+}
+
+/// Score one pair in one mode.
+pub fn score_pair(rec: &PairRecord, verdict: &Verdict, rules: &Rules, mode: Mode) -> PairScore {
+    let t = rules.time_limit;
+    let memout = rec.status == RunStatus::Memout;
+    let mut s = PairScore {
+        cpu: rec.cpu,
+        wall: rec.wall,
+        timeout: rec.status == RunStatus::Timeout,
+        memout,
+        ..PairScore::default()
+    };
+    match rules.time_accounting {
+        TimeAccounting::Penalty => {
+            if memout {
+                s.cpu = t;
+                s.wall = t;
+            }
+            let clock = match mode {
+                Mode::Sequential => s.cpu,
+                Mode::Parallel => s.wall,
+            };
+            if clock > t {
+                s.cpu = t;
+                s.wall = t;
+                s.timeout = true;
+                s.discarded = true;
+            }
+        }
+        TimeAccounting::Clamp => {
+            if mode == Mode::Sequential && s.cpu > t {
+                s.cpu = t;
+                s.timeout = true;
+                s.discarded = true;
+            }
+        }
+    }
+    if rules.answer_needs_complete_run && rec.status != RunStatus::Complete {
+        s.discarded = true;
+    }
+    if !s.discarded {
+        let (e, n) = verdict_worth(rec, verdict, rules);
+        s.e = e;
+        s.n = n;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::rules::Edition;
+    use crate::verdict::IllFormed;
+
+    fn rec(verdict: Verdict, status: RunStatus, cpu: f64, wall: f64) -> PairRecord {
+        PairRecord {
+            solver: "s".into(),
+            benchmark: "QF_LIA/f/b.smt2".into(),
+            division: "QF_LIA".into(),
+            assertions: 10,
+            core_size: Some(4),
+            verdict,
+            status,
+            cpu,
+            wall,
+            ..PairRecord::default()
+        }
+    }
+
+    fn score(r: &PairRecord, e: Edition, m: Mode) -> PairScore {
+        score_pair(r, &r.verdict, &e.rules(), m)
+    }
+
+    #[test]
+    fn reduction_is_assertions_minus_core() {
+        let r = rec(Verdict::Validated, RunStatus::Complete, 1.0, 1.0);
+        let s = score(&r, Edition::Smtcomp2019, Mode::Parallel);
+        assert_eq!((s.e, s.n), (0, 6));
+    }
+
+    #[test]
+    fn errors_by_edition() {
+        let ill = rec(
+            Verdict::IllFormed {
+                reason: IllFormed::UnknownName,
+            },
+            RunStatus::Complete,
+            1.0,
+            1.0,
+        );
+        assert_eq!(score(&ill, Edition::Smtcomp2016, Mode::Parallel).e, 1);
+        assert_eq!(score(&ill, Edition::Smtcomp2019, Mode::Parallel).e, 1);
+        let s25 = score(&ill, Edition::Smtcomp2025, Mode::Parallel);
+        assert_eq!((s25.e, s25.n), (0, 0));
+        for v in [Verdict::Refuted, Verdict::SatAnswer] {
+            let r = rec(v, RunStatus::Complete, 1.0, 1.0);
+            for e in Edition::ALL {
+                assert_eq!(score(&r, e, Mode::Parallel).e, 1);
+            }
+        }
+        let none = rec(Verdict::UnsatNoCore, RunStatus::Complete, 1.0, 1.0);
+        assert_eq!(score(&none, Edition::Smtcomp2018, Mode::Parallel).e, 1);
+        let s19 = score(&none, Edition::Smtcomp2019, Mode::Parallel);
+        assert_eq!((s19.e, s19.n), (0, 0));
+        for v in [
+            Verdict::Unknown,
+            Verdict::NoAnswer,
+            Verdict::Unchecked,
+            Verdict::NotValidated,
+        ] {
+            let r = rec(v, RunStatus::Complete, 1.0, 1.0);
+            let s = score(&r, Edition::Smtcomp2016, Mode::Parallel);
+            assert_eq!((s.e, s.n), (0, 0));
+        }
+    }
+
+    #[test]
+    fn sequential_filter_2016_keeps_wall() {
+        // c > T: answer discarded, c = T, w unchanged (2016–2018 program)
+        let r = rec(Verdict::Validated, RunStatus::Complete, 3000.0, 900.0);
+        let seq = score(&r, Edition::Smtcomp2016, Mode::Sequential);
+        assert_eq!((seq.e, seq.n, seq.cpu, seq.wall), (0, 0, 2400.0, 900.0));
+        assert!(seq.timeout && seq.discarded);
+        // the parallel score is raw: CPU up to 4T counts as measured
+        let par = score(&r, Edition::Smtcomp2016, Mode::Parallel);
+        assert_eq!((par.n, par.cpu, par.wall), (6, 3000.0, 900.0));
+        assert!(!par.timeout);
+    }
+
+    #[test]
+    fn time_accounting_2019() {
+        let r = rec(Verdict::Validated, RunStatus::Complete, 3000.0, 900.0);
+        let seq = score(&r, Edition::Smtcomp2019, Mode::Sequential);
+        assert_eq!((seq.n, seq.cpu, seq.wall), (0, 2400.0, 2400.0));
+        assert!(seq.timeout);
+        let par = score(&r, Edition::Smtcomp2019, Mode::Parallel);
+        assert_eq!((par.n, par.cpu, par.wall), (6, 3000.0, 900.0));
+        // a memout costs T in both clocks and counts as memout, not timeout
+        let m = rec(Verdict::NoAnswer, RunStatus::Memout, 10.0, 12.0);
+        let s = score(&m, Edition::Smtcomp2019, Mode::Parallel);
+        assert_eq!(
+            (s.cpu, s.wall, s.memout, s.timeout),
+            (2400.0, 2400.0, true, false)
+        );
+        // a timeout status counts even under the limit; its answer too (2019)
+        let t = rec(Verdict::Validated, RunStatus::Timeout, 100.0, 2399.0);
+        let s = score(&t, Edition::Smtcomp2019, Mode::Parallel);
+        assert!(s.timeout && !s.discarded);
+        assert_eq!(s.n, 6);
+        // …but not in 2016–2018, which scored complete runs only
+        let s = score(&t, Edition::Smtcomp2016, Mode::Parallel);
+        assert!(s.discarded);
+        assert_eq!(s.n, 0);
+    }
+
+    #[test]
+    fn limit_2025_is_1200() {
+        let r = rec(Verdict::Validated, RunStatus::Complete, 1300.0, 1300.0);
+        let s = score(&r, Edition::Smtcomp2025, Mode::Parallel);
+        assert!(s.discarded);
+        assert_eq!(s.wall, 1200.0);
+    }
+}

@@ -1,0 +1,254 @@
+//! Track-wide recognitions (RULES.md §7) and the per-benchmark virtual best:
+//! competitive divisions won (2015–2018), biggest lead and largest
+//! contribution (2019 refinements, seed 004), best overall (2025).
+
+use super::pair::{Mode, PairScore};
+use super::participants::Participants;
+use super::rules::{BestOverall, Rules};
+use crate::report::schema::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One scored pair as the recognitions need it.
+#[derive(Clone, Copy, Debug)]
+pub struct PairView<'a> {
+    /// Solver (data name).
+    pub solver: &'a str,
+    /// Benchmark id.
+    pub benchmark: &'a str,
+    /// Its score in the mode at hand.
+    pub score: PairScore,
+}
+
+/// Per benchmark: the largest reduction among pairs without error, and the
+/// solvers that reached it (none when it is 0).
+pub fn virtual_best<'a>(
+    pairs: impl IntoIterator<Item = PairView<'a>>,
+) -> BTreeMap<&'a str, (u64, Vec<&'a str>)> {
+    let mut best: BTreeMap<&str, (u64, Vec<&str>)> = BTreeMap::new();
+    for p in pairs {
+        let entry = best.entry(p.benchmark).or_insert((0, Vec::new()));
+        let n = if p.score.e == 0 { p.score.n } else { 0 };
+        if n > entry.0 {
+            *entry = (n, vec![p.solver]);
+        } else if n == entry.0 && n > 0 {
+            entry.1.push(p.solver);
+        }
+    }
+    best
+}
+
+fn mode_of(d: &DivisionScore, mode: Mode) -> &ModeScore {
+    match mode {
+        Mode::Sequential => &d.sequential,
+        Mode::Parallel => &d.parallel,
+    }
+}
+
+/// Competitive divisions won per solver (2015–2018), most first.
+pub fn divisions_won(divisions: &[DivisionScore], mode: Mode) -> Vec<DivisionsWon> {
+    let mut won: BTreeMap<&str, (String, Vec<String>)> = BTreeMap::new();
+    for d in divisions.iter().filter(|d| d.competitive) {
+        let m = mode_of(d, mode);
+        if let Some(w) = &m.winner {
+            let display = m
+                .solvers
+                .iter()
+                .find(|s| &s.solver == w)
+                .map(|s| s.display.clone())
+                .unwrap_or_default();
+            won.entry(w)
+                .or_insert((display, Vec::new()))
+                .1
+                .push(d.name.clone());
+        }
+    }
+    let mut out: Vec<DivisionsWon> = won
+        .into_iter()
+        .map(|(s, (display, divisions))| DivisionsWon {
+            solver: s.to_string(),
+            display,
+            won: divisions.len() as u64,
+            divisions,
+        })
+        .collect();
+    out.sort_by(|a, b| b.won.cmp(&a.won).then_with(|| a.solver.cmp(&b.solver)));
+    out
+}
+
+/// Biggest lead (2019 §7.3.1 as refined): per competitive division, the best
+/// competing solver against the second, (n₁+1)/(n₂+1), ties by
+/// (t₂+1)/(t₁+1); divisions whose best has no reduction are skipped.
+pub fn biggest_lead(divisions: &[DivisionScore], mode: Mode) -> Vec<Lead> {
+    let mut out = Vec::new();
+    for d in divisions.iter().filter(|d| d.competitive) {
+        let mut competing = mode_of(d, mode).solvers.iter().filter(|s| s.competing);
+        let (Some(first), Some(second)) = (competing.next(), competing.next()) else {
+            continue;
+        };
+        if first.correct <= 0.0 {
+            continue;
+        }
+        let (t1, t2) = match mode {
+            Mode::Sequential => (first.cpu, second.cpu),
+            Mode::Parallel => (first.wall, second.wall),
+        };
+        out.push(Lead {
+            division: d.name.clone(),
+            first: first.solver.clone(),
+            second: second.solver.clone(),
+            first_display: first.display.clone(),
+            second_display: second.display.clone(),
+            score: (1.0 + first.correct) / (1.0 + second.correct),
+            time: (1.0 + t2) / (1.0 + t1),
+        });
+    }
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.time.total_cmp(&a.time))
+            .then_with(|| a.division.cmp(&b.division))
+    });
+    out
+}
+
+/// vbss_n and vbss_t of a set of pairs: per benchmark the largest reduction,
+/// among those the shortest time (a pair without reduction costs T), summed.
+fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f64, f64) {
+    let mut best: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
+    for p in pairs.iter().filter(|p| Some(p.solver) != without) {
+        let time = if p.score.n == 0 {
+            t
+        } else {
+            match mode {
+                Mode::Sequential => p.score.cpu,
+                Mode::Parallel => p.score.wall,
+            }
+        };
+        let e = best.entry(p.benchmark).or_insert((p.score.n, time));
+        if p.score.n > e.0 || (p.score.n == e.0 && time < e.1) {
+            *e = (p.score.n, time);
+        }
+    }
+    best.values()
+        .fold((0.0, 0.0), |(n, s), (bn, bt)| (n + *bn as f64, s + bt))
+}
+
+/// Largest contribution (2019 §7.3.2 as refined): in each division with more
+/// than two sound competing solvers, the solver whose removal lowers the
+/// virtual best most, impacts normalised by the division's share of all
+/// competitive solver/benchmark pairs of the eligible divisions.
+/// `pairs[i]` are the scored pairs of `divisions[i]`; `competing` says who
+/// competes and under which name.
+pub fn largest_contribution(
+    divisions: &[DivisionScore],
+    pairs: &[Vec<PairView<'_>>],
+    mode: Mode,
+    rules: &Rules,
+    participants: &Participants,
+) -> Vec<Contribution> {
+    let competing = |s: &str| participants.get(s).competing;
+    let mut total_pairs = 0.0;
+    let mut tops = Vec::new();
+    for (d, dp) in divisions.iter().zip(pairs) {
+        let comp: Vec<PairView<'_>> = dp.iter().copied().filter(|p| competing(p.solver)).collect();
+        let all: BTreeSet<&str> = comp.iter().map(|p| p.solver).collect();
+        let unsound: BTreeSet<&str> = comp
+            .iter()
+            .filter(|p| p.score.e > 0)
+            .map(|p| p.solver)
+            .collect();
+        let sound: Vec<&str> = all.difference(&unsound).copied().collect();
+        if sound.len() <= 2 {
+            continue;
+        }
+        total_pairs += (d.benchmarks * all.len() as u64) as f64;
+        let sound_pairs: Vec<PairView<'_>> = comp
+            .into_iter()
+            .filter(|p| !unsound.contains(p.solver))
+            .collect();
+        let (vbs_n, vbs_t) = vbss(&sound_pairs, None, mode, rules.time_limit);
+        if vbs_n == 0.0 {
+            continue;
+        }
+        let mut best: Option<(f64, f64, &str)> = None;
+        for s in &sound {
+            let (n, t) = vbss(&sound_pairs, Some(s), mode, rules.time_limit);
+            let impact_n = 1.0 - n / vbs_n;
+            let impact_t = if t > 0.0 { 1.0 - vbs_t / t } else { 0.0 };
+            let better = match best {
+                None => true,
+                Some((bn, bt, _)) => impact_n > bn || (impact_n == bn && impact_t > bt),
+            };
+            if better {
+                best = Some((impact_n, impact_t, s));
+            }
+        }
+        if let Some((n, t, s)) = best {
+            tops.push((d, all.len() as u64, n, t, s.to_string()));
+        }
+    }
+    let mut out: Vec<Contribution> = tops
+        .into_iter()
+        .map(|(d, solvers, n, t, solver)| {
+            let weight = (solvers * d.benchmarks) as f64 / total_pairs;
+            Contribution {
+                division: d.name.clone(),
+                display: participants.get(&solver).display,
+                solver,
+                score: n * weight,
+                time: t * weight,
+                raw_score: n,
+                raw_time: t,
+                solvers,
+                benchmarks: d.benchmarks,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.time.total_cmp(&a.time))
+            .then_with(|| a.division.cmp(&b.division))
+    });
+    out
+}
+
+/// Best overall (2025): Σ over the competitive divisions a solver entered of
+/// ((n_D/N_D)² if it made no error, else the penalty) × log N_D, with N_D the
+/// division's number of named assertions.
+pub fn best_overall(divisions: &[DivisionScore], mode: Mode, params: &BestOverall) -> Vec<Overall> {
+    let mut acc: BTreeMap<&str, Overall> = BTreeMap::new();
+    for d in divisions
+        .iter()
+        .filter(|d| d.competitive && d.assertions > 0)
+    {
+        let nd = d.assertions as f64;
+        for s in &mode_of(d, mode).solvers {
+            let term = if s.error_pairs == 0 {
+                (s.correct / nd).powi(2)
+            } else {
+                params.error_penalty
+            } * nd.log(params.log_base);
+            let o = acc.entry(&s.solver).or_insert_with(|| Overall {
+                solver: s.solver.clone(),
+                display: s.display.clone(),
+                competing: s.competing,
+                score: 0.0,
+                divisions: 0,
+            });
+            o.score += term;
+            o.divisions += 1;
+        }
+    }
+    let mut out: Vec<Overall> = acc.into_values().collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.solver.cmp(&b.solver))
+    });
+    out
+}
+
+#[cfg(test)]
+#[path = "recognition_tests.rs"]
+mod tests;

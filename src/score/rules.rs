@@ -1,0 +1,289 @@
+//! The rules editions coreval can score by, each a preset whose parameters
+//! are spelled out in one [`Rules`] value, so that a report can say exactly
+//! what it applied and a user can build a variant.
+//!
+//! Sources (see `docs/RULES.md`): SMT-COMP 2016 rules §7, the 2015–2018
+//! competition report §7–8, the 2019 ranking refinements, and what the
+//! published results show. Where the published numbers disagree with the
+//! rules text, the preset follows the published numbers and says so:
+//! the 2016 unsat-core results multiply error and reduction scores by N
+//! (as the 2017–2018 text describes), and take a benchmark's whole
+//! directory as its family.
+
+use crate::policy::{Decision, Policy};
+use crate::verdict::{CheckerTally, Verdict};
+use serde::Serialize;
+
+/// A named rules edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+pub enum Edition {
+    /// SMT-COMP 2016: family weights, N-scaled, checkers z3/cvc4/mathsat.
+    #[value(name = "smtcomp-2016")]
+    #[serde(rename = "smtcomp-2016")]
+    Smtcomp2016,
+    /// SMT-COMP 2017: as 2016; a core is refuted by a sat majority or by the
+    /// producing solver itself.
+    #[value(name = "smtcomp-2017")]
+    #[serde(rename = "smtcomp-2017")]
+    Smtcomp2017,
+    /// SMT-COMP 2018: as 2017 without the producer clause.
+    #[value(name = "smtcomp-2018")]
+    #[serde(rename = "smtcomp-2018")]
+    Smtcomp2018,
+    /// SMT-COMP 2019: plain sums, time penalties, biggest lead and largest
+    /// contribution.
+    #[value(name = "smtcomp-2019")]
+    #[serde(rename = "smtcomp-2019")]
+    Smtcomp2019,
+    /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
+    /// validation, best overall ranking.
+    #[value(name = "smtcomp-2025")]
+    #[serde(rename = "smtcomp-2025")]
+    Smtcomp2025,
+}
+
+impl Edition {
+    /// The preset's name as used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Smtcomp2016 => "smtcomp-2016",
+            Edition::Smtcomp2017 => "smtcomp-2017",
+            Edition::Smtcomp2018 => "smtcomp-2018",
+            Edition::Smtcomp2019 => "smtcomp-2019",
+            Edition::Smtcomp2025 => "smtcomp-2025",
+        }
+    }
+
+    /// Every edition, oldest first.
+    pub const ALL: [Edition; 5] = [
+        Edition::Smtcomp2016,
+        Edition::Smtcomp2017,
+        Edition::Smtcomp2018,
+        Edition::Smtcomp2019,
+        Edition::Smtcomp2025,
+    ];
+
+    /// The preset's parameters.
+    pub fn rules(self) -> Rules {
+        let old = Rules {
+            edition: self,
+            time_limit: 2400.0,
+            family_weights: true,
+            n_scaling: true,
+            family: FamilyDef::Directory,
+            answer_needs_complete_run: true,
+            time_accounting: TimeAccounting::Clamp,
+            ill_formed_is_error: true,
+            missing_core: MissingCore::Error,
+            validation: Policy::Smtcomp2016,
+            tie_precision: Some(0.01),
+            winner_needs_reduction: false,
+            min_assertions: 0,
+            divisions_won: true,
+            lead_and_contribution: false,
+            best_overall: None,
+        };
+        match self {
+            Edition::Smtcomp2016 => old,
+            Edition::Smtcomp2017 => Rules {
+                validation: Policy::Smtcomp2017,
+                ..old
+            },
+            Edition::Smtcomp2018 => Rules {
+                validation: Policy::Smtcomp2018,
+                ..old
+            },
+            Edition::Smtcomp2019 => Rules {
+                family_weights: false,
+                n_scaling: false,
+                family: FamilyDef::FirstFolder,
+                answer_needs_complete_run: false,
+                time_accounting: TimeAccounting::Penalty,
+                missing_core: MissingCore::NoScore,
+                validation: Policy::Smtcomp2018,
+                tie_precision: None,
+                winner_needs_reduction: true,
+                divisions_won: false,
+                lead_and_contribution: true,
+                ..old
+            },
+            Edition::Smtcomp2025 => Rules {
+                edition: self,
+                time_limit: 1200.0,
+                ill_formed_is_error: false,
+                validation: Policy::Smtcomp2025,
+                min_assertions: 2,
+                best_overall: Some(BestOverall {
+                    error_penalty: -2.0,
+                    log_base: 10.0,
+                }),
+                ..Edition::Smtcomp2019.rules()
+            },
+        }
+    }
+}
+
+/// What a benchmark family is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum FamilyDef {
+    /// The first folder below the logic folder (the rules text, 2016 §7.3).
+    FirstFolder,
+    /// The benchmark's whole directory (what the 2016–2018 scoring programs
+    /// computed, and so the published results of those years).
+    Directory,
+}
+
+impl FamilyDef {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyDef::FirstFolder => "first-folder",
+            FamilyDef::Directory => "directory",
+        }
+    }
+}
+
+/// How times beyond the limit T and memory-outs are accounted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimeAccounting {
+    /// 2016–2018 (rules §7.2 as the scoring program did it): the parallel
+    /// score takes the measured times as they are; the sequential score
+    /// discards the answer of a pair with c > T and takes c = T, leaving w.
+    Clamp,
+    /// 2019 on (verified against the published 2019 numbers): a memout gets
+    /// c = w = T; a pair whose relevant clock (CPU for sequential, wall for
+    /// parallel) exceeds T gets c = w = T, its answer discarded, and counts
+    /// as a timeout.
+    Penalty,
+}
+
+/// What an `unsat` answer without a core is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingCore {
+    /// An error (2016–2018: the scoring program counted an unreadable core
+    /// as an error, and the empty core it amounts to is refuted).
+    Error,
+    /// No reduction, no error (2019 on).
+    NoScore,
+}
+
+/// The 2025 competition-wide "best overall" ranking parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BestOverall {
+    /// Points for a division in which the solver made an error (−2).
+    pub error_penalty: f64,
+    /// Base of the logarithm of the division size (10).
+    pub log_base: f64,
+}
+
+/// Every parameter that differs between editions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rules {
+    /// The preset these parameters come from (or were derived from).
+    pub edition: Edition,
+    /// T: the wall-clock limit in seconds, also the virtual CPU limit of the
+    /// sequential score.
+    pub time_limit: f64,
+    /// Weigh benchmarks by family: α_b = (1 + ln F_b)/F_b, normalised over
+    /// the division (2016–2018).
+    pub family_weights: bool,
+    /// Multiply weighted error and reduction scores by N, the division's
+    /// number of benchmarks (2016–2018 as published).
+    pub n_scaling: bool,
+    /// Default family definition (`--family` overrides it).
+    pub family: FamilyDef,
+    /// Only runs that ended by themselves (StarExec status `complete`) have
+    /// their answer scored (2016–2018 scoring program).
+    pub answer_needs_complete_run: bool,
+    /// Treatment of over-limit times and memouts.
+    pub time_accounting: TimeAccounting,
+    /// An ill-formed core is an error (2016–2020); from 2021 it scores 0.
+    pub ill_formed_is_error: bool,
+    /// What `unsat` without a core is worth.
+    pub missing_core: MissingCore,
+    /// When the checkers validate a core (used with `--rejudge`): the
+    /// edition's decision policy (RULES.md §4, [`crate::policy`]).
+    pub validation: Policy,
+    /// Error and reduction scores closer than this count as equal when
+    /// ranking (the 2016–2018 program compared them rounded to hundredths).
+    pub tie_precision: Option<f64>,
+    /// A division has no winner when its best competing solver has no
+    /// reduction at all (2019 on).
+    pub winner_needs_reduction: bool,
+    /// Benchmarks with fewer named assertions than this are left out (2025: 2).
+    pub min_assertions: u64,
+    /// Track-wide: count competitive divisions won (2015–2018).
+    pub divisions_won: bool,
+    /// Track-wide: biggest lead and largest contribution (2019 on).
+    pub lead_and_contribution: bool,
+    /// Track-wide: best overall (2025).
+    pub best_overall: Option<BestOverall>,
+}
+
+impl Rules {
+    /// The verdict the checkers' tally gives under this edition.
+    pub fn core_verdict(&self, t: &CheckerTally) -> Verdict {
+        match self.validation.decide(t) {
+            Decision::Validated => Verdict::Validated,
+            Decision::Refuted => Verdict::Refuted,
+            Decision::NotValidated => Verdict::NotValidated,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(sat: u32, unsat: u32, unknown: u32) -> CheckerTally {
+        CheckerTally {
+            sat,
+            unsat,
+            unknown,
+            producer_sat: false,
+        }
+    }
+
+    #[test]
+    fn validation_rules_per_edition() {
+        let r16 = Edition::Smtcomp2016.rules();
+        let r17 = Edition::Smtcomp2017.rules();
+        let r18 = Edition::Smtcomp2018.rules();
+        let r25 = Edition::Smtcomp2025.rules();
+        // one sat among two unsat: 2016 refutes, majority rules do not
+        assert_eq!(r16.core_verdict(&tally(1, 2, 0)), Verdict::Refuted);
+        assert_eq!(r18.core_verdict(&tally(1, 2, 0)), Verdict::Validated);
+        assert_eq!(r25.core_verdict(&tally(1, 2, 0)), Verdict::Validated);
+        // a tie: validated up to 2024, refuted in 2025
+        assert_eq!(r18.core_verdict(&tally(1, 1, 1)), Verdict::Validated);
+        assert_eq!(r25.core_verdict(&tally(1, 1, 1)), Verdict::Refuted);
+        // all unknown: validated before 2025, not validated in 2025
+        assert_eq!(r16.core_verdict(&tally(0, 0, 3)), Verdict::Validated);
+        assert_eq!(r18.core_verdict(&tally(0, 0, 3)), Verdict::Validated);
+        assert_eq!(r25.core_verdict(&tally(0, 0, 3)), Verdict::NotValidated);
+        // the 2017 producer clause
+        let mut t = tally(0, 2, 0);
+        t.producer_sat = true;
+        assert_eq!(r17.core_verdict(&t), Verdict::Refuted);
+        assert_eq!(r18.core_verdict(&t), Verdict::Validated);
+    }
+
+    #[test]
+    fn presets_are_explicit() {
+        let r16 = Edition::Smtcomp2016.rules();
+        assert!(r16.family_weights && r16.n_scaling);
+        assert_eq!(r16.family, FamilyDef::Directory);
+        let r19 = Edition::Smtcomp2019.rules();
+        assert!(!r19.family_weights && !r19.n_scaling);
+        assert_eq!(r19.time_accounting, TimeAccounting::Penalty);
+        let r25 = Edition::Smtcomp2025.rules();
+        assert_eq!(r25.time_limit, 1200.0);
+        assert!(!r25.ill_formed_is_error && r25.best_overall.is_some());
+        for e in Edition::ALL {
+            assert_eq!(e.rules().edition, e);
+        }
+    }
+}
