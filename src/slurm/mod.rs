@@ -208,7 +208,7 @@ pub fn sizing(
 ) -> Result<Sizing> {
     let c = crate::campaign::Campaign::load(campaign)?;
     let checkers = if c.config.check.checkers.is_empty() {
-        crate::checkers::load_dir(&checkers_dir(&c))
+        crate::checkers::load_dir(&crate::solve::checkers_dir(&c))
             .map(|defs| defs.iter().filter(|d| d.is_installed()).count())
             .unwrap_or(0)
     } else {
@@ -222,15 +222,6 @@ pub fn sizing(
         memory_mb: c.memory.map(|b| b.div_ceil(1024 * 1024)),
         max_array_size,
     })
-}
-
-/// The definitions folder of a campaign.
-fn checkers_dir(c: &crate::campaign::Campaign) -> PathBuf {
-    match &c.config.checkers_dir {
-        Some(d) if d.is_absolute() => d.clone(),
-        Some(d) => c.dir.join(d),
-        None => crate::checkers::default_dir(),
-    }
 }
 
 /// Fail with a clear message when a Slurm client command is absent.

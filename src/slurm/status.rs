@@ -78,19 +78,13 @@ pub struct Work {
 }
 
 impl Work {
-    /// Read the named index (entries with outcome `named`) and the config's
-    /// solvers.
+    /// Read the named benchmarks (the eligible entries of the index) and
+    /// the config's solvers.
     pub fn load(campaign: &Path) -> Result<Work> {
         let c = crate::campaign::Campaign::load(campaign)?;
-        let path = c.named_dir().join("index.jsonl");
-        let (entries, rep): (Vec<Value>, _) = journal::read_all(&path)?;
-        for w in rep.warnings(&path) {
-            eprintln!("warning: {w}");
-        }
-        let benchmarks = entries
-            .iter()
-            .filter(|e| e.get("outcome").and_then(Value::as_str) == Some("named"))
-            .filter_map(|e| e.get("id").and_then(Value::as_str).map(str::to_string))
+        let benchmarks = crate::solve::read_index(&c)?
+            .into_iter()
+            .map(|b| b.id)
             .collect();
         let solvers = c.config.solvers.iter().map(|s| s.name.clone()).collect();
         Ok(Work {
