@@ -195,8 +195,7 @@ impl Campaign {
     /// Validate a parsed config for the campaign folder `dir`.
     pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
         // Solvers run in their own working folders: every path must be absolute.
-        let dir = &std::path::absolute(dir)
-            .with_context(|| format!("bad campaign folder {}", dir.display()))?;
+        let dir = &std::path::absolute(dir).with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
         for (what, v) in [
             ("limits.time", l.time),

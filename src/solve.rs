@@ -77,10 +77,7 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
                     bail!(
                         "solver '{}': no definition '{d}' in the checkers folder (known: {})",
                         s.name,
-                        defs.iter()
-                            .map(|x| x.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        defs.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
                     );
                 };
                 found.clone()
@@ -90,12 +87,7 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
         };
         def.command.extend(s.args.iter().cloned());
         let team = s.team.clone().unwrap_or_else(|| def.team.clone());
-        out.push(SolverUnderTest {
-            name: s.name.clone(),
-            team,
-            definition: s.definition.clone(),
-            def,
-        });
+        out.push(SolverUnderTest { name: s.name.clone(), team, definition: s.definition.clone(), def });
     }
     Ok(out)
 }
@@ -182,13 +174,7 @@ pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
 
 /// The runner spec of one job: `want_cores` adds the definition's core
 /// options (solvers under test), checkers run without them.
-pub fn spec_for(
-    def: &SolverDef,
-    file: &Path,
-    c: &Campaign,
-    time: std::time::Duration,
-    want_cores: bool,
-) -> RunSpec {
+pub fn spec_for(def: &SolverDef, file: &Path, c: &Campaign, time: std::time::Duration, want_cores: bool) -> RunSpec {
     let (program, args) = def.command(&checkers::Invocation {
         file,
         timeout: time,
@@ -218,23 +204,14 @@ pub fn is_memout(out: &RunOutcome, limit: Option<u64>) -> bool {
     }
     let text = |b: &[u8]| {
         let s = String::from_utf8_lossy(b).to_ascii_lowercase();
-        s.contains("out of memory")
-            || s.contains("bad_alloc")
-            || s.contains("memoryerror")
-            || s.contains("cannot allocate")
+        s.contains("out of memory") || s.contains("bad_alloc") || s.contains("memoryerror") || s.contains("cannot allocate")
     };
     let failed = !matches!(out.exit, Exit::Exited(0));
     failed && (text(&out.stderr) || text(&out.stdout) || out.max_rss >= limit / 10 * 9)
 }
 
 /// Turn a finished run into its journal record.
-pub fn record(
-    solver: &str,
-    benchmark: &str,
-    out: &RunOutcome,
-    memout: bool,
-    version: Option<String>,
-) -> RunRecord {
+pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, version: Option<String>) -> RunRecord {
     let parsed = answer::parse_output(&out.stdout);
     let mut parsed = parsed;
     if out.stdout_dropped > 0 {
@@ -242,11 +219,7 @@ pub fn record(
     }
     let flags: Vec<String> = parsed.flags.iter().map(flag_name).collect();
     let (answer, core, late_answer) = if out.timed_out {
-        (
-            Answer::Timeout,
-            None,
-            Some(parsed.answer).filter(|a| *a != Answer::NoAnswer),
-        )
+        (Answer::Timeout, None, Some(parsed.answer).filter(|a| *a != Answer::NoAnswer))
     } else if memout {
         (Answer::NoAnswer, None, None)
     } else {
@@ -277,10 +250,7 @@ pub fn record(
 
 /// The kebab-case name of an output flag, as in the journals.
 pub fn flag_name(f: &answer::OutputFlag) -> String {
-    serde_json::to_value(f)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+    serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// What a solve pass did.
@@ -294,11 +264,7 @@ pub struct SolveSummary {
 
 /// Run the solve stage of a campaign. `filter` selects which pairs this
 /// process owns (all of them, or one shard).
-pub fn solve(
-    c: &Campaign,
-    filter: &dyn Fn(&str, &str) -> bool,
-    cancel: &AtomicBool,
-) -> Result<SolveSummary> {
+pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicBool) -> Result<SolveSummary> {
     let defs = checkers::load_dir(&checkers_dir(c))?;
     let solvers = solvers_under_test(c, &defs)?;
     let index = read_index(c)?;
@@ -307,8 +273,7 @@ pub fn solve(
     for w in report.warnings(&journal_path) {
         eprintln!("warning: {w}");
     }
-    let done: HashSet<(String, String)> =
-        done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
+    let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
     let killed = runner::reap_orphans(&c.pid_dir());
     if killed > 0 {
         eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
@@ -333,23 +298,11 @@ pub fn solve(
     }
     let versions: HashMap<&str, Option<String>> = solvers
         .iter()
-        .map(|s| {
-            (
-                s.name.as_str(),
-                if s.def.version_command.is_empty() {
-                    None
-                } else {
-                    s.def.probe_version()
-                },
-            )
-        })
+        .map(|s| (s.name.as_str(), if s.def.version_command.is_empty() { None } else { s.def.probe_version() }))
         .collect();
     let journal = Journal::open(&journal_path)?;
     let bar = crate::progress::bar("solve", todo.len() as u64);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(c.jobs)
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(c.jobs).build().context("cannot start worker threads")?;
     let named = c.named_dir();
     let results: Vec<Result<bool>> = pool.install(|| {
         todo.par_iter()
@@ -364,13 +317,7 @@ pub fn solve(
                     return Ok(false);
                 }
                 let memout = is_memout(&out, c.memory);
-                let rec = record(
-                    &s.name,
-                    &e.id,
-                    &out,
-                    memout,
-                    versions[s.name.as_str()].clone(),
-                );
+                let rec = record(&s.name, &e.id, &out, memout, versions[s.name.as_str()].clone());
                 journal.append(&rec)?;
                 bar.inc(1);
                 Ok(true)

@@ -2,12 +2,12 @@
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::exit`]).
 
-pub mod check;
 pub mod checkers;
-pub mod init;
-pub mod lint;
 pub mod merge;
-pub mod name;
-pub mod score;
 pub mod slurm;
+pub mod lint;
+pub mod name;
+pub mod check;
+pub mod init;
 pub mod solve;
+pub mod score;
