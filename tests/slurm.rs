@@ -317,6 +317,16 @@ fn cancel_stops_running_and_pending_tasks() {
         assert!(t0.elapsed() < Duration::from_secs(60), "no task started");
         std::thread::sleep(Duration::from_millis(200));
     }
+    // No second submission over running jobs of the same campaign.
+    let again = coreval(cl)
+        .args(["slurm", "submit"])
+        .arg(&campaign)
+        .arg("--missing")
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("still queued or running"), "{err}");
     let out = run_ok(coreval(cl).args(["slurm", "cancel"]).arg(&campaign));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cancelled: "));
     let st = wait_idle(cl, &campaign, Duration::from_secs(60));

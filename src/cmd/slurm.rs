@@ -192,6 +192,17 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     };
     if !a.dry_run {
         slurm::require("sbatch")?;
+        if let Some(p) = &previous {
+            let queued = slurm::active_jobs(p)?;
+            if !queued.is_empty() {
+                let ids: Vec<&str> = queued.iter().map(|q| q.id.as_str()).collect();
+                bail!(
+                    "jobs of this campaign are still queued or running ({}): wait for them \
+                     (`coreval slurm status`), or stop them with `coreval slurm cancel`, then submit again",
+                    ids.join(" ")
+                );
+            }
+        }
     }
     let max_array = if a.dry_run {
         slurm::max_array_size().unwrap_or(slurm::DEFAULT_MAX_ARRAY_SIZE)
