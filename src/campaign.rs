@@ -57,7 +57,7 @@ pub struct Naming {
     /// Name prefix; empty = pick one that clashes with nothing.
     pub prefix: String,
     /// Benchmarks that already name terms: `skip`, `strip` or `keep`.
-    pub named_policy: String,
+    pub named_policy: crate::benchmark::NamedPolicy,
     /// Benchmarks with fewer assertions are not eligible.
     pub min_assertions: u64,
     /// Accept benchmarks without `(set-info :status unsat)`.
@@ -70,7 +70,7 @@ impl Default for Naming {
     fn default() -> Self {
         Naming {
             prefix: String::new(),
-            named_policy: "skip".into(),
+            named_policy: crate::benchmark::NamedPolicy::Skip,
             min_assertions: 2,
             allow_no_status: false,
             scramble_seed: None,
@@ -235,11 +235,10 @@ impl Campaign {
                 _ => {}
             }
         }
-        if !["skip", "strip", "keep"].contains(&config.naming.named_policy.as_str()) {
-            bail!(
-                "naming.named_policy must be skip, strip or keep, not '{}'",
-                config.naming.named_policy
-            );
+        let rules_ok = crate::pipeline::edition(&config.score.rules).map(|_| ());
+        rules_ok.context("score.rules")?;
+        if let Some(f) = &config.score.family {
+            crate::pipeline::family(f).context("score.family")?;
         }
         let benchmarks = if config.benchmarks.is_absolute() {
             config.benchmarks.clone()

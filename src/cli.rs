@@ -27,6 +27,8 @@ pub enum Command {
     Solve(crate::cmd::solve::SolveArgs),
     /// Rebuild and check every reported core of a campaign.
     Check(crate::cmd::check::CheckArgs),
+    /// Run a whole campaign: name, solve, check, score, reports.
+    Run(crate::cmd::run::RunArgs),
     /// Write a commented campaign config.
     Init(crate::cmd::init::InitArgs),
     /// Score (solver, benchmark) pairs under a rules edition and write reports.

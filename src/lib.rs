@@ -17,6 +17,7 @@ pub mod interrupt;
 pub mod journal;
 pub mod merge;
 pub mod name;
+pub mod pipeline;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;

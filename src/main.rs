@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => coreval::cmd::solve::run(a),
         Command::Check(a) => coreval::cmd::check::run(a),
         Command::Init(a) => coreval::cmd::init::run(a),
+        Command::Run(a) => coreval::cmd::run::run(a),
         Command::Score(a) => coreval::cmd::score::run(a),
     };
     match result {

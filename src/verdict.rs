@@ -155,3 +155,20 @@ pub struct PairRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_the_first_layout_still_read() {
+        let old = r#"{"solver":"s","benchmark":"b","division":"QF_UF","assertions":3,"core_size":2,
+            "verdict":{"kind":"ill-formed","reason":"duplicate-name"},"status":"timeout","cpu":1.0,"wall":2.0}"#;
+        let r: PairRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(r.verdict.label(), "ill-formed:duplicate-name");
+        assert_eq!(r.status, RunStatus::Timeout);
+        assert!(r.checks.is_none() && r.core.is_none() && r.origin.is_none());
+        let back: PairRecord = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+}

@@ -11,3 +11,4 @@ pub mod check;
 pub mod init;
 pub mod solve;
 pub mod score;
+pub mod run;

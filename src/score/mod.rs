@@ -1,9 +1,9 @@
 //! Scoring: from [`PairRecord`]s to division rankings and track-wide
 //! recognitions under a named rules edition. Pure functions over data; no
 //! I/O. The SMT-COMP unsat-core rules are summarised in `docs/RULES.md`
-//! (sources: SMT-COMP 2016 rules §7, <https://smt-comp.github.io/2016/rules16.pdf>;
-//! the 2015–2018 competition report §7–8, JSAT 11(1) 2019; the 2019 ranking
-//! refinements on the SMT-COMP mailing list, 4 July 2019).
+//! (sources: the SMT-COMP 2016 rules §7; the 2015–2018 competition report
+//! §7–8; the 2019 ranking refinements on the SMT-COMP mailing list, 4 July
+//! 2019; the seeds in `shared/seeds/`).
 //!
 //! `rules` holds the editions, `pair` one pair's ⟨e, n, w, c⟩, `division`
 //! families, weights and rankings, `recognition` the track-wide rankings,

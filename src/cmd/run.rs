@@ -1,0 +1,86 @@
+//! `coreval run <CAMPAIGN>`: name → solve → check → score → reports in one
+//! command, each stage resuming where it stopped, then a final summary.
+
+use crate::exit;
+use crate::pipeline;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A stage of the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum Stage {
+    Name,
+    Solve,
+    Check,
+    Score,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The campaign folder (holding campaign.toml).
+    pub campaign: PathBuf,
+    /// Parallel jobs (default: the config's `jobs`, 0 = cores).
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    /// Run only this stage.
+    #[arg(long, value_enum)]
+    pub stage: Option<Stage>,
+    /// Run every selected checker on every core (no early stop).
+    #[arg(long)]
+    pub all_checkers: bool,
+}
+
+pub fn run(args: RunArgs) -> Result<u8> {
+    let mut c = super::solve::load(&args.campaign, args.jobs)?;
+    if args.all_checkers {
+        c.config.check.early_stop = false;
+    }
+    crate::interrupt::install();
+    let stop = crate::interrupt::flag();
+    let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
+    if wants(Stage::Name) {
+        let n = pipeline::name(&c)?;
+        for e in &n.entries {
+            for m in e.messages(&c.benchmarks) {
+                eprintln!("{m}");
+            }
+        }
+        eprintln!("name: {}", n.line());
+    }
+    if wants(Stage::Solve) && !crate::interrupt::requested() {
+        let s = crate::solve::solve(&c, &|_, _| true, stop)?;
+        eprintln!("solve: {} pairs, {} already done, {} run now", s.total_pairs, s.already_done, s.ran);
+    }
+    if wants(Stage::Check) && !crate::interrupt::requested() {
+        let s = crate::check::check(&c, &|_| true, stop)?;
+        let pairs = crate::verdicts::collect(&c)?;
+        super::check::print_check_summary(&s, &pairs);
+    }
+    if crate::interrupt::requested() {
+        eprintln!("interrupted: the journals are consistent; run the same command again to continue");
+        return Ok(exit::INTERRUPTED);
+    }
+    if !wants(Stage::Score) {
+        return Ok(exit::OK);
+    }
+    let (pairs, _) = pipeline::score(&c, &pipeline::default_outputs(&c))?;
+    print_summary(&pairs);
+    eprintln!("reports: {}", c.reports_dir().display());
+    eprintln!("HTML report: {}", pipeline::html_report(&c).display());
+    Ok(if pairs.iter().any(|p| super::check::is_failure(&p.pair.verdict)) { exit::FAILURES } else { exit::OK })
+}
+
+/// Pairs, verdict counts and failures per solver.
+fn print_summary(pairs: &[crate::verdicts::PairVerdict]) {
+    let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    for p in pairs {
+        *per_solver.entry(&p.pair.solver).or_default().entry(p.pair.verdict.label()).or_default() += 1;
+    }
+    eprintln!("{} pairs", pairs.len());
+    for (solver, counts) in per_solver {
+        let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!("  {solver:<16} {}", parts.join(", "));
+    }
+}
