@@ -263,7 +263,7 @@ fn job_chain_runs_in_order_within_the_throttle() {
             "throttle %2 broken for {verb}: {c:?}"
         );
     }
-    // solve → merge → check → merge → score.
+    // solve → merge → check → merge → score stage.
     let merges: Vec<f64> = c
         .iter()
         .filter(|x| x.start && x.args.starts_with("merge"))
@@ -273,7 +273,7 @@ fn job_chain_runs_in_order_within_the_throttle() {
     assert!(span(&c, "solve").1 <= merges[0], "{c:?}");
     assert!(merges[0] <= span(&c, "check").0, "{c:?}");
     assert!(span(&c, "check").1 <= merges[1], "{c:?}");
-    assert!(merges[1] <= span(&c, "score").0, "{c:?}");
+    assert!(merges[1] <= span(&c, "run").0, "{c:?}");
     // Every task recorded its exit code; the journals (empty: the stand-in
     // solves nothing) still say that solving is missing everywhere.
     for s in st["per_shard"].as_array().unwrap() {
@@ -341,4 +341,260 @@ fn cancel_stops_running_and_pending_tasks() {
         text.contains("no job queued; shards [0, 1, 2] are incomplete"),
         "{text}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// The real pipeline on the example campaign.
+
+/// Heavy tests (whole campaigns) run one at a time: the machine is small
+/// and solver timings must not suffer from our own load.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Folders removed when the test binary exits.
+static LEFTOVERS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+extern "C" fn remove_leftovers() {
+    if let Ok(dirs) = LEFTOVERS.lock() {
+        for d in dirs.iter() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// The example campaign, copied, with early stop off: then every selected
+/// checker answers on every core and the evidence in the reports (which
+/// checkers answered), not only the verdicts, is the same in every run.
+fn example_copy() -> PathBuf {
+    let dir = tempfile::tempdir().unwrap().keep();
+    {
+        let mut l = LEFTOVERS.lock().unwrap();
+        if l.is_empty() {
+            unsafe { libc::atexit(remove_leftovers) };
+        }
+        l.push(dir.clone());
+    }
+    let campaign = dir.join("campaign");
+    let st = Command::new("cp")
+        .arg("-r")
+        .arg(root().join("examples/campaign"))
+        .arg(&campaign)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let _ = std::fs::remove_dir_all(campaign.join(".cache"));
+    let toml = campaign.join("campaign.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(
+        text.contains("early_stop = true"),
+        "the example config changed"
+    );
+    std::fs::write(
+        &toml,
+        text.replace("early_stop = true", "early_stop = false"),
+    )
+    .unwrap();
+    campaign
+}
+
+/// The single-machine run of the example campaign (`coreval run`), once.
+fn reference(cl: &Cluster) -> &'static Path {
+    static REF: OnceLock<PathBuf> = OnceLock::new();
+    REF.get_or_init(|| {
+        let c = example_copy();
+        let t0 = Instant::now();
+        let out = coreval(cl).arg("run").arg(&c).output().unwrap();
+        assert!(
+            out.status.code().is_some_and(|x| x <= 1),
+            "coreval run failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!(
+            "single-machine run of the example campaign: {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+        c
+    })
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn key(v: &Value, a: &str, b: &str) -> (String, String) {
+    (
+        v[a].as_str().unwrap().to_string(),
+        v[b].as_str().unwrap().to_string(),
+    )
+}
+
+/// Give the sharded run's records the measured times (and memory) of the
+/// reference run, then assert that the journals hold the same records:
+/// everything that was decided, not measured, must be equal.
+fn same_records_with_reference_times(reference: &Path, sharded: &Path) {
+    for (file, a, b, measured) in [
+        (
+            "runs.jsonl",
+            "solver",
+            "benchmark",
+            &["wall", "cpu", "max_rss"][..],
+        ),
+        ("checks.jsonl", "hash", "checker", &["wall", "cpu"][..]),
+        ("cores.jsonl", "solver", "benchmark", &[][..]),
+    ] {
+        let want = read_lines(&reference.join(file));
+        let by_key: std::collections::HashMap<_, &Value> =
+            want.iter().map(|r| (key(r, a, b), r)).collect();
+        let mut got = read_lines(&sharded.join(file));
+        assert_eq!(got.len(), want.len(), "{file}: record count");
+        let mut text = String::new();
+        for r in &mut got {
+            let k = key(r, a, b);
+            let w = by_key
+                .get(&k)
+                .unwrap_or_else(|| panic!("{file}: {k:?} not in the reference"));
+            for m in measured {
+                r[*m] = w[*m].clone();
+            }
+            assert_eq!(&r, w, "{file}: {k:?} differs");
+            text.push_str(&format!("{r}\n"));
+        }
+        std::fs::write(sharded.join(file), text).unwrap();
+    }
+}
+
+/// Re-score the sharded campaign and compare every report file with the
+/// reference's, byte for byte.
+fn same_reports(cl: &Cluster, reference: &Path, sharded: &Path) {
+    let out = coreval(cl)
+        .arg("run")
+        .arg(sharded)
+        .args(["--stage", "score"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|x| x <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "scores.json",
+        "pairs.jsonl",
+        "pairs.csv",
+        "report.md",
+        "report.html",
+    ] {
+        let want = std::fs::read(reference.join("reports").join(f)).unwrap();
+        let got = std::fs::read(sharded.join("reports").join(f)).unwrap();
+        assert!(
+            want == got,
+            "reports/{f} differs from the single-machine run's"
+        );
+    }
+}
+
+fn submit(cl: &Cluster, campaign: &Path, extra: &[&str]) {
+    run_ok(
+        coreval(cl)
+            .args(["slurm", "submit"])
+            .arg(campaign)
+            .args(extra),
+    );
+}
+
+#[test]
+fn four_shard_array_equals_single_machine_run() {
+    let Some(cl) = cluster() else { return };
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let reference = reference(cl);
+    let c = example_copy();
+    run_ok(coreval(cl).arg("run").arg(&c).args(["--stage", "name"]));
+    let t0 = Instant::now();
+    submit(cl, &c, &["--shards", "4", "--throttle", "2"]);
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    eprintln!(
+        "4-shard array run of the example campaign: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    for s in st["per_shard"].as_array().unwrap() {
+        assert_eq!(s["solve_task"]["exit"], 0, "{s}");
+        assert!(
+            s["check_task"]["exit"].as_i64().is_some_and(|x| x <= 1),
+            "{s}"
+        );
+    }
+    assert_eq!(st["missing_solve"], serde_json::json!([]));
+    // The final job merged and scored; merging again adds nothing.
+    assert!(c.join("reports/scores.json").is_file());
+    let again = run_ok(coreval(cl).arg("merge").arg(&c));
+    let again = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        again.contains("runs.jsonl +0") && again.contains("checks.jsonl +0"),
+        "{again}"
+    );
+    same_records_with_reference_times(reference, &c);
+    same_reports(cl, reference, &c);
+}
+
+#[test]
+fn cancelled_task_is_resubmitted_alone_and_result_is_identical() {
+    let Some(cl) = cluster() else { return };
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let reference = reference(cl);
+    let c = example_copy();
+    run_ok(coreval(cl).arg("run").arg(&c).args(["--stage", "name"]));
+    submit(cl, &c, &["--shards", "4", "--throttle", "2"]);
+    // Cancel the first solve task caught mid-way: running, with some but
+    // not all of its pairs journaled.
+    let t0 = Instant::now();
+    let (victim, task) = loop {
+        let st = status(cl, &c);
+        let hit = st["per_shard"].as_array().unwrap().iter().find(|s| {
+            let done = s["solve_done"].as_u64().unwrap();
+            s["queue"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|q| q == "solve RUNNING")
+                && done > 0
+                && done < s["solve_expected"].as_u64().unwrap()
+        });
+        if let Some(s) = hit {
+            let shard = s["shard"].as_u64().unwrap();
+            let job = st["submissions"][0]["job"].as_str().unwrap().to_string();
+            break (shard, format!("{job}_{shard}"));
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "no solve task caught mid-way: {st}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let st = Command::new("scancel")
+        .arg(&task)
+        .env("SLURM_CONF", &cl.conf)
+        .status()
+        .unwrap();
+    assert!(st.success(), "scancel {task}");
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    assert_eq!(st["missing_solve"], serde_json::json!([victim]), "{st}");
+    let s = &st["per_shard"][victim as usize];
+    assert!(
+        s["solve_task"].is_null(),
+        "a cancelled task records no exit: {s}"
+    );
+    // Only the missing shard's solve task is resubmitted (then checks).
+    submit(cl, &c, &["--missing"]);
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    let subs = st["submissions"].as_array().unwrap();
+    let resolve = &subs[4];
+    assert_eq!(resolve["stage"], "solve");
+    assert_eq!(resolve["array"], format!("{victim}"));
+    assert_eq!(st["missing_solve"], serde_json::json!([]));
+    run_ok(coreval(cl).arg("merge").arg(&c));
+    same_records_with_reference_times(reference, &c);
+    same_reports(cl, reference, &c);
 }

@@ -60,7 +60,7 @@ pub struct SubmitArgs {
     /// checks on every shard), else shards whose check task did not finish
     #[arg(long)]
     pub missing: bool,
-    /// Do not run `coreval score` after the final merge
+    /// Do not run the score stage (`coreval run --stage score`) after the final merge
     #[arg(long)]
     pub no_score: bool,
     /// The coreval binary the tasks run [default: this one]
@@ -179,7 +179,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     }
     if solve.is_empty() && check.is_empty() {
         eprintln!(
-            "submit: nothing missing; run `coreval merge` and `coreval score` if not done yet"
+            "submit: nothing missing; run `coreval merge` and `coreval run CAMPAIGN --stage score` if not done yet"
         );
         return Ok(exit::OK);
     }

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! solve array (one task per shard, %K throttle) ─afterany→ merge job
-//!   ─afterany→ check array ─afterany→ merge job (+ coreval score)
+//!   ─afterany→ check array ─afterany→ merge job (+ score stage)
 //! ```
 //!
 //! Each array task runs `coreval solve|check CAMPAIGN --shard I/N`, writing
@@ -99,7 +99,7 @@ pub struct SubmitOptions {
     pub cpus_per_task: u32,
     /// The `coreval` binary the tasks run (absolute).
     pub coreval: PathBuf,
-    /// Run `coreval score` after the final merge.
+    /// Run the score stage (`coreval run --stage score`) after the final merge.
     pub score: bool,
     /// Extra sbatch options, given to every `sbatch` call.
     pub sbatch_args: Vec<String>,

@@ -8,7 +8,8 @@
 //! host, start and end): `coreval slurm status` reads these, because many
 //! clusters keep no accounting database for `sacct`. A task killed by
 //! `scancel` or its time limit leaves no such line. The *merge* script is a
-//! single job running `coreval merge` (and, at the end, `coreval score`).
+//! single job running `coreval merge` (and, at the end, the score stage:
+//! `coreval run CAMPAIGN --stage score`, writing `CAMPAIGN/reports/`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,7 +22,7 @@ pub enum Stage {
     Solve,
     /// `coreval check CAMPAIGN --shard I/N`, one array task per shard.
     Check,
-    /// `coreval merge CAMPAIGN` (one job), then optionally `coreval score`.
+    /// `coreval merge CAMPAIGN` (one job), then optionally the score stage.
     Merge,
 }
 
@@ -51,7 +52,7 @@ pub struct ScriptSpec {
     pub cpus_per_task: u32,
     /// `--mem` in MB, when the campaign has a memory limit.
     pub mem_mb: Option<u64>,
-    /// Merge job only: run `coreval score` after merging.
+    /// Merge job only: run the score stage after merging.
     pub score: bool,
 }
 
@@ -201,7 +202,7 @@ pub fn script(spec: &ScriptSpec) -> String {
         Stage::Merge => {
             s.push_str(&format!("{bin} merge {c} || exit $?\n"));
             if spec.score {
-                s.push_str(&format!("{bin} score {c}\n"));
+                s.push_str(&format!("{bin} run {c} --stage score\n"));
             }
         }
         Stage::Solve | Stage::Check => {
@@ -292,7 +293,7 @@ exit $rc
         assert!(text.contains("#SBATCH --time=0-00:30:00\n"));
         assert!(text.contains("--output='/data/ucore 2025/slurm/logs/merge-%j.out'\n"));
         assert!(text.ends_with(
-            "set -u\n/opt/coreval/bin/coreval merge '/data/ucore 2025' || exit $?\n/opt/coreval/bin/coreval score '/data/ucore 2025'\n"
+            "set -u\n/opt/coreval/bin/coreval merge '/data/ucore 2025' || exit $?\n/opt/coreval/bin/coreval run '/data/ucore 2025' --stage score\n"
         ));
     }
 
