@@ -179,6 +179,8 @@ pub struct Campaign {
     pub grace: Duration,
     pub memory: Option<u64>,
     pub output_cap: usize,
+    /// The folder of this process's shard journals (`shards/I-of-N`), if any.
+    pub shard_dir: Option<PathBuf>,
 }
 
 impl Campaign {
@@ -261,6 +263,7 @@ impl Campaign {
             grace: Duration::from_secs_f64(l.grace),
             memory: (l.memory_mb > 0).then(|| l.memory_mb * 1024 * 1024),
             output_cap: (l.output_cap_mb.max(1) * 1024 * 1024) as usize,
+            shard_dir: None,
             config,
         })
     }
@@ -268,12 +271,35 @@ impl Campaign {
     pub fn named_dir(&self) -> PathBuf {
         self.dir.join("named")
     }
-    pub fn runs_journal(&self) -> PathBuf {
-        self.dir.join("runs.jsonl")
+    /// Where this process appends journal `name` (`runs.jsonl`,
+    /// `cores.jsonl`, `checks.jsonl`): the campaign folder, or its shard's
+    /// folder when it runs one shard of a cluster job.
+    pub fn journal_path(&self, name: &str) -> PathBuf {
+        self.shard_dir.as_deref().unwrap_or(&self.dir).join(name)
     }
-    pub fn checks_journal(&self) -> PathBuf {
-        self.dir.join("checks.jsonl")
+
+    /// Every record of journal `name`: the campaign's own and every shard's
+    /// (`shards/*/name`), so that any stage sees all finished work whether
+    /// or not `coreval merge` ran. Warnings about torn or bad lines are
+    /// printed.
+    pub fn read_journal<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>> {
+        let mut paths = vec![self.dir.join(name)];
+        if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
+            let mut shards: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path().join(name)).collect();
+            shards.sort();
+            paths.extend(shards.into_iter().filter(|p| p.exists()));
+        }
+        let mut out = Vec::new();
+        for p in paths {
+            let (mut recs, report) = crate::journal::read_all::<T>(&p)?;
+            for w in report.warnings(&p) {
+                eprintln!("warning: {w}");
+            }
+            out.append(&mut recs);
+        }
+        Ok(out)
     }
+
     pub fn cores_dir(&self) -> PathBuf {
         self.dir.join("cores")
     }

@@ -1,7 +1,8 @@
 //! The solve stage: run every solver under test on every named benchmark
 //! and journal what each printed.
 //!
-//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`;
+//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`,
+//! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one fsynced record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. Runs go through
 //! the [runner](crate::runner) with the campaign's limits; what a solver
@@ -20,6 +21,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+
+/// File name of the runs journal.
+pub const RUNS: &str = "runs.jsonl";
 
 /// One finished (solver, benchmark) run: the journal record of `runs.jsonl`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -268,11 +272,8 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     let defs = checkers::load_dir(&checkers_dir(c))?;
     let solvers = solvers_under_test(c, &defs)?;
     let index = read_index(c)?;
-    let journal_path = c.runs_journal();
-    let (done, report): (Vec<RunRecord>, _) = journal::read_all(&journal_path)?;
-    for w in report.warnings(&journal_path) {
-        eprintln!("warning: {w}");
-    }
+    let journal_path = c.journal_path(RUNS);
+    let done: Vec<RunRecord> = c.read_journal(RUNS)?;
     let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
     let killed = runner::reap_orphans(&c.pid_dir());
     if killed > 0 {
@@ -282,7 +283,9 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     let mut summary = SolveSummary::default();
     for s in &solvers {
         for e in &index {
-            if !filter(&s.name, &e.id) {
+            // A solver is entered in the divisions its definition supports
+            // with cores (inline commands: every division).
+            if !filter(&s.name, &e.id) || !s.def.supports(&e.logic) || !s.def.supports_cores(&e.logic) {
                 continue;
             }
             summary.total_pairs += 1;

@@ -11,7 +11,6 @@ use crate::answer::{self, Answer};
 use crate::campaign::Campaign;
 use crate::check::{self, CheckRecord, CoreRecord};
 use crate::checkers::{self, SolverDef};
-use crate::journal;
 use crate::solve::Bench;
 use crate::policy::{CheckAnswer, Decision};
 use crate::solve::{self, RunRecord, SolverUnderTest};
@@ -88,9 +87,9 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
     let index: HashMap<String, Bench> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
-    let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
-    let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
-    let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
+    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
+    let cores: Vec<CoreRecord> = c.read_journal(check::CORES)?;
+    let checks: Vec<CheckRecord> = c.read_journal(check::CHECKS)?;
     let hash_of: HashMap<(&str, &str), &str> =
         cores.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str())).collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();

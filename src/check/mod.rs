@@ -29,6 +29,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
+/// File names of the check stage's journals.
+pub const CORES: &str = "cores.jsonl";
+pub const CHECKS: &str = "checks.jsonl";
+
 /// `cores.jsonl`: which core-only benchmark a pair's core became.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CoreRecord {
@@ -129,13 +133,11 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
     let checkers = configured_checkers(c, &defs)?;
     let index: HashMap<String, crate::solve::Bench> =
         solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
-    let (runs, rep): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
-    warn(rep.warnings(&c.runs_journal()));
+    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
 
     // 1. Rebuild the cores not yet rebuilt.
-    let cores_path = c.dir.join("cores.jsonl");
-    let (core_recs, rep): (Vec<CoreRecord>, _) = journal::read_all(&cores_path)?;
-    warn(rep.warnings(&cores_path));
+    let cores_path = c.journal_path(CORES);
+    let core_recs: Vec<CoreRecord> = c.read_journal(CORES)?;
     let mut hash_of: HashMap<(String, String), String> =
         core_recs.into_iter().map(|r| ((r.solver, r.benchmark), r.hash)).collect();
     let cores_journal = Journal::open(&cores_path)?;
@@ -168,12 +170,11 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
     let mut summary = CheckSummary { cores: pairs.len(), distinct: hash_list.len(), ..Default::default() };
     let versions: Vec<Option<String>> = checkers.iter().map(|k| k.probe_version()).collect();
     let limit = c.checker_time.as_secs_f64();
-    let (done, rep): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
-    warn(rep.warnings(&c.checks_journal()));
+    let done: Vec<CheckRecord> = c.read_journal(CHECKS)?;
     let cache_path = c.cache_dir().join("checks.jsonl");
     let (cached, rep): (Vec<CheckRecord>, _) = journal::read_all(&cache_path).unwrap_or_default();
     warn(rep.warnings(&cache_path));
-    let checks_journal = Journal::open(&c.checks_journal())?;
+    let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
     let cache_journal = Journal::open(&cache_path).ok();
     let mut answers: HashMap<(String, String), CheckAnswer> = HashMap::new();
     for d in &done {
