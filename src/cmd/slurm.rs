@@ -2,6 +2,7 @@
 //! and check stages as Slurm job arrays, one task per shard, and follow
 //! them (see [`crate::slurm`]).
 
+use crate::campaign::Campaign;
 use crate::exit;
 use crate::slurm::status::{self, ShardStatus, Work};
 use crate::slurm::{self, SlurmState, SubmitOptions};
@@ -123,8 +124,9 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
 }
 
 /// The work, refusing a campaign that has not been named yet.
-fn named_work(campaign: &Path) -> Result<Work> {
-    let work = Work::load(campaign)?;
+fn named_work(c: &Campaign) -> Result<Work> {
+    let campaign = &c.dir;
+    let work = Work::load(c)?;
     if work.benchmarks.is_empty() {
         bail!(
             "{} has no named benchmarks yet: name them once before submitting \
@@ -141,7 +143,8 @@ fn named_work(campaign: &Path) -> Result<Work> {
 
 fn submit(a: SubmitArgs) -> Result<u8> {
     let campaign = absolute(&a.campaign)?;
-    let work = named_work(&campaign)?;
+    let camp = Campaign::load(&campaign)?;
+    let work = named_work(&camp)?;
     let previous = SlurmState::load(&campaign)?;
     let shards = match (a.shards, &previous) {
         (Some(n), _) => n,
@@ -159,7 +162,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     }
     let all: Vec<u32> = (0..shards).collect();
     let (mut solve, mut check) = if a.missing {
-        let st = status::shard_status(&campaign, &work, shards, &BTreeMap::new())?;
+        let st = status::shard_status(&camp, &work, shards, &BTreeMap::new())?;
         let s = status::missing_solve(&st);
         let c = if s.is_empty() {
             status::missing_check(&st)
@@ -219,7 +222,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
         score: !a.no_score,
         sbatch_args: a.sbatch,
     };
-    let sizing = slurm::sizing(&campaign, &work, shards, max_array)?;
+    let sizing = slurm::sizing(&camp, &work, shards, max_array)?;
     let jobs = slurm::plan(&campaign, &opts, &sizing);
     if a.dry_run {
         for j in &jobs {
@@ -283,13 +286,14 @@ fn status_cmd(a: StatusArgs) -> Result<u8> {
             slurm::STATE_FILE
         );
     };
-    let work = Work::load(&campaign)?;
+    let camp = Campaign::load(&campaign)?;
+    let work = Work::load(&camp)?;
     let active = slurm::active_jobs(&state).unwrap_or_else(|e| {
         eprintln!("warning: cannot read the queue ({e:#}); showing the journals only");
         Vec::new()
     });
     let queue = slurm::queue_states(&state);
-    let st = status::shard_status(&campaign, &work, state.shards, &queue)?;
+    let st = status::shard_status(&camp, &work, state.shards, &queue)?;
     if a.json {
         let j = StatusJson {
             campaign: &campaign,

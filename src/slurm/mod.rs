@@ -201,14 +201,13 @@ pub fn plan(campaign: &Path, o: &SubmitOptions, z: &Sizing) -> Vec<PlannedJob> {
 
 /// The campaign's sizing figures; `max_array_size` from the cluster.
 pub fn sizing(
-    campaign: &Path,
+    c: &crate::campaign::Campaign,
     work: &status::Work,
     shards: u32,
     max_array_size: u32,
 ) -> Result<Sizing> {
-    let c = crate::campaign::Campaign::load(campaign)?;
     let checkers = if c.config.check.checkers.is_empty() {
-        crate::checkers::load_dir(&crate::solve::checkers_dir(&c))
+        crate::checkers::load_dir(&crate::solve::checkers_dir(c))
             .map(|defs| defs.iter().filter(|d| d.is_installed()).count())
             .unwrap_or(0)
     } else {

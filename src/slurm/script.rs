@@ -220,7 +220,8 @@ pub fn script(spec: &ScriptSpec) -> String {
             s.push_str("rc=$?\n");
             s.push_str(&format!(
                 "printf '{{\"stage\":\"{stage}\",\"shard\":%d,\"shards\":{n},\"job\":\"%s_%s\",\"exit\":%d,\"host\":\"%s\",\"start\":%d,\"end\":%d}}\\n' \\\n  \
-                 \"$shard\" \"$SLURM_ARRAY_JOB_ID\" \"$SLURM_ARRAY_TASK_ID\" \"$rc\" \"$(hostname)\" \"$start\" \"$(date +%s)\" >>\"$dir/tasks.jsonl\"\n"
+                 \"$shard\" \"$SLURM_ARRAY_JOB_ID\" \"$SLURM_ARRAY_TASK_ID\" \"$rc\" \"$(hostname)\" \"$start\" \"$(date +%s)\" >>\"$dir/{tasks}\"\n",
+                tasks = super::status::TASKS_FILE
             ));
             s.push_str("exit $rc\n");
         }

@@ -3,8 +3,8 @@
 //!
 //! - **Solve**: expected pairs of shard `I` are the (solver, named
 //!   benchmark) pairs it owns ([`crate::shard::pair_key`]); done ones are
-//!   those with a record in the shard's `runs.jsonl` or in the campaign's
-//!   (merged) `runs.jsonl`.
+//!   those with a record in some runs journal (the campaign's or a shard
+//!   folder's, [`Campaign::read_journal`]).
 //! - **Check**: the distinct cores known so far (every `cores.jsonl`) that
 //!   the shard owns by hash, and how many of them have at least one checker
 //!   answer in some `checks.jsonl`. (Cores no checker supports never get an
@@ -15,13 +15,16 @@
 //! - **Queue**: the live state of the recorded jobs' tasks from `squeue`
 //!   (pending, running), when the cluster answers.
 
+use crate::campaign::Campaign;
 use crate::journal;
 use crate::shard::{owner, pair_key, Shard};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+
+/// File of a shard folder where its array tasks record how they ended.
+pub const TASKS_FILE: &str = "tasks.jsonl";
 
 /// The line an array task appends to its shard's `tasks.jsonl`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -80,9 +83,8 @@ pub struct Work {
 impl Work {
     /// Read the named benchmarks (the eligible entries of the index) and
     /// the config's solvers.
-    pub fn load(campaign: &Path) -> Result<Work> {
-        let c = crate::campaign::Campaign::load(campaign)?;
-        let benchmarks = crate::solve::read_index(&c)?
+    pub fn load(c: &Campaign) -> Result<Work> {
+        let benchmarks = crate::solve::read_index(c)?
             .into_iter()
             .map(|b| b.id)
             .collect();
@@ -109,32 +111,15 @@ impl Work {
     }
 }
 
-/// Read a journal as JSON values; a missing file is empty.
-fn values(path: &Path) -> Result<Vec<Value>> {
-    Ok(journal::read_all::<Value>(path)?.0)
+fn str_field(v: &Value, f: &str) -> Option<String> {
+    v.get(f)?.as_str().map(str::to_string)
 }
 
-fn str_pair(v: &Value, a: &str, b: &str) -> Option<(String, String)> {
-    Some((
-        v.get(a)?.as_str()?.to_string(),
-        v.get(b)?.as_str()?.to_string(),
-    ))
-}
-
-/// Every journal of a kind: the campaign's and every shard folder's.
-fn all_journals(campaign: &Path, file: &str) -> Result<Vec<Value>> {
-    let mut out = values(&campaign.join(file))?;
-    let mut ignored = Vec::new();
-    for (_, dir) in crate::merge::shard_dirs(campaign, &mut ignored)? {
-        out.extend(values(&dir.join(file))?);
-    }
-    Ok(out)
-}
-
-/// Progress of every shard of a split into `count`, from the journals.
+/// Progress of every shard of a split into `count`, from the journals (the
+/// campaign's and every shard folder's, whatever its shard count).
 /// `queue` maps shard index → live task states (see [`super::queue_states`]).
 pub fn shard_status(
-    campaign: &Path,
+    c: &Campaign,
     work: &Work,
     count: u32,
     queue: &BTreeMap<u32, Vec<String>>,
@@ -149,34 +134,30 @@ pub fn shard_status(
                 .map(move |b| (s.as_str(), b.as_str()))
         })
         .collect();
-    let merged_runs: HashSet<(String, String)> = values(&campaign.join("runs.jsonl"))?
+    let runs: Vec<Value> = c.read_journal(crate::solve::RUNS)?;
+    let done: HashSet<(String, String)> = runs
         .iter()
-        .filter_map(|r| str_pair(r, "solver", "benchmark"))
+        .filter_map(|r| Some((str_field(r, "solver")?, str_field(r, "benchmark")?)))
+        .filter(|(s, b)| wanted.contains(&(s.as_str(), b.as_str())))
         .collect();
-    let cores: HashSet<String> = all_journals(campaign, "cores.jsonl")?
-        .iter()
-        .filter_map(|r| r.get("hash")?.as_str().map(str::to_string))
-        .collect();
-    let answered: HashSet<String> = all_journals(campaign, "checks.jsonl")?
-        .iter()
-        .filter_map(|r| r.get("hash")?.as_str().map(str::to_string))
-        .collect();
+    let mut solve_done = vec![0usize; count as usize];
+    for (s, b) in &done {
+        solve_done[owner(&pair_key(s, b), count) as usize] += 1;
+    }
+    let hashes = |file: &str| -> Result<HashSet<String>> {
+        let records: Vec<Value> = c.read_journal(file)?;
+        Ok(records
+            .iter()
+            .filter_map(|r| str_field(r, "hash"))
+            .collect())
+    };
+    let cores = hashes(crate::check::CORES)?;
+    let answered = hashes(crate::check::CHECKS)?;
     let mut out = Vec::new();
     for shard in Shard::all(count) {
-        let dir = shard.dir(campaign);
-        let mut done: HashSet<(String, String)> = values(&dir.join("runs.jsonl"))?
-            .iter()
-            .filter_map(|r| str_pair(r, "solver", "benchmark"))
-            .collect();
-        done.extend(merged_runs.iter().cloned());
-        let solve_done = done
-            .iter()
-            .filter(|(s, b)| {
-                wanted.contains(&(s.as_str(), b.as_str())) && shard.owns(&pair_key(s, b))
-            })
-            .count();
         let owned: Vec<&String> = cores.iter().filter(|h| shard.owns(h)).collect();
-        let tasks: Vec<TaskRecord> = journal::read_all(&dir.join("tasks.jsonl"))
+        let tasks_path = shard.dir(&c.dir).join(TASKS_FILE);
+        let tasks: Vec<TaskRecord> = journal::read_all(&tasks_path)
             .with_context(|| format!("cannot read the task records of shard {shard}"))?
             .0;
         let last = |stage: &str| {
@@ -189,7 +170,7 @@ pub fn shard_status(
         out.push(ShardStatus {
             shard: shard.index,
             solve_expected: expected[shard.index as usize],
-            solve_done,
+            solve_done: solve_done[shard.index as usize],
             check_cores: owned.len(),
             check_answered: owned.iter().filter(|h| answered.contains(**h)).count(),
             solve_task: last("solve"),
@@ -293,6 +274,7 @@ pub fn table(status: &[ShardStatus]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::path::Path;
 
     fn append(path: &Path, v: Value) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -309,6 +291,8 @@ mod tests {
     fn progress_from_journals() {
         let d = tempfile::tempdir().unwrap();
         let c = d.path();
+        std::fs::write(c.join("campaign.toml"), "benchmarks = \"b\"\n").unwrap();
+        let campaign = Campaign::load(c).unwrap();
         let work = Work {
             benchmarks: (0..10).map(|k| format!("L/b{k}.smt2")).collect(),
             solvers: vec!["z3".into(), "yices".into()],
@@ -364,7 +348,7 @@ mod tests {
         append(&s0.dir(c).join("tasks.jsonl"), task("solve", 0, 0, 30, 40));
         let mut queue = BTreeMap::new();
         queue.insert(1, vec!["RUNNING".to_string()]);
-        let st = shard_status(c, &work, 2, &queue).unwrap();
+        let st = shard_status(&campaign, &work, 2, &queue).unwrap();
         assert_eq!(st[0].solve_expected, per[0]);
         assert_eq!(st[0].solve_done, per[0] - 1);
         assert_eq!(st[1].solve_done, 0);
