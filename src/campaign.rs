@@ -197,7 +197,8 @@ impl Campaign {
     /// Validate a parsed config for the campaign folder `dir`.
     pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
         // Solvers run in their own working folders: every path must be absolute.
-        let dir = &std::path::absolute(dir).with_context(|| format!("bad campaign folder {}", dir.display()))?;
+        let dir = &std::path::absolute(dir)
+            .with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
         for (what, v) in [
             ("limits.time", l.time),
@@ -285,7 +286,10 @@ impl Campaign {
     pub fn read_journal<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>> {
         let mut paths = vec![self.dir.join(name)];
         if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
-            let mut shards: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path().join(name)).collect();
+            let mut shards: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.path().join(name))
+                .collect();
             shards.sort();
             paths.extend(shards.into_iter().filter(|p| p.exists()));
         }

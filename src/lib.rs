@@ -26,6 +26,7 @@ pub mod runner;
 pub mod shard;
 pub mod slurm;
 pub mod score;
+pub mod scramble;
 pub mod smtlib;
 pub mod solve;
 pub mod verdict;

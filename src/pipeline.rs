@@ -5,10 +5,10 @@
 
 use crate::campaign::Campaign;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
+use crate::report::schema::ScoreReport;
 use crate::report::{self, Outputs};
 use crate::score::participants::Participants;
 use crate::score::rules::{Edition, FamilyDef, Rules};
-use crate::report::schema::ScoreReport;
 use crate::score::{score_pairs, ScoreOptions};
 use crate::verdicts::PairVerdict;
 use anyhow::{anyhow, Context, Result};
@@ -18,15 +18,23 @@ use std::path::PathBuf;
 /// A rules edition by name (`smtcomp-2019`…).
 pub fn edition(name: &str) -> Result<Edition> {
     Edition::from_str(name, false).map_err(|_| {
-        let known: Vec<String> =
-            Edition::value_variants().iter().filter_map(|e| e.to_possible_value()).map(|v| v.get_name().to_string()).collect();
-        anyhow!("unknown rules edition '{name}': expected one of {}", known.join(", "))
+        let known: Vec<String> = Edition::value_variants()
+            .iter()
+            .filter_map(|e| e.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        anyhow!(
+            "unknown rules edition '{name}': expected one of {}",
+            known.join(", ")
+        )
     })
 }
 
 /// A family definition by name (`first-folder`, `directory`).
 pub fn family(name: &str) -> Result<FamilyDef> {
-    FamilyDef::from_str(name, false).map_err(|_| anyhow!("unknown family definition '{name}': expected first-folder or directory"))
+    FamilyDef::from_str(name, false).map_err(|_| {
+        anyhow!("unknown family definition '{name}': expected first-folder or directory")
+    })
 }
 
 /// Stage 1: name the campaign's benchmarks into `named/` (resumable).
@@ -78,7 +86,11 @@ pub fn score(c: &Campaign, outputs: &Outputs) -> Result<(Vec<PairVerdict>, Score
         Some(p) => Participants::load(&c.dir.join(p))?,
         None => Participants::none(),
     };
-    let options = ScoreOptions { participants, rejudge: false, warnings: Vec::new() };
+    let options = ScoreOptions {
+        participants,
+        rejudge: false,
+        warnings: Vec::new(),
+    };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let report = score_pairs(&records, &rules(c)?, &options);
     let mut lines = Vec::new();

@@ -81,7 +81,10 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
                     bail!(
                         "solver '{}': no definition '{d}' in the checkers folder (known: {})",
                         s.name,
-                        defs.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                        defs.iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     );
                 };
                 found.clone()
@@ -91,7 +94,12 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
         };
         def.command.extend(s.args.iter().cloned());
         let team = s.team.clone().unwrap_or_else(|| def.team.clone());
-        out.push(SolverUnderTest { name: s.name.clone(), team, definition: s.definition.clone(), def });
+        out.push(SolverUnderTest {
+            name: s.name.clone(),
+            team,
+            definition: s.definition.clone(),
+            def,
+        });
     }
     Ok(out)
 }
@@ -178,7 +186,13 @@ pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
 
 /// The runner spec of one job: `want_cores` adds the definition's core
 /// options (solvers under test), checkers run without them.
-pub fn spec_for(def: &SolverDef, file: &Path, c: &Campaign, time: std::time::Duration, want_cores: bool) -> RunSpec {
+pub fn spec_for(
+    def: &SolverDef,
+    file: &Path,
+    c: &Campaign,
+    time: std::time::Duration,
+    want_cores: bool,
+) -> RunSpec {
     let (program, args) = def.command(&checkers::Invocation {
         file,
         timeout: time,
@@ -208,14 +222,23 @@ pub fn is_memout(out: &RunOutcome, limit: Option<u64>) -> bool {
     }
     let text = |b: &[u8]| {
         let s = String::from_utf8_lossy(b).to_ascii_lowercase();
-        s.contains("out of memory") || s.contains("bad_alloc") || s.contains("memoryerror") || s.contains("cannot allocate")
+        s.contains("out of memory")
+            || s.contains("bad_alloc")
+            || s.contains("memoryerror")
+            || s.contains("cannot allocate")
     };
     let failed = !matches!(out.exit, Exit::Exited(0));
     failed && (text(&out.stderr) || text(&out.stdout) || out.max_rss >= limit / 10 * 9)
 }
 
 /// Turn a finished run into its journal record.
-pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, version: Option<String>) -> RunRecord {
+pub fn record(
+    solver: &str,
+    benchmark: &str,
+    out: &RunOutcome,
+    memout: bool,
+    version: Option<String>,
+) -> RunRecord {
     let parsed = answer::parse_output(&out.stdout);
     let mut parsed = parsed;
     if out.stdout_dropped > 0 {
@@ -223,7 +246,11 @@ pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, ver
     }
     let flags: Vec<String> = parsed.flags.iter().map(flag_name).collect();
     let (answer, core, late_answer) = if out.timed_out {
-        (Answer::Timeout, None, Some(parsed.answer).filter(|a| *a != Answer::NoAnswer))
+        (
+            Answer::Timeout,
+            None,
+            Some(parsed.answer).filter(|a| *a != Answer::NoAnswer),
+        )
     } else if memout {
         (Answer::NoAnswer, None, None)
     } else {
@@ -254,7 +281,10 @@ pub fn record(solver: &str, benchmark: &str, out: &RunOutcome, memout: bool, ver
 
 /// The kebab-case name of an output flag, as in the journals.
 pub fn flag_name(f: &answer::OutputFlag) -> String {
-    serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(f)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// What a solve pass did.
@@ -268,13 +298,18 @@ pub struct SolveSummary {
 
 /// Run the solve stage of a campaign. `filter` selects which pairs this
 /// process owns (all of them, or one shard).
-pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicBool) -> Result<SolveSummary> {
+pub fn solve(
+    c: &Campaign,
+    filter: &dyn Fn(&str, &str) -> bool,
+    cancel: &AtomicBool,
+) -> Result<SolveSummary> {
     let defs = checkers::load_dir(&checkers_dir(c))?;
     let solvers = solvers_under_test(c, &defs)?;
     let index = read_index(c)?;
     let journal_path = c.journal_path(RUNS);
     let done: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
+    let done: HashSet<(String, String)> =
+        done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
     let killed = runner::reap_orphans(&c.pid_dir());
     if killed > 0 {
         eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
@@ -285,7 +320,10 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
         for e in &index {
             // A solver is entered in the divisions its definition supports
             // with cores (inline commands: every division).
-            if !filter(&s.name, &e.id) || !s.def.supports(&e.logic) || !s.def.supports_cores(&e.logic) {
+            if !filter(&s.name, &e.id)
+                || !s.def.supports(&e.logic)
+                || !s.def.supports_cores(&e.logic)
+            {
                 continue;
             }
             summary.total_pairs += 1;
@@ -301,11 +339,23 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     }
     let versions: HashMap<&str, Option<String>> = solvers
         .iter()
-        .map(|s| (s.name.as_str(), if s.def.version_command.is_empty() { None } else { s.def.probe_version() }))
+        .map(|s| {
+            (
+                s.name.as_str(),
+                if s.def.version_command.is_empty() {
+                    None
+                } else {
+                    s.def.probe_version()
+                },
+            )
+        })
         .collect();
     let journal = Journal::open(&journal_path)?;
     let bar = crate::progress::bar("solve", todo.len() as u64);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(c.jobs).build().context("cannot start worker threads")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(c.jobs)
+        .build()
+        .context("cannot start worker threads")?;
     let named = c.named_dir();
     let results: Vec<Result<bool>> = pool.install(|| {
         todo.par_iter()
@@ -320,7 +370,13 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
                     return Ok(false);
                 }
                 let memout = is_memout(&out, c.memory);
-                let rec = record(&s.name, &e.id, &out, memout, versions[s.name.as_str()].clone());
+                let rec = record(
+                    &s.name,
+                    &e.id,
+                    &out,
+                    memout,
+                    versions[s.name.as_str()].clone(),
+                );
                 journal.append(&rec)?;
                 bar.inc(1);
                 Ok(true)

@@ -11,8 +11,8 @@ use crate::answer::{self, Answer};
 use crate::campaign::Campaign;
 use crate::check::{self, CheckRecord, CoreRecord};
 use crate::checkers::{self, SolverDef};
-use crate::solve::Bench;
 use crate::policy::{CheckAnswer, Decision};
+use crate::solve::Bench;
 use crate::solve::{self, RunRecord, SolverUnderTest};
 use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use anyhow::Result;
@@ -53,7 +53,9 @@ pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
         Answer::Timeout | Answer::Error | Answer::NoAnswer => Verdict::NoAnswer,
         Answer::Unsat => match &r.core {
             None => Verdict::UnsatNoCore,
-            Some(core) if core.is_empty() => Verdict::IllFormed { reason: IllFormed::Empty },
+            Some(core) if core.is_empty() => Verdict::IllFormed {
+                reason: IllFormed::Empty,
+            },
             Some(core) => match answer::core_issues(core, &e.top_level, &e.nested).first() {
                 Some(reason) => Verdict::IllFormed { reason: *reason },
                 None => return None,
@@ -63,7 +65,11 @@ pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
 }
 
 /// The checkers' answers as the scorer records them (none when no checker ran).
-fn tally_of(mine: &BTreeMap<String, CheckAnswer>, selected: &[&SolverDef], s: &SolverUnderTest) -> Option<CheckerTally> {
+fn tally_of(
+    mine: &BTreeMap<String, CheckAnswer>,
+    selected: &[&SolverDef],
+    s: &SolverUnderTest,
+) -> Option<CheckerTally> {
     if mine.is_empty() {
         return None;
     }
@@ -86,29 +92,52 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
-    let index: HashMap<String, Bench> = solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let index: HashMap<String, Bench> = solve::read_index(c)?
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
     let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
     let cores: Vec<CoreRecord> = c.read_journal(check::CORES)?;
     let checks: Vec<CheckRecord> = c.read_journal(check::CHECKS)?;
-    let hash_of: HashMap<(&str, &str), &str> =
-        cores.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str())).collect();
+    let hash_of: HashMap<(&str, &str), &str> = cores
+        .iter()
+        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))
+        .collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
     for k in &checks {
-        answers.entry(k.hash.as_str()).or_default().insert(k.checker.clone(), k.answer);
+        answers
+            .entry(k.hash.as_str())
+            .or_default()
+            .insert(k.checker.clone(), k.answer);
     }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in &runs {
-        let (Some(s), Some(e)) = (solvers.iter().find(|s| s.name == r.solver), index.get(&r.benchmark)) else {
+        let (Some(s), Some(e)) = (
+            solvers.iter().find(|s| s.name == r.solver),
+            index.get(&r.benchmark),
+        ) else {
             continue;
         };
         if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
             continue; // a pair journaled twice (re-run shard): counted once
         }
-        let hash = hash_of.get(&(r.solver.as_str(), r.benchmark.as_str())).copied();
-        out.push(pair_verdict(c, r, e, s, &checkers, hash, hash.and_then(|h| answers.get(h))));
+        let hash = hash_of
+            .get(&(r.solver.as_str(), r.benchmark.as_str()))
+            .copied();
+        out.push(pair_verdict(
+            c,
+            r,
+            e,
+            s,
+            &checkers,
+            hash,
+            hash.and_then(|h| answers.get(h)),
+        ));
     }
-    out.sort_by(|a, b| (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark)));
+    out.sort_by(|a, b| {
+        (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
+    });
     Ok(out)
 }
 
@@ -136,7 +165,8 @@ pub fn pair_verdict(
     let verdict = match verdict_without_check(r, e) {
         Some(v) => v,
         None => {
-            let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            let view: HashMap<&str, CheckAnswer> =
+                mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
             let (t, remaining, producer_pending) = check::tally(&view, &selected, s);
             let decision = if remaining == 0 {
                 Some(policy.decide(&t))

@@ -73,7 +73,12 @@ pub fn classify(a: Answer) -> CheckAnswer {
 }
 
 /// The checkers a pair's core goes to.
-pub fn select<'a>(checkers: &'a [SolverDef], logic: &str, solver: &SolverUnderTest, independent: bool) -> Vec<&'a SolverDef> {
+pub fn select<'a>(
+    checkers: &'a [SolverDef],
+    logic: &str,
+    solver: &SolverUnderTest,
+    independent: bool,
+) -> Vec<&'a SolverDef> {
     checkers
         .iter()
         .filter(|k| k.supports(logic) && !(independent && k.team == solver.team))
@@ -127,26 +132,39 @@ pub struct CheckSummary {
 }
 
 /// Run the check stage of a campaign.
-pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Result<CheckSummary> {
+pub fn check(
+    c: &Campaign,
+    filter: &dyn Fn(&str) -> bool,
+    cancel: &AtomicBool,
+) -> Result<CheckSummary> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
-    let index: HashMap<String, crate::solve::Bench> =
-        solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let index: HashMap<String, crate::solve::Bench> = solve::read_index(c)?
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
     let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
 
     // 1. Rebuild the cores not yet rebuilt.
     let cores_path = c.journal_path(CORES);
     let core_recs: Vec<CoreRecord> = c.read_journal(CORES)?;
-    let mut hash_of: HashMap<(String, String), String> =
-        core_recs.into_iter().map(|r| ((r.solver, r.benchmark), r.hash)).collect();
+    let mut hash_of: HashMap<(String, String), String> = core_recs
+        .into_iter()
+        .map(|r| ((r.solver, r.benchmark), r.hash))
+        .collect();
     let cores_journal = Journal::open(&cores_path)?;
     let mut pairs = Vec::new();
     for r in &runs {
-        let (Some(s), Some(e)) = (solvers.iter().find(|s| s.name == r.solver), index.get(&r.benchmark)) else {
+        let (Some(s), Some(e)) = (
+            solvers.iter().find(|s| s.name == r.solver),
+            index.get(&r.benchmark),
+        ) else {
             continue;
         };
-        let Some(core) = checkable_core(r, e) else { continue };
+        let Some(core) = checkable_core(r, e) else {
+            continue;
+        };
         if !filter(&r.benchmark) {
             continue;
         }
@@ -154,8 +172,14 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
         if !hash_of.contains_key(&key) {
             let set: HashSet<String> = core.iter().cloned().collect();
             let own = crate::rebuild::numbered_with(&e.prefix);
-            let (hash, _, stats) = crate::rebuild::store(&c.named_dir().join(&e.output), &c.cores_dir(), &set, &own)?;
-            cores_journal.append(&CoreRecord { solver: key.0.clone(), benchmark: key.1.clone(), hash: hash.clone(), kept: stats.kept })?;
+            let (hash, _, stats) =
+                crate::rebuild::store(&c.named_dir().join(&e.output), &c.cores_dir(), &set, &own)?;
+            cores_journal.append(&CoreRecord {
+                solver: key.0.clone(),
+                benchmark: key.1.clone(),
+                hash: hash.clone(),
+                kept: stats.kept,
+            })?;
             hash_of.insert(key.clone(), hash);
         }
         pairs.push((s, e, hash_of[&key].clone()));
@@ -167,7 +191,11 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
         hashes.entry(h.clone()).or_default().push(i);
     }
     let hash_list: Vec<String> = hashes.keys().cloned().collect();
-    let mut summary = CheckSummary { cores: pairs.len(), distinct: hash_list.len(), ..Default::default() };
+    let mut summary = CheckSummary {
+        cores: pairs.len(),
+        distinct: hash_list.len(),
+        ..Default::default()
+    };
     let versions: Vec<Option<String>> = checkers.iter().map(|k| k.probe_version()).collect();
     let limit = c.checker_time.as_secs_f64();
     let done: Vec<CheckRecord> = c.read_journal(CHECKS)?;
@@ -180,7 +208,14 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
     for d in &done {
         answers.insert((d.hash.clone(), d.checker.clone()), d.answer);
     }
-    let cache_key = |r: &CheckRecord| (r.hash.clone(), r.checker.clone(), r.version.clone(), r.time_limit.to_bits());
+    let cache_key = |r: &CheckRecord| {
+        (
+            r.hash.clone(),
+            r.checker.clone(),
+            r.version.clone(),
+            r.time_limit.to_bits(),
+        )
+    };
     let cache: HashMap<_, &CheckRecord> = cached.iter().map(|r| (cache_key(r), r)).collect();
 
     let needed = |h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>| -> bool {
@@ -188,7 +223,15 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
             && hashes[h].iter().any(|&p| {
                 let (s, e, _) = &pairs[p];
                 let sel = select(&checkers, &e.logic, s, c.config.check.independent);
-                sel.iter().any(|x| x.name == k) && !pair_settled(c.config.check.policy, h, &sel, s, answers, c.config.check.early_stop)
+                sel.iter().any(|x| x.name == k)
+                    && !pair_settled(
+                        c.config.check.policy,
+                        h,
+                        &sel,
+                        s,
+                        answers,
+                        c.config.check.early_stop,
+                    )
             })
     };
     let mut jobs: Vec<Vec<usize>> = Vec::with_capacity(hash_list.len());
@@ -198,7 +241,12 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
             if !needed(h, &k.name, &answers) {
                 continue;
             }
-            let key = (h.clone(), k.name.clone(), versions[ki].clone(), limit.to_bits());
+            let key = (
+                h.clone(),
+                k.name.clone(),
+                versions[ki].clone(),
+                limit.to_bits(),
+            );
             if let Some(hit) = cache.get(&key) {
                 let mut rec = (*hit).clone();
                 rec.cached = true;
@@ -240,7 +288,11 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
                     let spec = solve::spec_for(k, &path, c, c.checker_time, false);
                     let out = runner::run(&spec, &job.cancel);
                     if !out.cancelled {
-                        let raw = if out.timed_out { Answer::Timeout } else { answer::parse_output(&out.stdout).answer };
+                        let raw = if out.timed_out {
+                            Answer::Timeout
+                        } else {
+                            answer::parse_output(&out.stdout).answer
+                        };
                         let rec = CheckRecord {
                             hash: h.clone(),
                             checker: k.name.clone(),
@@ -263,7 +315,10 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
                             first_error.lock().unwrap().get_or_insert(e);
                             sched.stop();
                         }
-                        answers.lock().unwrap().insert((h.clone(), k.name.clone()), rec.answer);
+                        answers
+                            .lock()
+                            .unwrap()
+                            .insert((h.clone(), k.name.clone()), rec.answer);
                         let mut r = ran.lock().unwrap();
                         r.0 += 1;
                         r.1 += out.cpu;
@@ -302,7 +357,11 @@ fn pair_settled(
 ) -> bool {
     let mine: HashMap<&str, CheckAnswer> = selected
         .iter()
-        .filter_map(|k| answers.get(&(hash.to_string(), k.name.clone())).map(|a| (k.name.as_str(), *a)))
+        .filter_map(|k| {
+            answers
+                .get(&(hash.to_string(), k.name.clone()))
+                .map(|a| (k.name.as_str(), *a))
+        })
         .collect();
     let (t, remaining, producer_pending) = tally(&mine, selected, solver);
     if remaining == 0 {
@@ -334,7 +393,10 @@ pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solve
     names
         .iter()
         .map(|n| {
-            let d = defs.iter().find(|d| &d.name == n).with_context(|| format!("check.checkers: no definition '{n}'"))?;
+            let d = defs
+                .iter()
+                .find(|d| &d.name == n)
+                .with_context(|| format!("check.checkers: no definition '{n}'"))?;
             if !d.is_installed() {
                 anyhow::bail!("checker '{n}' is not installed: run `bash checkers/install.sh`");
             }

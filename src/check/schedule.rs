@@ -54,11 +54,23 @@ impl Scheduler {
                 if !j.is_empty() {
                     buckets[0].push_back(i);
                 }
-                CoreState { pending: j.into(), running: Vec::new(), started: 0, settled: false }
+                CoreState {
+                    pending: j.into(),
+                    running: Vec::new(),
+                    started: 0,
+                    settled: false,
+                }
             })
             .collect();
         Scheduler {
-            state: Mutex::new(State { cores, buckets, running: 0, stopped: false, skipped: 0, killed: 0 }),
+            state: Mutex::new(State {
+                cores,
+                buckets,
+                running: 0,
+                stopped: false,
+                skipped: 0,
+                killed: 0,
+            }),
             wake: Condvar::new(),
         }
     }
@@ -90,7 +102,10 @@ impl Scheduler {
             }
             if let Some(core) = picked {
                 let c = &mut st.cores[core];
-                let checker = c.pending.pop_front().expect("picked cores have pending jobs");
+                let checker = c
+                    .pending
+                    .pop_front()
+                    .expect("picked cores have pending jobs");
                 let cancel = Arc::new(AtomicBool::new(false));
                 c.running.push((checker, cancel.clone()));
                 c.started += 1;
@@ -100,7 +115,11 @@ impl Scheduler {
                     st.buckets[started.min(last)].push_back(core);
                 }
                 st.running += 1;
-                return Some(Job { core, checker, cancel });
+                return Some(Job {
+                    core,
+                    checker,
+                    cancel,
+                });
             }
             if st.running == 0 {
                 return None;
@@ -148,7 +167,8 @@ impl Scheduler {
     /// True once no job is running and none can start (or after [`stop`](Self::stop)).
     pub fn is_finished(&self) -> bool {
         let st = self.lock();
-        st.stopped || (st.running == 0 && st.cores.iter().all(|c| c.settled || c.pending.is_empty()))
+        st.stopped
+            || (st.running == 0 && st.cores.iter().all(|c| c.settled || c.pending.is_empty()))
     }
 
     /// (jobs skipped before they started, running jobs cancelled) by early stop.
@@ -168,9 +188,20 @@ mod tests {
         let a = s.next().unwrap();
         let b = s.next().unwrap();
         let c = s.next().unwrap();
-        assert_eq!([(a.core, a.checker), (b.core, b.checker), (c.core, c.checker)], [(0, 0), (1, 0), (2, 2)]);
+        assert_eq!(
+            [
+                (a.core, a.checker),
+                (b.core, b.checker),
+                (c.core, c.checker)
+            ],
+            [(0, 0), (1, 0), (2, 2)]
+        );
         let d = s.next().unwrap();
-        assert_eq!((d.core, d.checker), (0, 1), "second round starts with the first core");
+        assert_eq!(
+            (d.core, d.checker),
+            (0, 1),
+            "second round starts with the first core"
+        );
     }
 
     #[test]

@@ -40,7 +40,10 @@ pub fn run(args: CheckArgs) -> Result<u8> {
 
 /// Refuted or ill-formed cores and `sat` answers are failures.
 pub fn is_failure(v: &Verdict) -> bool {
-    matches!(v, Verdict::Refuted | Verdict::IllFormed { .. } | Verdict::SatAnswer)
+    matches!(
+        v,
+        Verdict::Refuted | Verdict::IllFormed { .. } | Verdict::SatAnswer
+    )
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
@@ -55,7 +58,11 @@ pub fn print_check_summary(s: &crate::check::CheckSummary, pairs: &[crate::verdi
     }
     let verdicts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     eprintln!("verdicts: {}", verdicts.join(", "));
-    let dedupe = if s.distinct > 0 { s.cores as f64 / s.distinct as f64 } else { 1.0 };
+    let dedupe = if s.distinct > 0 {
+        s.cores as f64 / s.distinct as f64
+    } else {
+        1.0
+    };
     eprintln!(
         "check: {} cores, {} distinct (dedupe {:.2}x), {} checker runs ({:.1} s CPU), {} cache hits, early stop skipped {} and stopped {} jobs{}",
         s.cores,

@@ -25,13 +25,28 @@ pub const TEMPLATE: &str = include_str!("campaign.template.toml");
 pub fn run(args: InitArgs) -> Result<u8> {
     let path = args.dir.join(CONFIG_FILE);
     if path.exists() && !args.force {
-        bail!("{} exists already (use --force to overwrite)", path.display());
+        bail!(
+            "{} exists already (use --force to overwrite)",
+            path.display()
+        );
     }
-    std::fs::create_dir_all(&args.dir).with_context(|| format!("cannot create {}", args.dir.display()))?;
-    let bench = args.benchmarks.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
-    let text = TEMPLATE.replace("benchmarks = \"benchmarks\"", &format!("benchmarks = \"{bench}\""));
+    std::fs::create_dir_all(&args.dir)
+        .with_context(|| format!("cannot create {}", args.dir.display()))?;
+    let bench = args
+        .benchmarks
+        .to_string_lossy()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    let text = TEMPLATE.replace(
+        "benchmarks = \"benchmarks\"",
+        &format!("benchmarks = \"{bench}\""),
+    );
     crate::journal::write_atomic(&path, text.as_bytes())?;
-    eprintln!("wrote {}; edit the [[solver]] entries, then: coreval run {}", path.display(), args.dir.display());
+    eprintln!(
+        "wrote {}; edit the [[solver]] entries, then: coreval run {}",
+        path.display(),
+        args.dir.display()
+    );
     Ok(exit::OK)
 }
 

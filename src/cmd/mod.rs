@@ -2,13 +2,14 @@
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::exit`]).
 
+pub mod check;
 pub mod checkers;
 pub mod merge;
 pub mod slurm;
+pub mod init;
 pub mod lint;
 pub mod name;
-pub mod check;
-pub mod init;
-pub mod solve;
-pub mod score;
 pub mod run;
+pub mod score;
+pub mod scramble;
+pub mod solve;

@@ -51,7 +51,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
     if wants(Stage::Solve) && !crate::interrupt::requested() {
         let s = crate::solve::solve(&c, &|_, _| true, stop)?;
-        eprintln!("solve: {} pairs, {} already done, {} run now", s.total_pairs, s.already_done, s.ran);
+        eprintln!(
+            "solve: {} pairs, {} already done, {} run now",
+            s.total_pairs, s.already_done, s.ran
+        );
     }
     if wants(Stage::Check) && !crate::interrupt::requested() {
         let s = crate::check::check(&c, &|_| true, stop)?;
@@ -59,7 +62,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
         super::check::print_check_summary(&s, &pairs);
     }
     if crate::interrupt::requested() {
-        eprintln!("interrupted: the journals are consistent; run the same command again to continue");
+        eprintln!(
+            "interrupted: the journals are consistent; run the same command again to continue"
+        );
         return Ok(exit::INTERRUPTED);
     }
     if !wants(Stage::Score) {
@@ -69,14 +74,27 @@ pub fn run(args: RunArgs) -> Result<u8> {
     print_summary(&pairs);
     eprintln!("reports: {}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(&c).display());
-    Ok(if pairs.iter().any(|p| super::check::is_failure(&p.pair.verdict)) { exit::FAILURES } else { exit::OK })
+    Ok(
+        if pairs
+            .iter()
+            .any(|p| super::check::is_failure(&p.pair.verdict))
+        {
+            exit::FAILURES
+        } else {
+            exit::OK
+        },
+    )
 }
 
 /// Pairs, verdict counts and failures per solver.
 fn print_summary(pairs: &[crate::verdicts::PairVerdict]) {
     let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for p in pairs {
-        *per_solver.entry(&p.pair.solver).or_default().entry(p.pair.verdict.label()).or_default() += 1;
+        *per_solver
+            .entry(&p.pair.solver)
+            .or_default()
+            .entry(p.pair.verdict.label())
+            .or_default() += 1;
     }
     eprintln!("{} pairs", pairs.len());
     for (solver, counts) in per_solver {

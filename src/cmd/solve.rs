@@ -34,7 +34,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         s.total_pairs,
         s.already_done,
         s.ran,
-        if s.interrupted { " (interrupted: re-run to continue)" } else { "" }
+        if s.interrupted {
+            " (interrupted: re-run to continue)"
+        } else {
+            ""
+        }
     );
-    Ok(if s.interrupted { exit::INTERRUPTED } else { exit::OK })
+    Ok(if s.interrupted {
+        exit::INTERRUPTED
+    } else {
+        exit::OK
+    })
 }

@@ -3,11 +3,11 @@
 //! output logs (`<date>.logfiles/<run set>.<task basename>.log`, the tool's
 //! output after BenchExec's header of the command line and a line of 80
 //! dashes). Each run becomes an unchecked [`PairRecord`] through
-//! [`RawRun::into_record`]; the answer comes from the caller's parser, the
+//! [`RawRun::into_record`]; the answer comes from [`crate::answer::parse_output`], the
 //! division and assertion count from the caller's benchmark lookup.
 //! Compressed XML or zipped log folders are not read: unzip them first.
 
-use super::{BenchmarkLookup, Import, Issue, ParseFn, RawRun};
+use super::{BenchmarkLookup, Import, Issue, RawRun};
 use crate::verdict::{PairRecord, RunStatus};
 use anyhow::{bail, Context, Result};
 use quick_xml::events::{BytesStart, Event};
@@ -23,8 +23,6 @@ pub struct BenchExecOptions<'a> {
     /// Folder of the output logs; default: BenchExec's `<…>.logfiles` beside
     /// the XML.
     pub logs: Option<PathBuf>,
-    /// Solver stdout → answer and core.
-    pub parse: ParseFn<'a>,
     /// Benchmark id (the run's `name`) → division and assertion count.
     pub lookup: BenchmarkLookup<'a>,
 }
@@ -232,7 +230,7 @@ fn one_run(
         .flatten()
         .find_map(|p| std::fs::read(p).ok())
         .ok_or_else(|| format!("no output log for `{name}` in {}", logs.display()))?;
-    let output = (opts.parse)(strip_log_header(&log));
+    let output = crate::answer::parse_output(strip_log_header(&log));
     Ok(RawRun {
         solver,
         benchmark: name,

@@ -1,7 +1,7 @@
 //! BenchExec import on a small result file with its log folder.
 
 use super::*;
-use crate::import::{toy_parse, BenchmarkInfo};
+use crate::import::BenchmarkInfo;
 use crate::verdict::Verdict;
 
 const XML: &str = r#"<?xml version="1.0"?>
@@ -58,7 +58,6 @@ fn runs_logs_and_issues() {
     let opts = BenchExecOptions {
         solver: None,
         logs: None,
-        parse: &toy_parse,
         lookup: &lookup,
     };
     let imp = import_file(&xml, &opts).unwrap();
@@ -99,7 +98,6 @@ fn malformed_xml_is_an_error_with_line() {
     let opts = BenchExecOptions {
         solver: Some("s".into()),
         logs: None,
-        parse: &toy_parse,
         lookup: &lookup,
     };
     let e = import_str(

@@ -3,15 +3,13 @@
 //! folders). There are no times in such a folder: every run counts as
 //! complete with c = w = 0. Files that do not end in `.out` are reported.
 
-use super::{BenchmarkLookup, Import, Issue, ParseFn, RawRun};
+use super::{BenchmarkLookup, Import, Issue, RawRun};
 use crate::verdict::RunStatus;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// How to read the folder.
 pub struct FolderOptions<'a> {
-    /// Solver stdout → answer and core.
-    pub parse: ParseFn<'a>,
     /// Benchmark id → division and assertion count.
     pub lookup: BenchmarkLookup<'a>,
 }
@@ -76,7 +74,7 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
         let run = RawRun {
             solver: &solver,
             benchmark,
-            output: (opts.parse)(&bytes),
+            output: crate::answer::parse_output(&bytes),
             status: RunStatus::Complete,
             cpu: 0.0,
             wall: 0.0,
@@ -90,7 +88,7 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{toy_parse, BenchmarkInfo};
+    use crate::import::BenchmarkInfo;
     use crate::verdict::Verdict;
 
     #[test]
@@ -109,14 +107,7 @@ mod tests {
                 assertions: 3,
             })
         };
-        let imp = import_dir(
-            root,
-            &FolderOptions {
-                parse: &toy_parse,
-                lookup: &lookup,
-            },
-        )
-        .unwrap();
+        let imp = import_dir(root, &FolderOptions { lookup: &lookup }).unwrap();
         let got: Vec<(&str, Verdict)> = imp
             .pairs
             .iter()

@@ -5,10 +5,8 @@
 //! - `benchexec`: a BenchExec result XML with its output logs.
 //! - `folder`: a plain folder of outputs, `<solver>/<benchmark id>.out`.
 //!
-//! The last two see raw solver output. They take the answer parser as a
-//! function ([`ParseFn`]) so that they do not depend on `answer.rs`; the
-//! caller wires `answer::parse_output` through [`OutputSummary`]. Their
-//! unsat cores come out [`Verdict::Unchecked`] with the names kept in
+//! The last two see raw solver output and read it with the same parser as
+//! the solve stage ([`crate::answer::parse_output`]). Their unsat cores come out [`Verdict::Unchecked`] with the names kept in
 //! `PairRecord::core`, for the check stage to validate. They also take a
 //! [`BenchmarkLookup`] for the division and number of named assertions,
 //! which only the benchmark file knows.
@@ -21,6 +19,7 @@ pub mod benchexec;
 pub mod folder;
 pub mod starexec;
 
+use crate::answer::{Answer, ParsedOutput};
 use crate::verdict::{PairRecord, RunStatus, Verdict};
 use std::fmt;
 use std::path::PathBuf;
@@ -62,37 +61,6 @@ impl Import {
     }
 }
 
-/// The first answer of a solver's output, as the importers need it. Mirrors
-/// `answer::Answer`; the caller maps one onto the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputAnswer {
-    /// `sat`.
-    Sat,
-    /// `unsat`.
-    Unsat,
-    /// `unknown`.
-    Unknown,
-    /// The solver reported running out of time.
-    Timeout,
-    /// An `(error …)` answer.
-    Error,
-    /// Nothing recognisable.
-    NoAnswer,
-}
-
-/// The parsed output: the answer and, after `unsat`, the core's names
-/// (normal forms, in the order printed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputSummary {
-    /// The first answer.
-    pub answer: OutputAnswer,
-    /// The core, when one was printed.
-    pub core: Option<Vec<String>>,
-}
-
-/// Solver stdout → summary (wire `answer::parse_output` here).
-pub type ParseFn<'a> = &'a dyn Fn(&[u8]) -> OutputSummary;
-
 /// What the benchmark file says about a benchmark id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchmarkInfo {
@@ -112,7 +80,7 @@ pub struct RawRun<'a> {
     /// Benchmark id.
     pub benchmark: &'a str,
     /// The parsed output.
-    pub output: OutputSummary,
+    pub output: ParsedOutput,
     /// How the run ended.
     pub status: RunStatus,
     /// CPU seconds.
@@ -128,13 +96,11 @@ impl RawRun<'_> {
     /// check stage ([`Verdict::Unchecked`]).
     pub fn into_record(self, info: BenchmarkInfo) -> PairRecord {
         let (verdict, core) = match (self.output.answer, self.output.core) {
-            (OutputAnswer::Sat, _) => (Verdict::SatAnswer, None),
-            (OutputAnswer::Unsat, Some(core)) => (Verdict::Unchecked, Some(core)),
-            (OutputAnswer::Unsat, None) => (Verdict::UnsatNoCore, None),
-            (OutputAnswer::Unknown, _) => (Verdict::Unknown, None),
-            (OutputAnswer::Timeout | OutputAnswer::Error | OutputAnswer::NoAnswer, _) => {
-                (Verdict::NoAnswer, None)
-            }
+            (Answer::Sat, _) => (Verdict::SatAnswer, None),
+            (Answer::Unsat, Some(core)) => (Verdict::Unchecked, Some(core)),
+            (Answer::Unsat, None) => (Verdict::UnsatNoCore, None),
+            (Answer::Unknown, _) => (Verdict::Unknown, None),
+            (Answer::Timeout | Answer::Error | Answer::NoAnswer, _) => (Verdict::NoAnswer, None),
         };
         PairRecord {
             solver: self.solver.to_string(),
@@ -153,34 +119,6 @@ impl RawRun<'_> {
     }
 }
 
-/// A stand-in for `answer::parse_output` in the importers' unit tests: the
-/// first line that is not `success` is the answer, a parenthesised list after
-/// `unsat` is the core. Real wiring uses `answer.rs`.
-#[cfg(test)]
-pub(crate) fn toy_parse(out: &[u8]) -> OutputSummary {
-    let text = String::from_utf8_lossy(out);
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && *l != "success");
-    let answer = match lines.next() {
-        Some("sat") => OutputAnswer::Sat,
-        Some("unsat") => OutputAnswer::Unsat,
-        Some("unknown") => OutputAnswer::Unknown,
-        _ => OutputAnswer::NoAnswer,
-    };
-    let core = lines
-        .next()
-        .filter(|l| answer == OutputAnswer::Unsat && l.starts_with('(') && l.ends_with(')'))
-        .map(|l| {
-            l[1..l.len() - 1]
-                .split_whitespace()
-                .map(String::from)
-                .collect()
-        });
-    OutputSummary { answer, core }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,7 +128,11 @@ mod tests {
         let run = |answer, core| RawRun {
             solver: "s",
             benchmark: "b",
-            output: OutputSummary { answer, core },
+            output: ParsedOutput {
+                answer,
+                core,
+                ..ParsedOutput::default()
+            },
             status: RunStatus::Complete,
             cpu: 1.0,
             wall: 1.0,
@@ -200,25 +142,20 @@ mod tests {
             division: "QF_UF".into(),
             assertions: 5,
         };
-        let r =
-            run(OutputAnswer::Unsat, Some(vec!["a".into(), "b".into()])).into_record(info.clone());
+        let r = run(Answer::Unsat, Some(vec!["a".into(), "b".into()])).into_record(info.clone());
         assert_eq!(r.verdict, Verdict::Unchecked);
         assert_eq!(r.core_size, Some(2));
         assert_eq!(r.core.as_ref().unwrap().len(), 2);
         assert_eq!(
-            run(OutputAnswer::Unsat, None)
-                .into_record(info.clone())
-                .verdict,
+            run(Answer::Unsat, None).into_record(info.clone()).verdict,
             Verdict::UnsatNoCore
         );
         assert_eq!(
-            run(OutputAnswer::Sat, None)
-                .into_record(info.clone())
-                .verdict,
+            run(Answer::Sat, None).into_record(info.clone()).verdict,
             Verdict::SatAnswer
         );
         assert_eq!(
-            run(OutputAnswer::Error, None).into_record(info).verdict,
+            run(Answer::Error, None).into_record(info).verdict,
             Verdict::NoAnswer
         );
     }

@@ -1,0 +1,416 @@
+//! Seeded scrambling of SMT-LIB benchmarks, before naming.
+//!
+//! [`scramble`] streams a script through the top-level scanner and writes a
+//! reproducible, satisfiability-preserving variant of it, returning the
+//! [`DescrambleMap`] that relates the two. For one seed, the output is the
+//! same bytes on every run and thread count. Transformations:
+//!
+//! - **Shuffling** (`shuffle`): every run of consecutive `assert`s, every run
+//!   of consecutive `declare-fun`/`declare-const` and every run of
+//!   consecutive `declare-sort` is permuted (Fisher–Yates on glibc's
+//!   `random()`, see [`random`]). Such declarations never use one another,
+//!   so no declaration moves after a use; definitions (`define-fun`,
+//!   `define-sort`, datatypes) keep their order, and any other command ends
+//!   a run. An assertion that uses a `:named` name defined by an earlier
+//!   assertion of its run starts a new run, so it stays after the
+//!   definition. A run is buffered to be shuffled; a run larger than
+//!   `window` bytes is shuffled window by window (an assertion never leaves
+//!   its window), which bounds memory for files of any length.
+//! - **Renaming** (`rename`): every user symbol — sorts, functions and
+//!   constants (declared or defined), function and sort parameters, bound
+//!   variables of `let`/`forall`/`exists`/`lambda`/`match`, datatypes with
+//!   their constructors, selectors and testers (`(_ is C)`, `is-C`), and
+//!   `:named` names — becomes `<prefix><n>`, n = 1, 2, … in order of first
+//!   output (see [`symtab`] for why these cannot collide with anything).
+//!   Not renamed: theory symbols, the logic, keywords, literals, indices,
+//!   and values of attributes other than `:named`, `:pattern` and
+//!   `:no-pattern` (e.g. `:qid`).
+//! - **Commuting** (`commute`): arguments of commutative theory operators
+//!   are permuted, and so are the bindings of a (parallel) `let`; see
+//!   [`commute`] for the table.
+//! - **Metadata**: comments and layout are dropped (one command per line,
+//!   tokens separated by one space). `set-info` commands are removed except
+//!   `:smt-lib-version` (solvers read string escapes by it): `:status` must
+//!   not reach solvers, and `:source`, `:license`, `:category`, `:notes`
+//!   identify the benchmark. `echo` is removed too. The status and the text
+//!   of every removed command are kept in the map, so coreval can still
+//!   read the expected answer and the licence notes travel with the file.
+//!
+//! Memory: the current run (at most `window` bytes of commands plus a small
+//! per-command record), the tree of the command being printed, the symbol
+//! table, and 4 bytes per assertion for the map; never the whole script.
+
+pub mod commute;
+pub mod map;
+pub mod random;
+mod render;
+pub mod symtab;
+mod tree;
+
+pub use map::{core_positions, map_path, CoreMapError, DescrambleMap, SymbolMap};
+pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
+pub use symtab::choose_prefix;
+
+use crate::smtlib::lexer::{Lexer, TokenKind};
+use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use render::Renderer;
+use std::collections::HashSet;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::Path;
+use symtab::{PrefixFinder, SymTab};
+
+/// Prefix of fresh names when the caller does not choose one.
+pub const DEFAULT_PREFIX: &str = "x_";
+
+/// Default largest buffered run: 16 MiB.
+pub const DEFAULT_WINDOW: usize = 16 << 20;
+
+/// What to do to a benchmark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScrambleOptions {
+    /// Seed for `srandom`.
+    pub seed: u32,
+    /// Shuffle runs of assertions and of declarations.
+    pub shuffle: bool,
+    /// Rename user symbols.
+    pub rename: bool,
+    /// Permute arguments of commutative operators.
+    pub commute: bool,
+    /// Prefix of fresh names; `None`: [`DEFAULT_PREFIX`]. Either way the
+    /// scrambler fails if the input contains the prefix followed by a
+    /// digit ([`scramble_file`] picks a safe prefix with [`choose_prefix`]).
+    pub prefix: Option<String>,
+    /// Largest run buffered for shuffling, in bytes.
+    pub window: usize,
+}
+
+impl Default for ScrambleOptions {
+    fn default() -> Self {
+        ScrambleOptions {
+            seed: 0,
+            shuffle: true,
+            rename: true,
+            commute: false,
+            prefix: None,
+            window: DEFAULT_WINDOW,
+        }
+    }
+}
+
+/// Why a benchmark could not be scrambled.
+#[derive(Debug, thiserror::Error)]
+pub enum ScrambleError {
+    #[error("{0}")]
+    Scan(#[from] ScanError),
+    #[error("line {line}, column {column}: {message}")]
+    Syntax {
+        line: u64,
+        column: u64,
+        message: String,
+    },
+    #[error("line {line}: the input contains '{prefix}' followed by a digit, which fresh names use; choose another prefix (choose_prefix)")]
+    PrefixInInput { prefix: String, line: u64 },
+    #[error("writing the output: {0}")]
+    Io(#[from] io::Error),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunKind {
+    Assert,
+    DeclareFun,
+    DeclareSort,
+}
+
+/// One buffered command of the current run: its text is
+/// `Driver::buf[start..end]` (one buffer per run: the scanner's allocation
+/// is freed at once and reused for the next command).
+struct Item {
+    start: usize,
+    end: usize,
+    line: u64,
+    column: u64,
+    /// Original assertion position (assertions only).
+    orig: u32,
+}
+
+struct Driver<W: Write> {
+    out: BufWriter<W>,
+    opts: ScrambleOptions,
+    rng: GlibcRandom,
+    renderer: Renderer,
+    map: DescrambleMap,
+    kind: Option<RunKind>,
+    buf: Vec<u8>,
+    items: Vec<Item>,
+    /// Names defined by `:named` in the current assertion run.
+    named: HashSet<Vec<u8>>,
+    line: Vec<u8>,
+    asserts: u64,
+    named_finder: memchr::memmem::Finder<'static>,
+}
+
+/// Scramble the script read from `reader` into `writer`.
+pub fn scramble<R: Read, W: Write>(
+    reader: R,
+    writer: W,
+    opts: &ScrambleOptions,
+) -> Result<DescrambleMap, ScrambleError> {
+    let prefix = opts.prefix.clone().unwrap_or_else(|| DEFAULT_PREFIX.into());
+    let mut d = Driver {
+        out: BufWriter::with_capacity(1 << 20, writer),
+        rng: GlibcRandom::new(opts.seed),
+        renderer: Renderer::new(SymTab::new(&prefix), opts.rename, opts.commute),
+        map: DescrambleMap {
+            format: map::FORMAT.into(),
+            seed: opts.seed,
+            shuffle: opts.shuffle,
+            rename: opts.rename,
+            commute: opts.commute,
+            window: opts.window as u64,
+            prefix: prefix.clone(),
+            assertions: Vec::new(),
+            symbols: SymbolMap::default(),
+            status: None,
+            removed: Vec::new(),
+        },
+        opts: opts.clone(),
+        kind: None,
+        buf: Vec::new(),
+        items: Vec::new(),
+        named: HashSet::new(),
+        line: Vec::new(),
+        asserts: 0,
+        named_finder: memchr::memmem::Finder::new(b":named"),
+    };
+    let guard = PrefixFinder::new(prefix.as_bytes());
+    let mut sc = Scanner::new(reader);
+    while let Some(cmd) = sc.next_command()? {
+        if d.opts.rename {
+            if guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text) {
+                return Err(ScrambleError::PrefixInInput {
+                    prefix,
+                    line: cmd.line,
+                });
+            }
+        }
+        d.command(cmd)?;
+    }
+    if d.opts.rename && guard.occurs_in(sc.gap()) {
+        return Err(ScrambleError::PrefixInInput { prefix, line: 0 });
+    }
+    d.flush()?;
+    d.out.flush()?;
+    let mut map = d.map;
+    map.symbols = SymbolMap(d.renderer.tab.renaming());
+    Ok(map)
+}
+
+/// Scramble a file into another and write the map beside the output
+/// ([`map_path`]). Without a prefix in `opts`, one is chosen by a first
+/// pass over the input ([`choose_prefix`]). A failed output is removed.
+pub fn scramble_file(
+    input: &Path,
+    output: &Path,
+    opts: &ScrambleOptions,
+) -> anyhow::Result<DescrambleMap> {
+    use anyhow::Context;
+    let open =
+        || std::fs::File::open(input).with_context(|| format!("opening {}", input.display()));
+    let mut opts = opts.clone();
+    if opts.rename && opts.prefix.is_none() {
+        let p = choose_prefix(open()?).with_context(|| format!("reading {}", input.display()))?;
+        opts.prefix = Some(p);
+    }
+    let out =
+        std::fs::File::create(output).with_context(|| format!("creating {}", output.display()))?;
+    let result = scramble(open()?, out, &opts);
+    match result {
+        Ok(map) => {
+            map.write(&map_path(output))?;
+            Ok(map)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(output);
+            let at = input.display();
+            Err(match e {
+                ScrambleError::Scan(se) => anyhow::anyhow!(se.in_file(input)),
+                ScrambleError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => anyhow::anyhow!("{at}:{line}:{column}: {message}"),
+                ScrambleError::PrefixInInput { line, .. } => {
+                    anyhow::anyhow!("{at}:{line}: {e}")
+                }
+                ScrambleError::Io(_) => {
+                    anyhow::Error::new(e).context(format!("{at} → {}", output.display()))
+                }
+            })
+        }
+    }
+}
+
+impl<W: Write> Driver<W> {
+    fn command(&mut self, cmd: Command) -> Result<(), ScrambleError> {
+        let kind = match cmd.head() {
+            "assert" => Some(RunKind::Assert),
+            "declare-fun" | "declare-const" => Some(RunKind::DeclareFun),
+            "declare-sort" => Some(RunKind::DeclareSort),
+            _ => None,
+        };
+        let Some(kind) = kind else {
+            self.flush()?;
+            return self.other(cmd);
+        };
+        let cost = cmd.text.len() + std::mem::size_of::<Item>();
+        let split = self.kind != Some(kind)
+            || self.buf.len() + self.items.len() * std::mem::size_of::<Item>() + cost
+                > self.opts.window
+            || (kind == RunKind::Assert && !self.named.is_empty() && self.uses_named(&cmd.text));
+        if split {
+            self.flush()?;
+        }
+        self.kind = Some(kind);
+        let orig = if kind == RunKind::Assert {
+            let p = u32::try_from(self.asserts).map_err(|_| ScrambleError::Syntax {
+                line: cmd.line,
+                column: cmd.column,
+                message: "more than 2^32 assertions".into(),
+            })?;
+            self.asserts += 1;
+            if self.named_finder.find(&cmd.text).is_some() {
+                self.collect_named(&cmd.text);
+            }
+            p
+        } else {
+            0
+        };
+        let start = self.buf.len();
+        self.buf.extend_from_slice(&cmd.text);
+        self.items.push(Item {
+            start,
+            end: self.buf.len(),
+            line: cmd.line,
+            column: cmd.column,
+            orig,
+        });
+        Ok(())
+    }
+
+    /// Whether a symbol of `text` is a name defined earlier in the run.
+    fn uses_named(&self, text: &[u8]) -> bool {
+        Lexer::new(text)
+            .flatten()
+            .any(|t| t.is_symbol() && self.named.contains(t.symbol(text)))
+    }
+
+    fn collect_named(&mut self, text: &[u8]) {
+        let mut after_named = false;
+        for t in Lexer::new(text).flatten() {
+            if after_named && t.is_symbol() {
+                self.named.insert(t.symbol(text).to_vec());
+            }
+            after_named = t.kind == TokenKind::Keyword && t.bytes(text) == b":named";
+        }
+    }
+
+    /// Shuffle and print the buffered run.
+    fn flush(&mut self) -> Result<(), ScrambleError> {
+        if self.items.is_empty() {
+            return Ok(());
+        }
+        if self.opts.shuffle {
+            self.rng.shuffle(&mut self.items);
+        }
+        let mut items = std::mem::take(&mut self.items);
+        let mut buf = std::mem::take(&mut self.buf);
+        for it in items.drain(..) {
+            self.emit(&buf[it.start..it.end], it.line, it.column)?;
+            if self.kind == Some(RunKind::Assert) {
+                self.map.assertions.push(it.orig);
+            }
+        }
+        // Keep the allocations for the next run.
+        buf.clear();
+        self.items = items;
+        self.buf = buf;
+        self.named.clear();
+        self.kind = None;
+        Ok(())
+    }
+
+    /// A command outside any run: metadata policy, then print.
+    fn other(&mut self, cmd: Command) -> Result<(), ScrambleError> {
+        match cmd.head() {
+            "set-info" => {
+                let toks: Vec<_> = Lexer::new(&cmd.text).flatten().collect();
+                let key = toks.get(2).map(|t| t.bytes(&cmd.text)).unwrap_or(b"");
+                if key == b":smt-lib-version" {
+                    return self.emit(&cmd.text, cmd.line, cmd.column);
+                }
+                if key == b":status" && self.map.status.is_none() {
+                    if let Some(v) = toks.get(3).filter(|t| t.kind != TokenKind::Close) {
+                        let value = if v.is_symbol() {
+                            v.symbol(&cmd.text)
+                        } else {
+                            v.bytes(&cmd.text)
+                        };
+                        self.map.status = Some(String::from_utf8_lossy(value).into_owned());
+                    }
+                }
+                self.map
+                    .removed
+                    .push(String::from_utf8_lossy(&cmd.text).into_owned());
+                Ok(())
+            }
+            "echo" => {
+                self.map
+                    .removed
+                    .push(String::from_utf8_lossy(&cmd.text).into_owned());
+                Ok(())
+            }
+            "set-logic" => {
+                let logic = Lexer::new(&cmd.text)
+                    .flatten()
+                    .nth(2)
+                    .map(|t| String::from_utf8_lossy(t.symbol(&cmd.text)).into_owned())
+                    .unwrap_or_default();
+                self.renderer.difference_logic = commute::is_difference_logic(&logic);
+                self.emit(&cmd.text, cmd.line, cmd.column)
+            }
+            _ => self.emit(&cmd.text, cmd.line, cmd.column),
+        }
+    }
+
+    /// Render one command and write it on its own line.
+    fn emit(&mut self, text: &[u8], line: u64, column: u64) -> Result<(), ScrambleError> {
+        self.line.clear();
+        if let Err(e) = self.renderer.render(text, &mut self.rng, &mut self.line) {
+            let (l, c) = position(text, e.offset, line, column);
+            return Err(ScrambleError::Syntax {
+                line: l,
+                column: c,
+                message: e.message,
+            });
+        }
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)?;
+        Ok(())
+    }
+}
+
+/// Line and column of byte `offset` of a command that starts at
+/// (`line`, `column`).
+fn position(text: &[u8], offset: usize, line: u64, column: u64) -> (u64, u64) {
+    let before = &text[..offset.min(text.len())];
+    match memchr::memrchr(b'\n', before) {
+        None => (line, column + offset as u64),
+        Some(nl) => (
+            line + memchr::memchr_iter(b'\n', before).count() as u64,
+            (offset - nl) as u64,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;

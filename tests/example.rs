@@ -1,0 +1,103 @@
+//! The README's first command's main job: `coreval run examples/campaign`
+//! on a copy of the bundled example. Every pair gets a final verdict, the
+//! reports exist, and a second run redoes nothing.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name();
+        let name_str = name.to_string_lossy();
+        // Only the campaign's inputs, not a previous run's outputs.
+        if ["named", "cores", "reports", ".pids", ".cache", "shards"].contains(&name_str.as_ref())
+            || name_str.ends_with(".jsonl")
+        {
+            continue;
+        }
+        let target = to.join(&name);
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/campaign")
+}
+
+#[test]
+fn example_campaign_runs_to_a_verdict_for_every_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let camp = dir.path().join("campaign");
+    copy_dir(&example(), &camp);
+    let out = Command::cargo_bin("coreval")
+        .unwrap()
+        .arg("run")
+        .arg(&camp)
+        .env("COREVAL_NO_PROGRESS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("HTML report:"), "{stderr}");
+    for f in [
+        "scores.json",
+        "pairs.csv",
+        "report.md",
+        "report.html",
+        "pairs.jsonl",
+    ] {
+        let p = camp.join("reports").join(f);
+        assert!(
+            p.metadata().map(|m| m.len() > 0).unwrap_or(false),
+            "missing report {}",
+            p.display()
+        );
+    }
+    let pairs: Vec<serde_json::Value> = std::fs::read_to_string(camp.join("reports/pairs.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let benchmarks = std::fs::read_to_string(camp.join("named/index.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(benchmarks, 32);
+    // z3 and cvc5 enter every division of the example, yices the ones it supports.
+    assert!(pairs.len() >= 2 * benchmarks, "{} pairs", pairs.len());
+    for p in &pairs {
+        assert_eq!(p["pending"], false, "pair without a final verdict: {p}");
+        assert!(p["verdict"]["kind"].is_string(), "{p}");
+    }
+    let validated = pairs
+        .iter()
+        .filter(|p| p["verdict"]["kind"] == "validated")
+        .count();
+    assert!(
+        validated * 10 >= pairs.len() * 9,
+        "only {validated} of {} validated",
+        pairs.len()
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(camp.join("reports/scores.json")).unwrap())
+            .unwrap();
+    assert!(json.to_string().contains("smtcomp-2025"));
+
+    // A second run finds everything done.
+    let again = Command::cargo_bin("coreval")
+        .unwrap()
+        .arg("run")
+        .arg(&camp)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("0 run now"), "{stderr}");
+    assert!(stderr.contains("0 checker runs"), "{stderr}");
+}

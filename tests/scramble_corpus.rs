@@ -1,0 +1,363 @@
+//! Scrambling the real benchmarks of `../shared/benchmarks`: every file with
+//! 20 seeds scans, parses strictly with smt2parser whenever the original
+//! does, and descrambles exactly (the map's positions and names turn each
+//! scrambled assertion back into its original, token for token); with 2
+//! seeds z3 and cvc5 give the original's answer on the scrambled file, and
+//! a core z3 finds on the scrambled file, mapped back, is a core of the
+//! original (z3 says unsat on the original restricted to it).
+
+use coreval::scramble::{core_positions, scramble, DescrambleMap, ScrambleOptions};
+use coreval::smtlib::lexer::{Lexer, TokenKind};
+use coreval::smtlib::scanner::{commands, Command};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks")
+}
+
+const Z3: &str = "checkers/venv/bin/z3";
+const CVC5: &str = "/usr/bin/cvc5";
+
+/// One benchmark and what MANIFEST.tsv says about it.
+struct Bench {
+    rel: String,
+    bytes: Vec<u8>,
+    status: String,
+    /// Solver → (answer, seconds) as recorded.
+    answers: HashMap<String, (String, f64)>,
+}
+
+fn manifest() -> Vec<Bench> {
+    let text = std::fs::read_to_string(root().join("MANIFEST.tsv")).unwrap();
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (rel, status, confirmed) = (f[0], f[8], f[9]);
+        let mut answers = HashMap::new();
+        for entry in confirmed.split(';') {
+            let parts: Vec<&str> = entry.split(':').collect();
+            // `z3:unsat:0.02s`, or `z3:0.56s` meaning the file's status.
+            let (solver, answer, time) = match parts[..] {
+                [s, a, t] => (s, a, t),
+                [s, t] => (s, status, t),
+                _ => continue,
+            };
+            let secs = time.trim_end_matches('s').parse().unwrap_or(f64::MAX);
+            answers.insert(solver.to_string(), (answer.to_string(), secs));
+        }
+        let bytes = std::fs::read(root().join(rel)).unwrap();
+        out.push(Bench {
+            rel: rel.to_string(),
+            bytes,
+            status: status.to_string(),
+            answers,
+        });
+    }
+    assert!(out.len() >= 400, "{} benchmarks", out.len());
+    out
+}
+
+fn scrambled(b: &Bench, seed: u32, commute: bool) -> (Vec<u8>, DescrambleMap) {
+    let prefix = coreval::scramble::choose_prefix(&b.bytes[..]).unwrap();
+    let opts = ScrambleOptions {
+        seed,
+        commute,
+        prefix: Some(prefix),
+        ..ScrambleOptions::default()
+    };
+    let mut out = Vec::new();
+    let map = scramble(&b.bytes[..], &mut out, &opts)
+        .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", b.rel));
+    (out, map)
+}
+
+fn parses_strictly(bytes: &[u8]) -> bool {
+    let stream = smt2parser::CommandStream::new(bytes, smt2parser::concrete::SyntaxBuilder, None);
+    stream.into_iter().all(|c| c.is_ok())
+}
+
+fn asserts(cmds: &[Command]) -> Vec<&Command> {
+    cmds.iter().filter(|c| c.head() == "assert").collect()
+}
+
+/// Tokens of a command with symbols in normal form, fresh names replaced
+/// by their originals when a renaming is given.
+fn tokens(text: &[u8], rename: Option<&HashMap<&str, &str>>) -> Vec<String> {
+    Lexer::new(text)
+        .map(|t| {
+            let t = t.unwrap();
+            if t.is_symbol() {
+                let s = String::from_utf8_lossy(t.symbol(text)).into_owned();
+                match rename.and_then(|m| m.get(s.as_str())) {
+                    Some(orig) => format!("sym:{orig}"),
+                    None => format!("sym:{s}"),
+                }
+            } else if t.kind == TokenKind::Open || t.kind == TokenKind::Close {
+                String::from_utf8_lossy(t.bytes(text)).into_owned()
+            } else {
+                format!("{:?}:{}", t.kind, String::from_utf8_lossy(t.bytes(text)))
+            }
+        })
+        .collect()
+}
+
+/// Check one scrambled version against its original; returns the
+/// assertion permutation.
+fn check_version(b: &Bench, orig_cmds: &[Command], out: &[u8], map: &DescrambleMap, commute: bool) {
+    let cmds = commands(out).unwrap_or_else(|e| panic!("{}: output does not scan: {e}", b.rel));
+    let (oa, na) = (asserts(orig_cmds), asserts(&cmds));
+    assert_eq!(oa.len(), na.len(), "{}", b.rel);
+    let mut perm = map.assertions.clone();
+    perm.sort();
+    assert_eq!(perm, (0..oa.len() as u32).collect::<Vec<_>>(), "{}", b.rel);
+    let names: HashSet<&str> = map.symbols.0.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names.len(),
+        map.symbols.0.len(),
+        "{}: fresh names repeat",
+        b.rel
+    );
+    if !commute {
+        let ren: HashMap<&str, &str> = map
+            .symbols
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        for (new, &orig) in map.assertions.iter().enumerate() {
+            assert_eq!(
+                tokens(&na[new].text, Some(&ren)),
+                tokens(&oa[orig as usize].text, None),
+                "{}: scrambled assertion {new} is not original assertion {orig}",
+                b.rel
+            );
+        }
+    }
+    let status = orig_cmds.iter().find_map(|c| {
+        let t = String::from_utf8_lossy(&c.text).into_owned();
+        let rest = t.strip_prefix("(set-info :status ")?;
+        Some(rest.trim_end_matches(')').trim().to_string())
+    });
+    assert_eq!(map.status, status, "{}", b.rel);
+    assert!(
+        !cmds
+            .iter()
+            .any(|c| c.head() == "set-info" && c.text.windows(7).any(|w| w == b":status")),
+        "{}: status leaks",
+        b.rel
+    );
+    assert!(
+        !cmds.iter().any(|c| c.has_comment),
+        "{}: a comment survived",
+        b.rel
+    );
+}
+
+#[test]
+fn twenty_seeds_scan_parse_and_descramble() {
+    let benches = manifest();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        benches.par_iter().for_each(|b| {
+            let large = b.rel.starts_with("large/");
+            let seeds: Vec<u32> = if large { vec![1, 2] } else { (0..20).collect() };
+            let orig_cmds = commands(&b.bytes).unwrap();
+            let orig_parses = parses_strictly(&b.bytes);
+            let mut orders = HashSet::new();
+            let mut outputs = HashSet::new();
+            for &seed in &seeds {
+                let commute = seed % 2 == 1;
+                let (out, map) = scrambled(b, seed, commute);
+                check_version(b, &orig_cmds, &out, &map, commute);
+                if orig_parses {
+                    assert!(
+                        parses_strictly(&out),
+                        "{} seed {seed}: smt2parser rejects the output",
+                        b.rel
+                    );
+                }
+                if seed < 2 {
+                    assert_eq!(
+                        scrambled(b, seed, commute).0,
+                        out,
+                        "{}: not deterministic",
+                        b.rel
+                    );
+                }
+                orders.insert(map.assertions.clone());
+                outputs.insert(out);
+            }
+            // A run of 3+ assertions gets several orders over 20 seeds.
+            let mut run = 0;
+            let mut longest = 0;
+            for c in &orig_cmds {
+                run = if c.head() == "assert" { run + 1 } else { 0 };
+                longest = longest.max(run);
+            }
+            if !large && longest >= 3 {
+                assert!(orders.len() > 1, "{}: seeds give one order", b.rel);
+            }
+            if !large {
+                assert!(outputs.len() > 1, "{}: seeds give one output", b.rel);
+            }
+        });
+    });
+}
+
+fn solve(program: &str, args: &[&str], file: &Path) -> String {
+    let out = Process::new("timeout")
+        .arg("40")
+        .arg(program)
+        .args(args)
+        .arg(file)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("solver runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn answer(stdout: &str) -> &str {
+    match stdout
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && *l != "success")
+    {
+        Some(a @ ("sat" | "unsat" | "unknown" | "timeout")) => a,
+        Some(_) => "error",
+        None => "none",
+    }
+}
+
+/// `(assert t)` → `(assert (! t :named <prefix>N))`, get-unsat-core after check-sat.
+fn name_asserts(out: &[u8], prefix: &str) -> Vec<u8> {
+    let mut named = b"(set-option :produce-unsat-cores true)\n".to_vec();
+    let mut n = 0;
+    for c in commands(out).unwrap() {
+        match c.head() {
+            "assert" => {
+                let (s, e) = c.args_span();
+                named.extend_from_slice(b"(assert (! ");
+                named.extend_from_slice(&c.text[s..e]);
+                named.extend_from_slice(format!(" :named {prefix}{n}))\n").as_bytes());
+                n += 1;
+            }
+            "check-sat" => named.extend_from_slice(b"(check-sat)\n(get-unsat-core)\n"),
+            _ => {
+                named.extend_from_slice(&c.text);
+                named.push(b'\n');
+            }
+        }
+    }
+    named
+}
+
+/// The original with only the assertions at `keep` (0-based positions).
+fn restrict(orig: &[u8], keep: &HashSet<usize>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for c in commands(orig).unwrap() {
+        if c.head() == "assert" {
+            pos += 1;
+            if !keep.contains(&(pos - 1)) {
+                continue;
+            }
+        }
+        out.extend_from_slice(&c.text);
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn solvers_agree_and_mapped_cores_are_cores() {
+    let benches = manifest();
+    let dir = tempfile::tempdir().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let quick = |b: &Bench, s: &str| {
+        b.answers
+            .get(s)
+            .filter(|(a, t)| (a == "sat" || a == "unsat") && *t < 5.0)
+            .map(|(a, _)| a.clone())
+    };
+    let results: Vec<(String, usize, usize, usize, Vec<String>)> = pool.install(|| {
+        benches
+            .par_iter()
+            .enumerate()
+            .flat_map(|(i, b)| [(i, b, 1u32), (i, b, 2u32)])
+            .map(|(i, b, seed)| {
+                let (out, map) = scrambled(b, seed, seed == 1);
+                let file = dir.path().join(format!("{i}-{seed}.smt2"));
+                let (mut ran, mut same, mut cores) = (0, 0, 0);
+                let mut problems = Vec::new();
+                if let Some(expect) = quick(b, "cvc5") {
+                    std::fs::write(&file, &out).unwrap();
+                    let got = solve(CVC5, &["--lang=smt2", "--tlimit-per=20000"], &file);
+                    ran += 1;
+                    match answer(&got) {
+                        a if a == expect => same += 1,
+                        "sat" | "unsat" => problems.push(format!("{} seed {seed}: cvc5 says {got}", b.rel)),
+                        _ => {}
+                    }
+                }
+                if let Some(expect) = quick(b, "z3") {
+                    let name_prefix = "core_";
+                    let has_names = b.bytes.windows(6).any(|w| w == b":named");
+                    let named = name_asserts(&out, name_prefix);
+                    std::fs::write(&file, &named).unwrap();
+                    let got = solve(Z3, &["-T:20"], &file);
+                    ran += 1;
+                    match answer(&got) {
+                        a if a == expect => same += 1,
+                        "sat" | "unsat" => problems.push(format!("{} seed {seed}: z3 says {got}", b.rel)),
+                        _ => {}
+                    }
+                    if answer(&got) == "unsat" && expect == "unsat" && !has_names {
+                        let core_line = got.lines().map(str::trim).find(|l| l.starts_with('(')).unwrap_or("()");
+                        let names: Vec<String> = core_line
+                            .trim_matches(|c| c == '(' || c == ')')
+                            .split_whitespace()
+                            .map(String::from)
+                            .collect();
+                        let pos = core_positions(&named[..], &names)
+                            .unwrap_or_else(|e| panic!("{}: {e}", b.rel));
+                        let orig: HashSet<usize> = map.original_positions(&pos).unwrap().into_iter().collect();
+                        let restricted = restrict(&b.bytes, &orig);
+                        let rfile = dir.path().join(format!("{i}-{seed}-core.smt2"));
+                        std::fs::write(&rfile, &restricted).unwrap();
+                        let check = solve(Z3, &["-T:20"], &rfile);
+                        cores += 1;
+                        if answer(&check) != "unsat" {
+                            problems.push(format!(
+                                "{} seed {seed}: the mapped core {orig:?} is not unsat on the original: {check}",
+                                b.rel
+                            ));
+                        }
+                    }
+                }
+                let _ = std::fs::remove_file(&file);
+                (b.status.clone(), ran, same, cores, problems)
+            })
+            .collect()
+    });
+    let ran: usize = results.iter().map(|r| r.1).sum();
+    let same: usize = results.iter().map(|r| r.2).sum();
+    let cores: usize = results.iter().map(|r| r.3).sum();
+    let problems: Vec<&String> = results.iter().flat_map(|r| &r.4).collect();
+    eprintln!("solver runs {ran}, same answer {same}, cores checked {cores}");
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(ran > 1000, "only {ran} solver runs");
+    assert!(
+        same * 100 >= ran * 97,
+        "only {same} of {ran} answers reproduced"
+    );
+    assert!(cores > 400, "only {cores} cores checked");
+}
