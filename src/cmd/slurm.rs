@@ -127,7 +127,7 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
 fn named_work(c: &Campaign) -> Result<Work> {
     let campaign = &c.dir;
     let work = Work::load(c)?;
-    if work.benchmarks.is_empty() {
+    if work.benchmarks == 0 {
         bail!(
             "{} has no named benchmarks yet: name them once before submitting \
              (`coreval run {} --stage name`), so that every task shares the same named files and shard sizes are known",
@@ -135,7 +135,7 @@ fn named_work(c: &Campaign) -> Result<Work> {
             campaign.display()
         );
     }
-    if work.solvers.is_empty() {
+    if work.solvers == 0 {
         bail!("{} lists no [[solver]]: nothing to run", campaign.display());
     }
     Ok(work)
@@ -259,7 +259,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     }
     eprintln!(
         "{} pairs in {shards} shards; follow with `coreval slurm status {}`",
-        work.pairs(),
+        work.pairs.len(),
         campaign.display()
     );
     Ok(exit::OK)

@@ -73,42 +73,55 @@ impl ShardStatus {
     }
 }
 
-/// The work of a campaign: named benchmark ids and solver names.
+/// The solve work of a campaign: the (solver, benchmark) pairs the solve
+/// stage runs.
 #[derive(Clone, Debug, Default)]
 pub struct Work {
-    pub benchmarks: Vec<String>,
-    pub solvers: Vec<String>,
+    /// Named (eligible) benchmarks.
+    pub benchmarks: usize,
+    /// Solvers under test.
+    pub solvers: usize,
+    /// (solver, benchmark id) pairs: each solver on the named benchmarks of
+    /// the divisions it is entered in ([`entered`]).
+    pub pairs: Vec<(String, String)>,
 }
 
 impl Work {
-    /// Read the named benchmarks (the eligible entries of the index) and
-    /// the config's solvers.
+    /// The work of a named campaign.
     pub fn load(c: &Campaign) -> Result<Work> {
-        let benchmarks = crate::solve::read_index(c)?
-            .into_iter()
-            .map(|b| b.id)
-            .collect();
-        let solvers = c.config.solvers.iter().map(|s| s.name.clone()).collect();
+        let defs = crate::checkers::load_dir(&crate::solve::checkers_dir(c))?;
+        let solvers = crate::solve::solvers_under_test(c, &defs)?;
+        let index = crate::solve::read_index(c)?;
+        let mut pairs = Vec::new();
+        for s in &solvers {
+            for e in &index {
+                if entered(s, e) {
+                    pairs.push((s.name.clone(), e.id.clone()));
+                }
+            }
+        }
         Ok(Work {
-            benchmarks,
-            solvers,
+            benchmarks: index.len(),
+            solvers: solvers.len(),
+            pairs,
         })
-    }
-
-    pub fn pairs(&self) -> usize {
-        self.benchmarks.len() * self.solvers.len()
     }
 
     /// Pairs owned by each of `count` shards.
     pub fn pairs_per_shard(&self, count: u32) -> Vec<usize> {
         let mut n = vec![0usize; count as usize];
-        for s in &self.solvers {
-            for b in &self.benchmarks {
-                n[owner(&pair_key(s, b), count) as usize] += 1;
-            }
+        for (s, b) in &self.pairs {
+            n[owner(&pair_key(s, b), count) as usize] += 1;
         }
         n
     }
+}
+
+/// Whether the solve stage runs solver `s` on benchmark `e`: its definition
+/// supports the division's logic, with cores (the rule of
+/// [`crate::solve::solve`], which does not export it).
+fn entered(s: &crate::solve::SolverUnderTest, e: &crate::solve::Bench) -> bool {
+    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
 }
 
 fn str_field(v: &Value, f: &str) -> Option<String> {
@@ -126,13 +139,9 @@ pub fn shard_status(
 ) -> Result<Vec<ShardStatus>> {
     let expected = work.pairs_per_shard(count);
     let wanted: HashSet<(&str, &str)> = work
-        .solvers
+        .pairs
         .iter()
-        .flat_map(|s| {
-            work.benchmarks
-                .iter()
-                .map(move |b| (s.as_str(), b.as_str()))
-        })
+        .map(|(s, b)| (s.as_str(), b.as_str()))
         .collect();
     let runs: Vec<Value> = c.read_journal(crate::solve::RUNS)?;
     let done: HashSet<(String, String)> = runs
@@ -293,23 +302,27 @@ mod tests {
         let c = d.path();
         std::fs::write(c.join("campaign.toml"), "benchmarks = \"b\"\n").unwrap();
         let campaign = Campaign::load(c).unwrap();
-        let work = Work {
-            benchmarks: (0..10).map(|k| format!("L/b{k}.smt2")).collect(),
-            solvers: vec!["z3".into(), "yices".into()],
+        let mut work = Work {
+            benchmarks: 10,
+            solvers: 2,
+            pairs: Vec::new(),
         };
+        for s in ["z3", "yices"] {
+            for k in 0..10 {
+                work.pairs.push((s.to_string(), format!("L/b{k}.smt2")));
+            }
+        }
         let per = work.pairs_per_shard(2);
         assert_eq!(per.iter().sum::<usize>(), 20);
         // Shard 0 journaled all its pairs except one; one of them only in
         // the merged campaign journal. A stray pair not in the work is ignored.
         let s0 = Shard::new(0, 2).unwrap();
-        let mut mine: Vec<(String, String)> = Vec::new();
-        for s in &work.solvers {
-            for b in &work.benchmarks {
-                if s0.owns(&pair_key(s, b)) {
-                    mine.push((s.clone(), b.clone()));
-                }
-            }
-        }
+        let mine: Vec<(String, String)> = work
+            .pairs
+            .iter()
+            .filter(|(s, b)| s0.owns(&pair_key(s, b)))
+            .cloned()
+            .collect();
         let (last, rest) = mine.split_last().unwrap();
         let (first, middle) = rest.split_first().unwrap();
         append(
