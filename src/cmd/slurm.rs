@@ -67,7 +67,7 @@ pub struct SubmitArgs {
     /// The coreval binary the tasks run [default: this one]
     #[arg(long, value_name = "PATH")]
     pub coreval: Option<PathBuf>,
-    /// Write the scripts and print the sbatch commands, submit nothing
+    /// Print the scripts, submit nothing (assumes MaxArraySize = 1001)
     #[arg(long)]
     pub dry_run: bool,
     /// Options passed to every sbatch call, after `--` (e.g. -- --partition=long --account=smt)
@@ -207,8 +207,10 @@ fn submit(a: SubmitArgs) -> Result<u8> {
             }
         }
     }
+    // A dry run does not ask the cluster (scontrol waits a minute for an
+    // unreachable controller): it assumes Slurm's default MaxArraySize.
     let max_array = if a.dry_run {
-        slurm::max_array_size().unwrap_or(slurm::DEFAULT_MAX_ARRAY_SIZE)
+        slurm::DEFAULT_MAX_ARRAY_SIZE
     } else {
         slurm::max_array_size()?
     };
