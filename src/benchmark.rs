@@ -55,6 +55,10 @@ pub struct Policy {
     pub allow_no_status: bool,
     /// Existing `:named` terms.
     pub named: NamedPolicy,
+    /// Accept any declared `:status` (`sat`, `unknown`…), not only `unsat`:
+    /// `coreval selfcheck` runs authors' benchmarks whatever they declare.
+    #[serde(default)]
+    pub accept_any_status: bool,
 }
 
 impl Default for Policy {
@@ -63,6 +67,7 @@ impl Default for Policy {
             min_assertions: 2,
             allow_no_status: false,
             named: NamedPolicy::Skip,
+            accept_any_status: false,
         }
     }
 }
@@ -224,6 +229,9 @@ impl BenchmarkInfo {
     /// `policy`; empty means eligible.
     pub fn ineligibility(&self, policy: &Policy) -> Vec<Ineligibility> {
         let mut out = self.findings.clone();
+        if policy.accept_any_status {
+            out.retain(|f| !matches!(f.reason, Reason::StatusNotUnsat { .. }));
+        }
         if self.is_malformed() {
             return out;
         }

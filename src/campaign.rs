@@ -62,6 +62,8 @@ pub struct Naming {
     pub min_assertions: u64,
     /// Accept benchmarks without `(set-info :status unsat)`.
     pub allow_no_status: bool,
+    /// Accept any declared status, not only `unsat` (`coreval selfcheck`).
+    pub accept_any_status: bool,
     /// Scramble with this seed before naming.
     pub scramble_seed: Option<u64>,
 }
@@ -73,6 +75,7 @@ impl Default for Naming {
             named_policy: crate::benchmark::NamedPolicy::Skip,
             min_assertions: 2,
             allow_no_status: false,
+            accept_any_status: false,
             scramble_seed: None,
         }
     }
@@ -187,9 +190,17 @@ impl Campaign {
     /// Read and validate `DIR/campaign.toml`.
     pub fn load(dir: &Path) -> Result<Campaign> {
         let path = dir.join(CONFIG_FILE);
-        let text = std::fs::read_to_string(&path)
+        let bytes = std::fs::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
-        let config: ConfigFile = toml::from_str(&text)
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            let (line, column) = line_column(&bytes, e.valid_up_to());
+            anyhow::anyhow!(
+                "{}: line {line}, column {column}: byte {:#04x} is not UTF-8 text",
+                path.display(),
+                bytes[e.valid_up_to()]
+            )
+        })?;
+        let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
         Campaign::from_config(dir, config).with_context(|| format!("in {}", path.display()))
     }
@@ -204,13 +215,14 @@ impl Campaign {
             ("limits.time", l.time),
             ("limits.checker_time", l.checker_time),
         ] {
-            if !(v.is_finite() && v > 0.0) {
-                bail!("{what} must be a positive number of seconds, not {v}");
+            if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
+                bail!("{what} must be a positive number of seconds, not {v:?}");
             }
         }
-        if !(l.grace.is_finite() && l.grace >= 0.0) {
+        if !(l.grace.is_finite() && l.grace >= 0.0) || Duration::try_from_secs_f64(l.grace).is_err()
+        {
             bail!(
-                "limits.grace must be a non-negative number of seconds, not {}",
+                "limits.grace must be a non-negative number of seconds, not {:?}",
                 l.grace
             );
         }
@@ -243,6 +255,15 @@ impl Campaign {
         if let Some(f) = &config.score.family {
             crate::pipeline::family(f).context("score.family")?;
         }
+        let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {
+            bail!("limits.memory_mb is too large: {}", l.memory_mb);
+        };
+        let Some(output_cap) = usize::try_from(l.output_cap_mb.max(1))
+            .ok()
+            .and_then(|mb| mb.checked_mul(1 << 20))
+        else {
+            bail!("limits.output_cap_mb is too large: {}", l.output_cap_mb);
+        };
         let benchmarks = if config.benchmarks.is_absolute() {
             config.benchmarks.clone()
         } else {
@@ -262,8 +283,8 @@ impl Campaign {
             time: Duration::from_secs_f64(l.time),
             checker_time: Duration::from_secs_f64(l.checker_time),
             grace: Duration::from_secs_f64(l.grace),
-            memory: (l.memory_mb > 0).then(|| l.memory_mb * 1024 * 1024),
-            output_cap: (l.output_cap_mb.max(1) * 1024 * 1024) as usize,
+            memory: (memory > 0).then_some(memory),
+            output_cap,
             shard_dir: None,
             config,
         })
@@ -324,6 +345,20 @@ impl Campaign {
         }
         default_cache_dir()
     }
+}
+
+/// 1-based line and column (in characters) of byte `at` of `bytes`.
+fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
 }
 
 /// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.

@@ -33,6 +33,8 @@ pub enum Command {
     Init(crate::cmd::init::InitArgs),
     /// Score (solver, benchmark) pairs under a rules edition and write reports.
     Score(crate::cmd::score::ScoreArgs),
+    /// Check a solver's cores on your own benchmarks, for solver authors (CI: --junit).
+    Selfcheck(crate::cmd::selfcheck::SelfcheckArgs),
     /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
     Scramble(crate::cmd::scramble::ScrambleArgs),
 }

@@ -27,6 +27,7 @@ pub mod shard;
 pub mod slurm;
 pub mod score;
 pub mod scramble;
+pub mod selfcheck;
 pub mod smtlib;
 pub mod solve;
 pub mod verdict;

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Command::Init(a) => coreval::cmd::init::run(a),
         Command::Run(a) => coreval::cmd::run::run(a),
         Command::Score(a) => coreval::cmd::score::run(a),
+        Command::Selfcheck(a) => coreval::cmd::selfcheck::run(a),
         Command::Scramble(a) => coreval::cmd::scramble::run(a),
     };
     match result {

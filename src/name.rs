@@ -151,13 +151,14 @@ pub fn name_script<R: Read + Seek, W: Write>(
     let mut analyzer = Analyzer::new();
     let mut scanner = Scanner::new(&mut input);
     let mut size = 0u64;
+    let mut strict = opts.strict.then(lint::StrictParser::new);
     loop {
         match scanner.next_command() {
             Ok(Some(cmd)) => {
                 out.write_all(scanner.gap())?;
                 size = cmd.offset + cmd.text.len() as u64;
-                if opts.strict {
-                    if let Err(e) = lint::check_command(&cmd) {
+                if let Some(parser) = strict.as_mut() {
+                    if let Err(e) = parser.check(&cmd) {
                         analyzer.malformed(e.line, e.column, cmd.head(), e.message);
                     }
                 }

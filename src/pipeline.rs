@@ -47,6 +47,7 @@ pub fn name(c: &Campaign) -> Result<NameSummary> {
                 min_assertions: n.min_assertions as usize,
                 allow_no_status: n.allow_no_status,
                 named: n.named_policy,
+                accept_any_status: n.accept_any_status,
             },
             strict: false,
         },

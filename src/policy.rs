@@ -48,6 +48,9 @@ pub enum CheckAnswer {
     Unsat,
     /// unknown, timeout, error, crash, no answer.
     Other,
+    /// The checker cannot be given this core-only benchmark (it needs a
+    /// command the checker rejects): it is not one of the core's checkers.
+    NotApplicable,
 }
 
 /// Counts of answers on one core: the scorer's record of them.
@@ -62,6 +65,7 @@ impl Tally {
             }
             CheckAnswer::Unsat => self.unsat += 1,
             CheckAnswer::Other => self.unknown += 1,
+            CheckAnswer::NotApplicable => {}
         }
     }
 
@@ -367,5 +371,117 @@ mod tests {
             .parse::<Policy>()
             .unwrap_err()
             .contains("expected one of"));
+    }
+
+    /// Every preset on the same hand-made answer tuples: ties, all-unknown,
+    /// no answer at all, the 2017 self-check clause (the producer, as a
+    /// checker, says sat to its own core) and clear majorities.
+    #[test]
+    fn every_preset_on_ties_all_unknown_and_self_check() {
+        let tie = tally(&[Sat, Unsat]);
+        let tie_unknown = tally(&[Sat, Unsat, Other]);
+        let all_unknown = tally(&[Other, Other, Other]);
+        let none = tally(&[]);
+        let mut self_check = tally(&[Unsat, Unsat]);
+        self_check.add(Sat, true);
+        let mut self_unsat = tally(&[Sat]);
+        self_unsat.add(Unsat, true);
+        let unsat_majority = tally(&[Unsat, Unsat, Sat]);
+        let sat_majority = tally(&[Sat, Sat, Unsat]);
+        let lone_unsat = tally(&[Unsat, Other, Other]);
+        let lone_sat = tally(&[Sat, Other, Other]);
+        #[rustfmt::skip]
+        let table: &[(Policy, [Decision; 10])] = &[
+            //                   tie        tie+unk    all-unk       none          self-chk   self-uns   unsat-maj  sat-maj  lone-unsat    lone-sat
+            (Policy::Smtcomp2016, [Refuted, Refuted, Validated,    Validated,    Refuted,   Refuted,   Refuted,   Refuted, Validated,    Refuted]),
+            (Policy::Smtcomp2017, [Validated, Validated, Validated, Validated,   Refuted,   Validated, Validated, Refuted, Validated,    Refuted]),
+            (Policy::Smtcomp2018, [Validated, Validated, Validated, Validated,   Validated, Validated, Validated, Refuted, Validated,    Refuted]),
+            (Policy::Smtcomp2025, [Refuted, Refuted, NotValidated, NotValidated, Validated, Refuted,   Validated, Refuted, Validated,    Refuted]),
+            (Policy::Unanimous,   [Refuted, Refuted, NotValidated, NotValidated, Refuted,   Refuted,   Refuted,   Refuted, NotValidated, Refuted]),
+            (Policy::Quorum(2),   [Refuted, Refuted, NotValidated, NotValidated, Validated, Refuted,   Validated, Refuted, NotValidated, Refuted]),
+            (Policy::Quorum(1),   [Refuted, Refuted, NotValidated, NotValidated, Validated, Refuted,   Validated, Refuted, Validated,    Refuted]),
+        ];
+        let cases = [
+            &tie,
+            &tie_unknown,
+            &all_unknown,
+            &none,
+            &self_check,
+            &self_unsat,
+            &unsat_majority,
+            &sat_majority,
+            &lone_unsat,
+            &lone_sat,
+        ];
+        for (p, expected) in table {
+            for (i, (t, want)) in cases.iter().zip(expected).enumerate() {
+                assert_eq!(p.decide(t), *want, "{p} on case {i}: {t:?}");
+                // With nothing left to hear, the early decision is the decision.
+                assert_eq!(
+                    decided_early(*p, t, 0, false),
+                    Some(*want),
+                    "{p} early on case {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn not_applicable_checkers_are_not_counted() {
+        let mut t = tally(&[Unsat, NotApplicable, NotApplicable]);
+        t.add(NotApplicable, true);
+        assert_eq!(
+            (t.sat, t.unsat, t.unknown, t.producer_sat),
+            (0, 1, 0, false)
+        );
+        assert_eq!(Policy::Unanimous.decide(&t), Validated);
+    }
+
+    #[test]
+    fn early_decisions_never_disagree_with_the_final_one() {
+        // Every preset, every tally of up to 3 answers, up to 3 checkers
+        // left (the producer among them or not): an early decision must be
+        // what every completion of the answers decides.
+        let answers = [Sat, Unsat, Other];
+        let presets = [
+            Policy::Smtcomp2016,
+            Policy::Smtcomp2017,
+            Policy::Smtcomp2018,
+            Policy::Smtcomp2025,
+            Policy::Unanimous,
+            Policy::Quorum(2),
+        ];
+        let mut decided = 0;
+        for p in presets {
+            for n in 0..=3u32 {
+                for code in 0..3u32.pow(n) {
+                    let so_far: Vec<CheckAnswer> = (0..n)
+                        .map(|i| answers[(code / 3u32.pow(i) % 3) as usize])
+                        .collect();
+                    for remaining in 0..=3u32 {
+                        for producer in [false, true] {
+                            let Some(d) = decided_early(p, &tally(&so_far), remaining, producer)
+                            else {
+                                continue;
+                            };
+                            decided += 1;
+                            for rest in 0..3u32.pow(remaining) {
+                                let mut t = tally(&so_far);
+                                for i in 0..remaining {
+                                    let a = answers[(rest / 3u32.pow(i) % 3) as usize];
+                                    t.add(a, producer && i == 0);
+                                }
+                                assert_eq!(
+                                    p.decide(&t),
+                                    d,
+                                    "{p}: {so_far:?} + {remaining} left (producer {producer})"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided > 100, "the early decision fires ({decided} cases)");
     }
 }

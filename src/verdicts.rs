@@ -91,7 +91,6 @@ fn status_of(r: &RunRecord) -> RunStatus {
 pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
-    let checkers = check::configured_checkers(c, &defs).unwrap_or_default();
     let index: HashMap<String, Bench> = solve::read_index(c)?
         .into_iter()
         .map(|e| (e.id.clone(), e))
@@ -99,6 +98,9 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
     let cores: Vec<CoreRecord> = c.read_journal(check::CORES)?;
     let checks: Vec<CheckRecord> = c.read_journal(check::CHECKS)?;
+    // The checkers counted need not be runnable here (scoring on another machine).
+    let answered = checks.iter().map(|k| k.checker.as_str()).collect();
+    let checkers = check::verdict_checkers(c, &defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = cores
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))

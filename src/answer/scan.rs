@@ -53,6 +53,9 @@ pub(crate) struct Scanner<'a> {
     s: &'a [u8],
     pos: usize,
     recoveries: usize,
+    /// Where strict `(error "…")` strings may end, found once (see
+    /// [`Scanner::strict_ends`]).
+    strict_ends: std::cell::OnceCell<Vec<usize>>,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -86,6 +89,7 @@ impl<'a> Scanner<'a> {
             s,
             pos: 0,
             recoveries: 0,
+            strict_ends: std::cell::OnceCell::new(),
         }
     }
 
@@ -286,23 +290,60 @@ impl<'a> Scanner<'a> {
 
     /// The error string ends at a `"` followed by `)` and the end of the
     /// line; `""` is an escaped quote, any other `"` is kept as printed.
+    ///
+    /// Read left to right from `open`, a run of quotes pairs up from its
+    /// first quote, so the run's last quote is an end when the run has odd
+    /// length and `)` and the end of the line follow. Those ends are found
+    /// once for the whole output ([`Scanner::strict_ends`]); only the run
+    /// that starts at `open` (it continues the opening quote, but pairs from
+    /// `open`) is looked at here. Searching afresh from every `(error "`
+    /// cost O(n²) on output made of many errors that end loosely.
     fn strict_error_end(&self, open: usize) -> Option<(String, usize)> {
         let s = self.s;
-        let mut msg = Vec::new();
-        let mut i = open;
-        loop {
-            let q = i + s[i..].iter().position(|&b| b == b'"')?;
-            msg.extend_from_slice(&s[i..q]);
-            if s.get(q + 1) == Some(&b'"') {
-                msg.push(b'"');
-                i = q + 2;
-            } else if let Some(end) = self.closes_line(q + 1, true) {
-                return Some((String::from_utf8_lossy(&msg).into_owned(), end));
-            } else {
-                msg.push(b'"');
-                i = q + 1;
-            }
+        let mut run_end = open;
+        while run_end < s.len() && s[run_end] == b'"' {
+            run_end += 1;
         }
+        let quote = if (run_end - open) % 2 == 1 && self.closes_line(run_end, true).is_some() {
+            run_end - 1
+        } else {
+            let ends = self.strict_ends();
+            *ends.get(ends.partition_point(|&q| q < run_end))?
+        };
+        let mut msg = Vec::with_capacity(quote - open);
+        let mut i = open;
+        while i < quote {
+            msg.push(s[i]);
+            i += if s[i] == b'"' && s[i + 1] == b'"' {
+                2
+            } else {
+                1
+            };
+        }
+        let end = self.closes_line(quote + 1, true)?;
+        Some((String::from_utf8_lossy(&msg).into_owned(), end))
+    }
+
+    /// Last quotes of odd-length runs of quotes followed by `)` and the end
+    /// of the line, in order.
+    fn strict_ends(&self) -> &[usize] {
+        self.strict_ends.get_or_init(|| {
+            let s = self.s;
+            let mut ends = Vec::new();
+            let mut i = 0;
+            while let Some(k) = memchr::memchr(b'"', &s[i..]) {
+                let start = i + k;
+                let mut end = start;
+                while end < s.len() && s[end] == b'"' {
+                    end += 1;
+                }
+                if (end - start) % 2 == 1 && self.closes_line(end, true).is_some() {
+                    ends.push(end - 1);
+                }
+                i = end;
+            }
+            ends
+        })
     }
 
     /// Fallback: the first `"` followed by `)`, whatever comes after it.
@@ -388,6 +429,69 @@ mod tests {
     fn deep_nesting_needs_no_recursion() {
         let deep = "(".repeat(200_000) + &")".repeat(200_000);
         assert_eq!(items(&deep), vec![Item::OtherList]);
+    }
+
+    /// The strict rule as first written: a fresh left-to-right search.
+    fn strict_reference(s: &[u8], open: usize) -> Option<(String, usize)> {
+        let sc = Scanner::new(s);
+        let mut msg = Vec::new();
+        let mut i = open;
+        loop {
+            let q = i + s[i..].iter().position(|&b| b == b'"')?;
+            msg.extend_from_slice(&s[i..q]);
+            if s.get(q + 1) == Some(&b'"') {
+                msg.push(b'"');
+                i = q + 2;
+            } else if let Some(end) = sc.closes_line(q + 1, true) {
+                return Some((String::from_utf8_lossy(&msg).into_owned(), end));
+            } else {
+                msg.push(b'"');
+                i = q + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn strict_error_end_matches_the_fresh_search() {
+        // Every string of up to 7 bytes over the bytes that matter, after
+        // an opening quote (itself after some quotes and text).
+        let alphabet = b"\")\n a";
+        for prefix in [&b"(error \""[..], b"x\"\" (error \"", b"\"\"(error \""] {
+            for len in 0..=7u32 {
+                for mut code in 0..alphabet.len().pow(len) {
+                    let mut s = prefix.to_vec();
+                    for _ in 0..len {
+                        s.push(alphabet[code % alphabet.len()]);
+                        code /= alphabet.len();
+                    }
+                    let open = prefix.len();
+                    let got = Scanner::new(&s).strict_error_end(open);
+                    assert_eq!(
+                        got,
+                        strict_reference(&s, open),
+                        "{:?}",
+                        String::from_utf8_lossy(&s)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn many_loosely_ended_errors_take_linear_time() {
+        // Each `(error "x") y` ends loosely; a fresh strict search from each
+        // one read to the end of the output (20 000 errors: minutes).
+        let text = "(error \"x\") y\n".repeat(20_000);
+        let got = items(&text);
+        assert_eq!(got.len(), 40_000);
+        assert_eq!(
+            got[0],
+            Item::Error {
+                message: "x".into(),
+                complete: true
+            }
+        );
+        assert_eq!(got[1], Item::Line(b"y"));
     }
 
     #[test]

@@ -6,26 +6,40 @@
 //! - **Selection**: per pair, the checkers whose definitions support the
 //!   benchmark's logic, minus the solver's own team when `independent` is on.
 //!   Jobs are per (core hash, checker): identical cores are checked once.
+//! - **Dialects**: a checker with `accepts_named = false` or
+//!   `unsupported_commands` gets a variant `cores/<hash>.<dialect>.smt2`
+//!   ([`crate::rebuild::adapt`]); when the core needs a command it rejects,
+//!   an explicit `not-applicable` answer is journaled and the checker does
+//!   not count for that core.
 //! - **Cache**: answers are journaled in the campaign's `checks.jsonl` and in
-//!   a cross-campaign cache keyed by (core hash, checker, checker version,
-//!   time limit), so a second run or another campaign with the same cores
-//!   runs no checker at all.
+//!   a cross-campaign cache ([`cache`]) keyed by (core hash, checker, checker
+//!   version, time limit), so a second run or another campaign with the same
+//!   cores runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
 //!   remaining checkers cannot change ([`crate::policy::decided_early`]), its
-//!   pending jobs are skipped and running ones killed.
+//!   pending jobs are skipped and running ones killed ([`schedule`]). Each
+//!   core's checkers are queued most useful first: those that count for
+//!   the most undecided pairs, then the cheapest (mean CPU of earlier runs).
+//! - **Trust**: a `sat`/`unsat` printed after an error, or next to a second
+//!   answer, is not counted (z3 keeps going after an error and answers for
+//!   the script it did manage to read). A checker that fails to start leaves
+//!   no record: the pair stays pending and the failure is reported.
 
+pub mod cache;
 pub mod schedule;
 
-use crate::answer::{self, Answer};
+use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
 use crate::campaign::Campaign;
-use crate::checkers::{self, SolverDef};
-use crate::journal::{self, Journal};
+use crate::checkers::{self, Probe, SolverDef};
+use crate::journal::Journal;
 use crate::policy::{decided_early, CheckAnswer, Policy, Tally};
-use crate::runner;
+use crate::rebuild::Dialect;
+use crate::runner::{self, Exit};
 use crate::solve::{self, RunRecord, SolverUnderTest};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -61,6 +75,13 @@ pub struct CheckRecord {
     /// Taken from the cross-campaign cache, not run here.
     #[serde(default)]
     pub cached: bool,
+    /// Why the answer is not the raw one (an answer after an error), or why
+    /// the checker was not applicable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Output flags of the checker run (two answers, error before the answer…).
+    #[serde(default)]
+    pub flags: Vec<String>,
 }
 
 /// Checker answer as the policies see it.
@@ -70,6 +91,31 @@ pub fn classify(a: Answer) -> CheckAnswer {
         Answer::Unsat => CheckAnswer::Unsat,
         _ => CheckAnswer::Other,
     }
+}
+
+/// A checker's output as the policies see it, with the reason when a
+/// `sat`/`unsat` is not counted.
+pub fn classify_output(p: &ParsedOutput) -> (CheckAnswer, Option<String>) {
+    let a = classify(p.answer);
+    if a == CheckAnswer::Other {
+        return (a, None);
+    }
+    if p.has(OutputFlag::ErrorBeforeAnswer) {
+        let first = p.errors.first().map(String::as_str).unwrap_or("");
+        return (
+            CheckAnswer::Other,
+            Some(format!(
+                "answer printed after an error, not counted: {first}"
+            )),
+        );
+    }
+    if p.has(OutputFlag::TwoAnswers) {
+        return (
+            CheckAnswer::Other,
+            Some("two answers printed, not counted".into()),
+        );
+    }
+    (a, None)
 }
 
 /// The checkers a pair's core goes to.
@@ -92,6 +138,7 @@ pub fn is_producer(solver: &SolverUnderTest, checker: &SolverDef) -> bool {
 
 /// Tally of the answers available for one pair, and how many of its
 /// checkers have not answered (and whether the producer is among them).
+/// A `not-applicable` checker is neither counted nor waited for.
 pub fn tally(
     answers: &HashMap<&str, CheckAnswer>,
     selected: &[&SolverDef],
@@ -128,7 +175,56 @@ pub struct CheckSummary {
     pub killed: usize,
     /// CPU seconds spent by checkers in this pass.
     pub cpu: f64,
+    /// Sum of the checkers' wall-clock seconds in this pass.
+    pub checker_wall: f64,
+    /// Wall-clock seconds of the checker runs phase, and the workers used.
+    pub wall: f64,
+    pub jobs: usize,
+    /// (core, checker) pairs where the core needs a command the checker rejects.
+    pub not_applicable: usize,
+    /// Checker runs that could not start (no record kept: the pairs stay pending).
+    pub failed_to_start: usize,
     pub interrupted: bool,
+}
+
+impl CheckSummary {
+    /// Share of the workers' time spent inside checkers while checking.
+    pub fn utilisation(&self) -> f64 {
+        if self.wall <= 0.0 || self.jobs == 0 {
+            return 0.0;
+        }
+        self.checker_wall / (self.jobs as f64 * self.wall)
+    }
+}
+
+/// One (core hash, checker) job's input: the core, or the checker's variant.
+struct Plan<'a> {
+    c: &'a Campaign,
+    checkers: Vec<SolverDef>,
+    dialects: Vec<Option<Dialect>>,
+    pairs: Vec<(&'a SolverUnderTest, &'a crate::solve::Bench, String)>,
+    /// Hash → indices into `pairs`.
+    hashes: BTreeMap<String, Vec<usize>>,
+}
+
+impl Plan<'_> {
+    /// Pairs of `h` that select checker `k` and are not settled yet.
+    fn waiting(&self, h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>) -> usize {
+        let cfg = &self.c.config.check;
+        self.hashes[h]
+            .iter()
+            .filter(|&&p| {
+                let (s, e, _) = &self.pairs[p];
+                let sel = select(&self.checkers, &e.logic, s, cfg.independent);
+                sel.iter().any(|x| x.name == k)
+                    && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop)
+            })
+            .count()
+    }
+
+    fn needed(&self, h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>) -> bool {
+        !answers.contains_key(&(h.to_string(), k.to_string())) && self.waiting(h, k, answers) > 0
+    }
 }
 
 /// Run the check stage of a campaign.
@@ -140,6 +236,21 @@ pub fn check(
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
+    if c.config.check.checkers.is_empty() {
+        let missing: Vec<String> = defs
+            .iter()
+            .filter_map(|d| {
+                d.missing()
+                    .map(|m| format!("{} ({m}; {})", d.name, d.install_hint))
+            })
+            .collect();
+        if !missing.is_empty() {
+            eprintln!(
+                "note: checkers not installed, not used: {}",
+                missing.join(", ")
+            );
+        }
+    }
     let index: HashMap<String, crate::solve::Bench> = solve::read_index(c)?
         .into_iter()
         .map(|e| (e.id.clone(), e))
@@ -155,6 +266,7 @@ pub fn check(
         .collect();
     let cores_journal = Journal::open(&cores_path)?;
     let mut pairs = Vec::new();
+    let mut seen = HashSet::new();
     for r in &runs {
         let (Some(s), Some(e)) = (
             solvers.iter().find(|s| s.name == r.solver),
@@ -165,11 +277,14 @@ pub fn check(
         let Some(core) = checkable_core(r, e) else {
             continue;
         };
-        if !filter(&r.benchmark) {
-            continue;
+        if !filter(&r.benchmark) || !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
+            continue; // another shard's, or journaled twice
         }
         let key = (r.solver.clone(), r.benchmark.clone());
-        if !hash_of.contains_key(&key) {
+        let stored = hash_of
+            .get(&key)
+            .is_some_and(|h| c.cores_dir().join(format!("{h}.smt2")).exists());
+        if !stored {
             let set: HashSet<String> = core.iter().cloned().collect();
             let own = crate::rebuild::numbered_with(&e.prefix);
             let (hash, _, stats) =
@@ -194,71 +309,84 @@ pub fn check(
     let mut summary = CheckSummary {
         cores: pairs.len(),
         distinct: hash_list.len(),
+        jobs: c.jobs,
         ..Default::default()
     };
-    let versions: Vec<Option<String>> = checkers.iter().map(|k| k.probe_version()).collect();
+    let dialects = checkers
+        .iter()
+        .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
+        .collect();
+    let plan = Plan {
+        c,
+        checkers,
+        dialects,
+        pairs,
+        hashes,
+    };
+    let checkers = &plan.checkers;
     let limit = c.checker_time.as_secs_f64();
     let done: Vec<CheckRecord> = c.read_journal(CHECKS)?;
-    let cache_path = c.cache_dir().join("checks.jsonl");
-    let (cached, rep): (Vec<CheckRecord>, _) = journal::read_all(&cache_path).unwrap_or_default();
-    warn(rep.warnings(&cache_path));
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
-    let cache_journal = Journal::open(&cache_path).ok();
     let mut answers: HashMap<(String, String), CheckAnswer> = HashMap::new();
     for d in &done {
         answers.insert((d.hash.clone(), d.checker.clone()), d.answer);
     }
-    let cache_key = |r: &CheckRecord| {
-        (
-            r.hash.clone(),
-            r.checker.clone(),
-            r.version.clone(),
-            r.time_limit.to_bits(),
-        )
-    };
-    let cache: HashMap<_, &CheckRecord> = cached.iter().map(|r| (cache_key(r), r)).collect();
-
-    let needed = |h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>| -> bool {
-        !answers.contains_key(&(h.to_string(), k.to_string()))
-            && hashes[h].iter().any(|&p| {
-                let (s, e, _) = &pairs[p];
-                let sel = select(&checkers, &e.logic, s, c.config.check.independent);
-                sel.iter().any(|x| x.name == k)
-                    && !pair_settled(
-                        c.config.check.policy,
-                        h,
-                        &sel,
-                        s,
-                        answers,
-                        c.config.check.early_stop,
-                    )
-            })
-    };
+    let any_needed = hash_list
+        .iter()
+        .any(|h| checkers.iter().any(|k| plan.needed(h, &k.name, &answers)));
+    if !any_needed {
+        return Ok(summary);
+    }
+    let versions = probe_versions(checkers);
+    let (cache, w) = cache::Cache::open(&c.cache_dir());
+    warn(w);
+    let cost = mean_cpu(done.iter().chain(cache.records()));
+    let mut files: HashMap<(usize, usize), PathBuf> = HashMap::new();
     let mut jobs: Vec<Vec<usize>> = Vec::with_capacity(hash_list.len());
-    for h in &hash_list {
+    for (hi, h) in hash_list.iter().enumerate() {
         let mut want = Vec::new();
         for (ki, k) in checkers.iter().enumerate() {
-            if !needed(h, &k.name, &answers) {
+            if !plan.needed(h, &k.name, &answers) {
                 continue;
             }
-            let key = (
-                h.clone(),
-                k.name.clone(),
-                versions[ki].clone(),
-                limit.to_bits(),
-            );
-            if let Some(hit) = cache.get(&key) {
-                let mut rec = (*hit).clone();
+            if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
+                let mut rec = hit.clone();
                 rec.cached = true;
                 checks_journal.append(&rec)?;
                 answers.insert((h.clone(), k.name.clone()), rec.answer);
                 summary.cache_hits += 1;
-            } else {
-                want.push(ki);
+                continue;
             }
+            if let Some(d) = &plan.dialects[ki] {
+                let core = c.cores_dir().join(format!("{h}.smt2"));
+                match crate::rebuild::store_variant(&core, d)? {
+                    Ok(path) => {
+                        files.insert((hi, ki), path);
+                    }
+                    Err(why) => {
+                        let rec =
+                            not_applicable(h, k, versions[ki].clone(), limit, why.to_string());
+                        checks_journal.append(&rec)?;
+                        answers.insert((h.clone(), k.name.clone()), rec.answer);
+                        summary.not_applicable += 1;
+                        continue;
+                    }
+                }
+            }
+            want.push(ki);
         }
-        // Cache hits may already settle the core.
-        want.retain(|&ki| needed(h, &checkers[ki].name, &answers));
+        // Cache hits may already settle the core; most useful checkers first.
+        want.retain(|&ki| plan.needed(h, &checkers[ki].name, &answers));
+        let useful: HashMap<usize, usize> = want
+            .iter()
+            .map(|&ki| (ki, plan.waiting(h, &checkers[ki].name, &answers)))
+            .collect();
+        want.sort_by(|a, b| {
+            let cost_of = |ki: usize| cost.get(checkers[ki].name.as_str()).copied().unwrap_or(0.0);
+            useful[b]
+                .cmp(&useful[a])
+                .then(cost_of(*a).total_cmp(&cost_of(*b)))
+        });
         jobs.push(want);
     }
 
@@ -267,8 +395,10 @@ pub fn check(
     let sched = schedule::Scheduler::new(jobs);
     let answers = Mutex::new(answers);
     let bar = crate::progress::bar("check", total as u64);
-    let ran = Mutex::new((0usize, 0f64));
+    let stats = Mutex::new(RunStats::default());
     let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let started = std::time::Instant::now();
+    let last_end = Mutex::new(0f64);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             while !sched.is_finished() {
@@ -284,66 +414,181 @@ pub fn check(
                 while let Some(job) = sched.next() {
                     let h = &hash_list[job.core];
                     let k = &checkers[job.checker];
-                    let path = c.cores_dir().join(format!("{h}.smt2"));
+                    let path = files
+                        .get(&(job.core, job.checker))
+                        .cloned()
+                        .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
                     let spec = solve::spec_for(k, &path, c, c.checker_time, false);
                     let out = runner::run(&spec, &job.cancel);
-                    if !out.cancelled {
-                        let raw = if out.timed_out {
-                            Answer::Timeout
-                        } else {
-                            answer::parse_output(&out.stdout).answer
-                        };
-                        let rec = CheckRecord {
-                            hash: h.clone(),
-                            checker: k.name.clone(),
-                            version: versions[job.checker].clone(),
-                            time_limit: limit,
-                            answer: classify(raw),
-                            raw,
-                            exit: format!("{:?}", out.exit),
-                            wall: out.wall,
-                            cpu: out.cpu,
-                            cached: false,
-                        };
-                        let res = checks_journal.append(&rec).and_then(|_| {
-                            if let Some(cj) = &cache_journal {
-                                cj.append(&rec).ok();
+                    if let Some(rec) = record_run(&stats, &versions, h, k, job.checker, limit, &out)
+                    {
+                        match checks_journal.append(&rec) {
+                            Ok(()) => {
+                                if let Some(w) = cache.put(&rec) {
+                                    stats.lock().unwrap().cache_warning.get_or_insert(w);
+                                }
                             }
-                            Ok(())
-                        });
-                        if let Err(e) = res {
-                            first_error.lock().unwrap().get_or_insert(e);
-                            sched.stop();
+                            Err(e) => {
+                                first_error.lock().unwrap().get_or_insert(e);
+                                sched.stop();
+                            }
                         }
                         answers
                             .lock()
                             .unwrap()
                             .insert((h.clone(), k.name.clone()), rec.answer);
-                        let mut r = ran.lock().unwrap();
-                        r.0 += 1;
-                        r.1 += out.cpu;
                     }
                     bar.inc(1);
                     let settled = |core: usize| {
                         let a = answers.lock().unwrap();
                         let h = &hash_list[core];
-                        !checkers.iter().any(|k| needed(h, &k.name, &a))
+                        !checkers.iter().any(|k| plan.needed(h, &k.name, &a))
                     };
                     sched.finish(&job, &settled);
                 }
+                let mut end = last_end.lock().unwrap();
+                *end = (*end).max(started.elapsed().as_secs_f64());
             });
         }
     });
     bar.finish_and_clear();
+    summary.wall = last_end.into_inner().unwrap();
     if let Some(e) = first_error.into_inner().unwrap() {
         return Err(e);
     }
-    let (ran, cpu) = ran.into_inner().unwrap();
-    summary.ran = ran;
-    summary.cpu = cpu;
+    let st = stats.into_inner().unwrap();
+    if let Some(w) = st.cache_warning {
+        eprintln!("warning: {w} (answers not cached)");
+    }
+    for (k, why) in &st.failures {
+        eprintln!("error: checker '{k}' could not be started: {why}; its answers are missing (install it, or remove it from check.checkers)");
+    }
+    (
+        summary.ran,
+        summary.cpu,
+        summary.checker_wall,
+        summary.failed_to_start,
+    ) = (st.ran, st.cpu, st.wall, st.failed);
     (summary.skipped, summary.killed) = sched.early_stop_counts();
     summary.interrupted = cancel.load(Ordering::SeqCst);
     Ok(summary)
+}
+
+/// Counters the workers share.
+#[derive(Default)]
+struct RunStats {
+    ran: usize,
+    cpu: f64,
+    wall: f64,
+    failed: usize,
+    failures: BTreeMap<String, String>,
+    cache_warning: Option<String>,
+}
+
+/// Count a finished run and turn it into its record; `None` when it has
+/// none (cancelled by early stop or Ctrl-C, or the checker failed to start).
+fn record_run(
+    stats: &Mutex<RunStats>,
+    versions: &[Option<String>],
+    h: &str,
+    k: &SolverDef,
+    ki: usize,
+    limit: f64,
+    out: &runner::RunOutcome,
+) -> Option<CheckRecord> {
+    let mut st = stats.lock().unwrap();
+    st.wall += out.wall;
+    if let Exit::FailedToStart(why) = &out.exit {
+        st.failed += 1;
+        st.failures
+            .entry(k.name.clone())
+            .or_insert_with(|| why.clone());
+        return None;
+    }
+    if out.cancelled {
+        return None;
+    }
+    st.ran += 1;
+    st.cpu += out.cpu;
+    drop(st);
+    let parsed = answer::parse_output(&out.stdout);
+    let (answer, note) = if out.timed_out {
+        (CheckAnswer::Other, None)
+    } else {
+        classify_output(&parsed)
+    };
+    Some(CheckRecord {
+        hash: h.to_string(),
+        checker: k.name.clone(),
+        version: versions[ki].clone(),
+        time_limit: limit,
+        answer,
+        raw: if out.timed_out {
+            Answer::Timeout
+        } else {
+            parsed.answer
+        },
+        exit: format!("{:?}", out.exit),
+        wall: out.wall,
+        cpu: out.cpu,
+        cached: false,
+        note,
+        flags: parsed.flags.iter().map(solve::flag_name).collect(),
+    })
+}
+
+/// Every checker's version; a failed probe is reported (its answers are
+/// then kept out of the cross-campaign cache).
+fn probe_versions(checkers: &[SolverDef]) -> Vec<Option<String>> {
+    checkers
+        .iter()
+        .map(|k| match k.probe() {
+            Probe::Ok { version } => Some(version),
+            Probe::Missing { detail } | Probe::Broken { detail } => {
+                eprintln!(
+                    "warning: checker '{}': version unknown ({detail}); its answers are not cached",
+                    k.name
+                );
+                None
+            }
+        })
+        .collect()
+}
+
+/// Mean CPU seconds per run of each checker, from earlier records.
+fn mean_cpu<'r>(records: impl Iterator<Item = &'r CheckRecord>) -> HashMap<&'r str, f64> {
+    let mut sums: HashMap<&str, (f64, u32)> = HashMap::new();
+    for r in records.filter(|r| r.answer != CheckAnswer::NotApplicable) {
+        let e = sums.entry(r.checker.as_str()).or_default();
+        e.0 += r.cpu;
+        e.1 += 1;
+    }
+    sums.into_iter()
+        .map(|(k, (s, n))| (k, s / f64::from(n)))
+        .collect()
+}
+
+fn not_applicable(
+    h: &str,
+    k: &SolverDef,
+    version: Option<String>,
+    limit: f64,
+    why: String,
+) -> CheckRecord {
+    CheckRecord {
+        hash: h.to_string(),
+        checker: k.name.clone(),
+        version,
+        time_limit: limit,
+        answer: CheckAnswer::NotApplicable,
+        raw: Answer::NoAnswer,
+        exit: "not run".into(),
+        wall: 0.0,
+        cpu: 0.0,
+        cached: false,
+        note: Some(why),
+        flags: Vec::new(),
+    }
 }
 
 /// Whether a pair's decision can no longer change.
@@ -367,6 +612,12 @@ fn pair_settled(
     if remaining == 0 {
         return true;
     }
+    // A `sat` with no `unsat` yet never settles a core early: the remaining
+    // checkers run, so that one unsound checker shows as a dispute instead of
+    // silently refuting a correct core (refuted cores are rare, this costs little).
+    if t.sat > 0 && t.unsat == 0 {
+        return false;
+    }
     early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
 }
 
@@ -384,7 +635,8 @@ pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::solve::Bench) -> Option<&
 }
 
 /// The checker definitions a campaign uses: the named ones, or every
-/// installed definition.
+/// installed definition. A named checker that is not installed is an error
+/// that says what is missing and how to install it.
 pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverDef>> {
     let names = &c.config.check.checkers;
     if names.is_empty() {
@@ -393,15 +645,42 @@ pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solve
     names
         .iter()
         .map(|n| {
-            let d = defs
-                .iter()
-                .find(|d| &d.name == n)
-                .with_context(|| format!("check.checkers: no definition '{n}'"))?;
-            if !d.is_installed() {
-                anyhow::bail!("checker '{n}' is not installed: run `bash checkers/install.sh`");
+            let d = defs.iter().find(|d| &d.name == n).with_context(|| {
+                let known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+                format!(
+                    "check.checkers: no definition '{n}' (known: {})",
+                    known.join(", ")
+                )
+            })?;
+            if let Some(why) = d.missing() {
+                anyhow::bail!(
+                    "checker '{n}' (check.checkers) is not installed: {why}; to install: {}",
+                    d.install_hint
+                );
             }
             Ok(d.clone())
         })
+        .collect()
+}
+
+/// The checkers the verdicts count, which need not be runnable here: the
+/// named ones (installed or not), or every installed definition plus those
+/// that answered in this campaign (`answered`).
+pub fn verdict_checkers(
+    c: &Campaign,
+    defs: &[SolverDef],
+    answered: &HashSet<&str>,
+) -> Vec<SolverDef> {
+    let names = &c.config.check.checkers;
+    defs.iter()
+        .filter(|d| {
+            if names.is_empty() {
+                d.is_installed() || answered.contains(d.name.as_str())
+            } else {
+                names.contains(&d.name)
+            }
+        })
+        .cloned()
         .collect()
 }
 

@@ -75,6 +75,18 @@ pub fn print_check_summary(s: &crate::check::CheckSummary, pairs: &[crate::verdi
         s.killed,
         if s.interrupted { " (interrupted: re-run to continue)" } else { "" }
     );
+    if s.not_applicable > 0 {
+        eprintln!(
+            "check: {} core(s) not given to a checker that rejects a command they need (journaled as not-applicable)",
+            s.not_applicable
+        );
+    }
+    if s.failed_to_start > 0 {
+        eprintln!(
+            "check: {} checker run(s) could not start; those answers are missing",
+            s.failed_to_start
+        );
+    }
     for p in pairs.iter().filter(|p| p.disputed) {
         eprintln!(
             "DISPUTED: checkers disagree on the core of {} from {}: {:?} (a checker is unsound)",

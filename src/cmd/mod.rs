@@ -12,4 +12,5 @@ pub mod name;
 pub mod run;
 pub mod score;
 pub mod scramble;
+pub mod selfcheck;
 pub mod solve;

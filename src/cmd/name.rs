@@ -69,6 +69,7 @@ impl NameArgs {
                     min_assertions: self.min_assertions,
                     allow_no_status: self.allow_no_status,
                     named,
+                    accept_any_status: false,
                 },
                 strict: self.strict,
             },

@@ -150,8 +150,13 @@ fn settings(o: &NameOptions) -> String {
         NamedPolicy::Strip => "strip",
         NamedPolicy::Keep => "keep",
     };
+    let any_status = if o.policy.accept_any_status {
+        ";accept-any-status=true"
+    } else {
+        ""
+    };
     format!(
-        "prefix={};named={named};min-assertions={};allow-no-status={};strict={}",
+        "prefix={};named={named};min-assertions={};allow-no-status={};strict={}{any_status}",
         o.prefix.as_deref().unwrap_or("auto"),
         o.policy.min_assertions,
         o.policy.allow_no_status,

@@ -101,10 +101,18 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// White space between tokens: SMT-LIB's tab, line feed, carriage return
+/// and space, plus the vertical tab and form feed that the scanner also
+/// accepts between commands (so that a gap never holds a token).
+#[inline]
+pub fn is_whitespace(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
 /// Bytes that end a symbol, keyword or literal.
 #[inline]
 fn is_delimiter(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b'(' | b')' | b'"' | b'|' | b';')
+    is_whitespace(b) || matches!(b, b'(' | b')' | b'"' | b'|' | b';')
 }
 
 impl Iterator for Lexer<'_> {
@@ -115,15 +123,15 @@ impl Iterator for Lexer<'_> {
             return None;
         }
         let src = self.src;
-        // Skip white space and comments.
+        // Skip white space and comments; a comment ends at a line feed, as
+        // in the scanner (a lone carriage return does not end it).
         loop {
-            while self.pos < src.len() && src[self.pos].is_ascii_whitespace() {
+            while self.pos < src.len() && is_whitespace(src[self.pos]) {
                 self.pos += 1;
             }
             if self.pos < src.len() && src[self.pos] == b';' {
-                while self.pos < src.len() && src[self.pos] != b'\n' && src[self.pos] != b'\r' {
-                    self.pos += 1;
-                }
+                self.pos =
+                    memchr::memchr(b'\n', &src[self.pos..]).map_or(src.len(), |k| self.pos + k);
                 continue;
             }
             break;

@@ -17,8 +17,10 @@
 use super::scanner::{Command, Scanner};
 use anyhow::{Context, Result};
 use smt2parser::{concrete::Error as ParseError, stats::Smt2Counters, CommandStream};
+use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Read};
 use std::path::Path;
+use std::rc::Rc;
 
 /// Deepest nesting the strict parser is asked to validate (its parse stack
 /// takes ~150 bytes per level).
@@ -47,103 +49,208 @@ impl LintError {
     }
 }
 
-/// A `BufRead` over a command's bytes that remembers how far the parser
-/// read.
-struct Counting<'a> {
-    data: &'a [u8],
+/// What the parser's reader and [`StrictParser`] share.
+#[derive(Default)]
+struct Feed {
+    /// The next command's text, taken by the reader when it runs dry.
+    next: RefCell<Option<Vec<u8>>>,
+    /// Bytes the parser consumed, in total.
+    consumed: Cell<usize>,
+    /// Drop what is left of the current command (after an error).
+    discard: Cell<bool>,
+}
+
+/// The parser's input: one command after the other, each handed over by
+/// [`StrictParser::check`]. Between commands it reports the end of input,
+/// which the parser never reads past a command's closing parenthesis.
+struct Feeder {
+    feed: Rc<Feed>,
+    cur: Vec<u8>,
     pos: usize,
 }
 
-impl Read for Counting<'_> {
+impl Read for Feeder {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = out.len().min(self.data.len() - self.pos);
-        out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
-        self.pos += n;
+        let n = {
+            let buf = self.fill_buf()?;
+            let n = out.len().min(buf.len());
+            out[..n].copy_from_slice(&buf[..n]);
+            n
+        };
+        self.consume(n);
         Ok(n)
     }
 }
 
-impl BufRead for Counting<'_> {
+impl BufRead for Feeder {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        Ok(&self.data[self.pos..])
+        if self.feed.discard.replace(false) {
+            self.pos = self.cur.len();
+        }
+        if self.pos == self.cur.len() {
+            if let Some(next) = self.feed.next.borrow_mut().take() {
+                self.cur = next;
+                self.pos = 0;
+            }
+        }
+        Ok(&self.cur[self.pos..])
     }
     fn consume(&mut self, n: usize) {
         self.pos += n;
+        self.feed.consumed.set(self.feed.consumed.get() + n);
     }
 }
 
-/// Validate one command with the strict parser.
-pub fn check_command(cmd: &Command) -> Result<(), LintError> {
-    let text = &cmd.text;
-    let at_offset = |offset: usize, message: String| {
-        let (line, column) = crate::benchmark::position_in(cmd, offset);
-        LintError {
-            line,
-            column,
-            message,
-        }
-    };
-    if cmd.max_depth > MAX_DEPTH {
-        return Err(at_offset(
-            0,
-            format!(
-                "nesting depth {} exceeds {MAX_DEPTH}, the deepest the strict parser is asked \
-                 to validate: command not validated",
-                cmd.max_depth
-            ),
-        ));
+/// smt2parser, set up once and fed one command at a time: creating its
+/// lexer builds a keyword automaton (~0.2 ms), which per command would make
+/// strict validation 100× slower than the parse itself.
+pub struct StrictParser {
+    stream: CommandStream<Feeder, Smt2Counters>,
+    feed: Rc<Feed>,
+}
+
+impl Default for StrictParser {
+    fn default() -> Self {
+        Self::new()
     }
-    let mut reader = Counting { data: text, pos: 0 };
-    let result = CommandStream::new(&mut reader, Smt2Counters::default(), None).next();
-    let consumed = reader.pos;
-    let invalid_token = |pos: usize| {
-        let start = token_start(text, pos);
-        let end = (start + 1..text.len())
-            .find(|&i| is_delimiter(text[i]))
-            .unwrap_or(text.len());
-        at_offset(
-            start,
-            format!(
-                "invalid token '{}'",
-                String::from_utf8_lossy(&text[start..end]).escape_debug()
-            ),
-        )
-    };
-    match result {
-        Some(Ok(())) if consumed == text.len() => Ok(()),
-        Some(Ok(())) => Err(at_offset(
-            consumed,
-            "the strict parser ended the command before its closing parenthesis".into(),
-        )),
-        None => Err(invalid_token(consumed)),
-        Some(Err(e)) => {
-            let (pos, message) = match e {
-                ParseError::SyntaxError(p, m) | ParseError::ParsingError(p, m) => (p, m),
-            };
-            if consumed < text.len() && message == "unexpected end of input" {
-                return Err(invalid_token(consumed));
-            }
-            let line = cmd.line + pos.line.saturating_sub(1) as u64;
-            let column = if pos.line <= 1 {
-                cmd.column + pos.column.saturating_sub(1) as u64
-            } else {
-                pos.column as u64
-            };
-            Err(LintError {
+}
+
+impl StrictParser {
+    pub fn new() -> Self {
+        let feed = Rc::new(Feed::default());
+        let reader = Feeder {
+            feed: feed.clone(),
+            cur: Vec::new(),
+            pos: 0,
+        };
+        StrictParser {
+            stream: CommandStream::new(reader, Smt2Counters::default(), None),
+            feed,
+        }
+    }
+
+    /// Validate one command.
+    pub fn check(&mut self, cmd: &Command) -> Result<(), LintError> {
+        let text = &cmd.text;
+        let at_offset = |offset: usize, message: String| {
+            let (line, column) = crate::benchmark::position_in(cmd, offset);
+            LintError {
                 line,
                 column,
-                message: readable(&message),
-            })
+                message,
+            }
+        };
+        if cmd.max_depth > MAX_DEPTH {
+            return Err(at_offset(
+                0,
+                format!(
+                    "nesting depth {} exceeds {MAX_DEPTH}, the deepest the strict parser is \
+                     asked to validate: command not validated",
+                    cmd.max_depth
+                ),
+            ));
+        }
+        *self.feed.next.borrow_mut() = Some(text.clone());
+        let before = self.feed.consumed.get();
+        let result = self.stream.next();
+        let consumed = self.feed.consumed.get() - before;
+        // Whatever the parser left of this command is not for the next one.
+        self.feed.next.borrow_mut().take();
+        self.feed.discard.set(true);
+        let invalid_token = |pos: usize| {
+            let start = token_start(text, pos);
+            let end = (start + 1..text.len())
+                .find(|&i| is_delimiter(text[i]))
+                .unwrap_or(text.len());
+            at_offset(
+                start,
+                format!(
+                    "invalid token '{}'",
+                    String::from_utf8_lossy(&text[start..end]).escape_debug()
+                ),
+            )
+        };
+        match result {
+            Some(Ok(())) if consumed == text.len() => Ok(()),
+            Some(Ok(())) => Err(at_offset(
+                consumed,
+                "the strict parser ended the command before its closing parenthesis".into(),
+            )),
+            None => Err(invalid_token(consumed)),
+            Some(Err(e)) => {
+                let message = match e {
+                    ParseError::SyntaxError(_, m) | ParseError::ParsingError(_, m) => m,
+                };
+                if consumed < text.len() && message == "unexpected end of input" {
+                    return Err(invalid_token(consumed));
+                }
+                // The parser fails on the token it just read: point at its
+                // start (its own position is after the token, and counts
+                // over everything it was fed).
+                let last = consumed.saturating_sub(1);
+                let start = if matches!(text.get(last), Some(b'(' | b')')) {
+                    last
+                } else {
+                    token_start(text, last)
+                };
+                let LintError { line, column, .. } = at_offset(start, String::new());
+                Err(LintError {
+                    line,
+                    column,
+                    message: readable(&message),
+                })
+            }
         }
     }
 }
 
-/// smt2parser prints tokens with `Debug` (`unexpected token: Symbol("x")`);
-/// keep the message but say what it means.
+/// Validate one command (a fresh parser: prefer [`StrictParser`] for
+/// many).
+pub fn check_command(cmd: &Command) -> Result<(), LintError> {
+    StrictParser::new().check(cmd)
+}
+
+/// smt2parser prints tokens with `Debug` (`unexpected token: Symbol("x")`,
+/// `Numeral(BigUint { data: [1] })`): say it the SMT-LIB way.
 fn readable(message: &str) -> String {
-    match message.strip_prefix("unexpected token: ") {
-        Some(tok) => format!("not SMT-LIB 2.6: unexpected token {tok} (the error is at or just before this position)"),
-        None => format!("not SMT-LIB 2.6: {message}"),
+    let Some(tok) = message.strip_prefix("unexpected token: ") else {
+        return format!("not SMT-LIB 2.6: {message}");
+    };
+    let kind = tok.split(['(', ' ']).next().unwrap_or(tok);
+    let inner = tok
+        .strip_prefix(kind)
+        .and_then(|r| r.strip_prefix("(\""))
+        .and_then(|r| r.strip_suffix("\")"));
+    let what = match (kind, inner) {
+        ("Symbol", Some(s)) => format!("symbol '{s}'"),
+        ("Keyword", Some(s)) => format!("keyword ':{s}'"),
+        ("String", _) => "a string literal".into(),
+        ("Numeral" | "Decimal" | "Binary" | "Hexadecimal", _) => {
+            format!("a {} literal", kind.to_lowercase())
+        }
+        ("LeftParen", _) => "'('".into(),
+        ("RightParen", _) => "')'".into(),
+        _ => format!("'{}'", reserved_word(kind)),
+    };
+    format!("not SMT-LIB 2.6: unexpected {what}")
+}
+
+/// `CheckSat` → `check-sat`, `Exclam` → `!`: smt2parser's names of
+/// reserved words.
+fn reserved_word(kind: &str) -> String {
+    match kind {
+        "Exclam" => "!".into(),
+        "Underscore" => "_".into(),
+        _ => {
+            let mut out = String::new();
+            for (i, c) in kind.chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    out.push('-');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
+        }
     }
 }
 
@@ -165,10 +272,11 @@ fn token_start(text: &[u8], pos: usize) -> usize {
 pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<LintError> {
     let mut errors = Vec::new();
     let mut scanner = Scanner::new(input);
+    let mut parser = StrictParser::new();
     while errors.len() < limit {
         match scanner.next_command() {
             Ok(Some(cmd)) => {
-                if let Err(e) = check_command(&cmd) {
+                if let Err(e) = parser.check(&cmd) {
                     errors.push(e);
                 }
             }
@@ -213,12 +321,8 @@ mod tests {
     fn syntax_error_is_placed_in_the_file() {
         let e = lint("(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> x 0) x)\n");
         assert_eq!(e.len(), 1);
-        assert_eq!(e[0].line, 3);
-        assert!(
-            e[0].message.contains("unexpected token"),
-            "{}",
-            e[0].message
-        );
+        assert_eq!((e[0].line, e[0].column), (3, 17));
+        assert_eq!(e[0].message, "not SMT-LIB 2.6: unexpected symbol 'x'");
     }
 
     #[test]
@@ -269,6 +373,22 @@ mod tests {
         let e = check_command(&cmds[1]).unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
         assert!(e.message.contains("not validated"), "{}", e.message);
+    }
+
+    #[test]
+    fn positions_stay_right_after_earlier_commands_and_errors() {
+        // One parser serves every command; its own counters run over all
+        // of them, including the ones that failed half way.
+        let src = "(exit) (exit 1)\n(assert (= #z1 x)) (assert\n (> x 0) x)\n(check-sat) (push a)";
+        let e = lint(src);
+        let at: Vec<(u64, u64)> = e.iter().map(|e| (e.line, e.column)).collect();
+        assert_eq!(at.len(), 4, "{e:?}");
+        assert_eq!(at, vec![(1, 14), (2, 12), (3, 10), (4, 19)]);
+        assert_eq!(
+            e[0].message,
+            "not SMT-LIB 2.6: unexpected a numeral literal"
+        );
+        assert_eq!(e[2].message, "not SMT-LIB 2.6: unexpected symbol 'x'");
     }
 
     #[test]

@@ -19,6 +19,9 @@ use std::io::{self, Read};
 /// Size of the blocks read from the input.
 const BLOCK: usize = 1 << 20;
 
+/// Bytes of a stray top-level token quoted in the error message.
+const STRAY_SHOWN: usize = 20;
+
 /// One top-level command.
 #[derive(Clone, Debug, Default)]
 pub struct Command {
@@ -49,7 +52,7 @@ impl Command {
     /// after the head to the end of the last token before the closing
     /// parenthesis (white space and comments around them excluded).
     pub fn args_span(&self) -> (usize, usize) {
-        use super::lexer::{Lexer, TokenKind};
+        use super::lexer::{is_whitespace, Lexer, TokenKind};
         let t = &self.text;
         let mut lx = Lexer::new(t);
         let _open = lx.next();
@@ -59,12 +62,12 @@ impl Command {
         };
         let close = t.len().saturating_sub(1);
         let mut start = head_end;
-        while start < close && t[start].is_ascii_whitespace() {
+        while start < close && is_whitespace(t[start]) {
             start += 1;
         }
         if !self.has_comment {
             let mut end = close;
-            while end > start && t[end - 1].is_ascii_whitespace() {
+            while end > start && is_whitespace(t[end - 1]) {
                 end -= 1;
             }
             return (start, end);
@@ -339,16 +342,9 @@ impl<R: Read> Scanner<R> {
                             let what = if b == b')' {
                                 "unbalanced ')': no command is open here".to_string()
                             } else {
-                                let tok: Vec<u8> = self.buf[i..end.min(i + 20)]
-                                    .iter()
-                                    .copied()
-                                    .take_while(|c| {
-                                        !c.is_ascii_whitespace() && *c != b'(' && *c != b')'
-                                    })
-                                    .collect();
                                 format!(
                                     "stray token '{}' at top level: expected '(' starting a command",
-                                    String::from_utf8_lossy(&tok).escape_debug()
+                                    String::from_utf8_lossy(&self.stray_token(i)).escape_debug()
                                 )
                             };
                             return Err(self.error(l, c, what));
@@ -378,6 +374,30 @@ impl<R: Read> Scanner<R> {
                 Ok(None)
             }
             _ => self.step_command(),
+        }
+    }
+
+    /// Up to [`STRAY_SHOWN`] bytes of the token starting at `buf[i]`, for an
+    /// error message; reads past the block if needed, so the message does
+    /// not depend on where the reads ended (the scan stops here anyway).
+    fn stray_token(&mut self, i: usize) -> Vec<u8> {
+        let ends = |c: &u8| super::lexer::is_whitespace(*c) || *c == b'(' || *c == b')';
+        let mut tok: Vec<u8> = Vec::with_capacity(STRAY_SHOWN);
+        let mut more = self.buf[i..self.len].to_vec();
+        loop {
+            for &c in &more {
+                if ends(&c) || tok.len() == STRAY_SHOWN {
+                    return tok;
+                }
+                tok.push(c);
+            }
+            let mut chunk = [0u8; STRAY_SHOWN];
+            let n = match self.input.read(&mut chunk[..STRAY_SHOWN - tok.len()]) {
+                Ok(n) if n > 0 => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => 0,
+                _ => return tok,
+            };
+            more = chunk[..n].to_vec();
         }
     }
 

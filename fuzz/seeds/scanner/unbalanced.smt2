@@ -1,0 +1,1 @@
+(assert (and p q)

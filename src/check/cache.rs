@@ -1,0 +1,168 @@
+//! The cross-campaign cache of checker answers: `<cache>/checks.jsonl`.
+//!
+//! A checker's answer on a core-only benchmark depends on the file's bytes
+//! (the core hash names them), on the checker and its version, and on the
+//! time limit; those four make the key. An answer is only worth caching
+//! when the key identifies it:
+//!
+//! - a checker whose version probe failed has no version, and "version
+//!   unknown" matches any build (an upgrade, a broken install): its answers
+//!   are neither read from nor written to the cache;
+//! - a run that failed to start says nothing about the core (the stage does
+//!   not journal it at all).
+//!
+//! The cache is append-only like every journal; the last record for a key
+//! wins. An unreadable cache is a warning and an empty cache, never a
+//! failed stage: it only saves work.
+
+use super::CheckRecord;
+use crate::journal::{self, Journal};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// (core hash, checker, checker version, time limit bits).
+type Key = (String, String, String, u64);
+
+/// The cache, loaded once per check pass.
+pub struct Cache {
+    path: PathBuf,
+    map: HashMap<Key, CheckRecord>,
+    journal: Option<Journal>,
+}
+
+impl Cache {
+    /// Load `dir/checks.jsonl` and open it for appending; problems are
+    /// returned as warnings.
+    pub fn open(dir: &Path) -> (Cache, Vec<String>) {
+        let path = dir.join("checks.jsonl");
+        let mut warnings = Vec::new();
+        let records: Vec<CheckRecord> = match journal::read_all(&path) {
+            Ok((r, rep)) => {
+                warnings.extend(rep.warnings(&path));
+                r
+            }
+            Err(e) => {
+                warnings.push(format!("{e:#}; the check cache is not used"));
+                Vec::new()
+            }
+        };
+        let journal = match Journal::open(&path) {
+            Ok(j) => Some(j),
+            Err(e) => {
+                warnings.push(format!("{e:#}; new answers are not cached"));
+                None
+            }
+        };
+        let map = records
+            .into_iter()
+            .filter_map(|r| Some((key(&r)?, r)))
+            .collect();
+        (Cache { path, map, journal }, warnings)
+    }
+
+    /// The cached answer of `checker` (at `version`) on `hash`.
+    pub fn get(
+        &self,
+        hash: &str,
+        checker: &str,
+        version: Option<&str>,
+        time_limit: f64,
+    ) -> Option<&CheckRecord> {
+        let k = (
+            hash.to_string(),
+            checker.to_string(),
+            version?.to_string(),
+            time_limit.to_bits(),
+        );
+        self.map.get(&k)
+    }
+
+    /// Add a fresh answer (ignored when it cannot be keyed). A failed write
+    /// is returned as a warning: the answer is safe in the campaign journal.
+    pub fn put(&self, rec: &CheckRecord) -> Option<String> {
+        key(rec)?;
+        let j = self.journal.as_ref()?;
+        j.append(rec).err().map(|e| format!("{e:#}"))
+    }
+
+    /// All cached records (for cost estimates).
+    pub fn records(&self) -> impl Iterator<Item = &CheckRecord> {
+        self.map.values()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn key(r: &CheckRecord) -> Option<Key> {
+    Some((
+        r.hash.clone(),
+        r.checker.clone(),
+        r.version.clone()?,
+        r.time_limit.to_bits(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Answer;
+    use crate::policy::CheckAnswer;
+
+    fn rec(version: Option<&str>) -> CheckRecord {
+        CheckRecord {
+            hash: "h".into(),
+            checker: "z3".into(),
+            version: version.map(str::to_string),
+            time_limit: 20.0,
+            answer: CheckAnswer::Unsat,
+            raw: Answer::Unsat,
+            exit: "exit 0".into(),
+            wall: 0.1,
+            cpu: 0.1,
+            cached: false,
+            note: None,
+            flags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn keyed_by_version_and_limit_and_never_without_a_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let (c, w) = Cache::open(dir.path());
+        assert!(w.is_empty(), "{w:?}");
+        assert!(c.put(&rec(Some("5.4.0"))).is_none());
+        assert!(c.put(&rec(None)).is_none());
+        let (c, _) = Cache::open(dir.path());
+        assert!(c.get("h", "z3", Some("5.4.0"), 20.0).is_some());
+        assert!(
+            c.get("h", "z3", Some("4.8.0"), 20.0).is_none(),
+            "another version"
+        );
+        assert!(
+            c.get("h", "z3", Some("5.4.0"), 60.0).is_none(),
+            "another time limit"
+        );
+        assert!(
+            c.get("h", "z3", None, 20.0).is_none(),
+            "no version, no cache"
+        );
+        assert_eq!(
+            c.records().count(),
+            1,
+            "the record without a version was not stored"
+        );
+    }
+
+    #[test]
+    fn an_unusable_cache_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-a-dir");
+        std::fs::write(&file, "x").unwrap();
+        let (c, w) = Cache::open(&file);
+        assert!(!w.is_empty());
+        assert!(c.get("h", "z3", Some("1"), 1.0).is_none());
+        assert!(c.put(&rec(Some("1"))).is_none());
+    }
+}

@@ -1,0 +1,210 @@
+//! `coreval selfcheck --solver '<command with {file}>' <BENCH…>`: check a
+//! solver's cores on an author's own benchmarks in one command; one line per
+//! benchmark and a summary on stdout, warnings on stderr, optional JUnit XML,
+//! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error) or
+//! 130 (interrupted).
+
+use crate::exit;
+use crate::policy::Policy;
+use crate::selfcheck::outcome::{BenchResult, Outcome};
+use crate::selfcheck::{self, junit, Options, Report};
+use anyhow::Result;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct SelfcheckArgs {
+    /// The solver command; `{file}` stands for the benchmark. Split into
+    /// words like a POSIX shell would (quotes, backslashes), but no shell
+    /// runs it: no variables, globs or pipes.
+    #[arg(long)]
+    pub solver: String,
+    /// Benchmark files, or folders searched recursively for .smt2 files.
+    #[arg(required = true)]
+    pub benchmarks: Vec<PathBuf>,
+    /// Wall-clock seconds per solver run.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Wall-clock seconds per checker run.
+    #[arg(long, default_value_t = 60.0)]
+    pub checker_timeout: f64,
+    /// Parallel jobs (0 = number of cores).
+    #[arg(long, short, default_value_t = 0)]
+    pub jobs: usize,
+    /// Checkers to validate cores with (comma-separated definition names;
+    /// default: every installed one).
+    #[arg(long, value_delimiter = ',')]
+    pub checkers: Vec<String>,
+    /// Decision policy preset: smtcomp-2016, -2017, -2018, -2025, unanimous, quorum:K.
+    #[arg(long, default_value = "smtcomp-2025", value_parser = parse_policy)]
+    pub policy: Policy,
+    /// The solver's team: checkers of the same team do not check its cores
+    /// (default: the program's file name).
+    #[arg(long)]
+    pub team: Option<String>,
+    /// Write JUnit XML here (one testcase per benchmark).
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    /// Do not run the core-producing checkers as reference solvers (no
+    /// "best" column; about half the time).
+    #[arg(long)]
+    pub no_references: bool,
+    /// Every benchmark without a validated core fails (timeouts, unknown,
+    /// undecided cores included).
+    #[arg(long)]
+    pub strict: bool,
+    /// Keep the campaign (named benchmarks, runs, core-only benchmarks) in
+    /// this new or empty folder instead of a temporary one.
+    #[arg(long)]
+    pub workdir: Option<PathBuf>,
+    /// Folder of solver/checker definitions (default: $COREVAL_CHECKERS or checkers/).
+    #[arg(long)]
+    pub checkers_dir: Option<PathBuf>,
+}
+
+fn parse_policy(s: &str) -> Result<Policy, String> {
+    s.parse()
+}
+
+pub fn run(args: SelfcheckArgs) -> Result<u8> {
+    let opts = Options {
+        solver: selfcheck::split_command(&args.solver)?,
+        team: args.team.clone(),
+        benchmarks: args.benchmarks.clone(),
+        timeout: args.timeout,
+        checker_timeout: args.checker_timeout,
+        jobs: args.jobs,
+        checkers: args.checkers.clone(),
+        policy: args.policy,
+        references: !args.no_references,
+        strict: args.strict,
+        checkers_dir: args.checkers_dir.clone(),
+        workdir: args.workdir.clone(),
+    };
+    crate::interrupt::install();
+    let report = selfcheck::run(
+        &opts,
+        crate::interrupt::flag(),
+        &mut |s| {
+            eprintln!(
+                "selfcheck: {} benchmark(s); solver `{}` (team {}); checkers {} ({}); references {}",
+                s.benchmarks,
+                s.solver,
+                s.team,
+                s.checkers.join(", "),
+                s.policy,
+                if s.references.is_empty() { "none".into() } else { s.references.join(", ") }
+            )
+        },
+        &mut |w| eprintln!("warning: {w}"),
+    )?;
+    if report.interrupted {
+        eprintln!("interrupted: nothing reported");
+        return Ok(exit::INTERRUPTED);
+    }
+    print_report(&report)?;
+    if let Some(path) = &args.junit {
+        junit::write(
+            path,
+            &report.results,
+            &report.setup.properties(),
+            report.elapsed,
+        )?;
+        eprintln!("JUnit XML: {}", path.display());
+    }
+    if let Some(d) = &report.workdir {
+        eprintln!("campaign kept in {}", d.display());
+    }
+    Ok(if report.count(Outcome::Failed) > 0 {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
+}
+
+/// One line per benchmark (details indented below failures and skips), then
+/// the summary.
+fn print_report(report: &Report) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let width = report
+        .results
+        .iter()
+        .map(|r| r.verdict.len())
+        .max()
+        .unwrap_or(0);
+    for r in &report.results {
+        writeln!(out, "{}", line(r, width))?;
+        if r.outcome != Outcome::Passed {
+            for d in &r.details {
+                writeln!(out, "     {d}")?;
+            }
+        }
+    }
+    writeln!(out, "{}", summary(report))?;
+    out.flush()
+}
+
+/// `FAIL refuted  core 4/8  reduction -  best 3 (z3)  0.031 s  path`.
+pub fn line(r: &BenchResult, width: usize) -> String {
+    let tag = match r.outcome {
+        Outcome::Passed => "PASS",
+        Outcome::Failed => "FAIL",
+        Outcome::Skipped => "SKIP",
+    };
+    let core = match (r.core_size, r.time) {
+        (Some(k), _) => format!("{k}/{}", r.assertions),
+        (None, Some(_)) => format!("-/{}", r.assertions),
+        (None, None) => "-".into(),
+    };
+    let reduction = r
+        .reduction
+        .map(|n| n.to_string())
+        .unwrap_or_else(|| "-".into());
+    let best = r
+        .best
+        .as_ref()
+        .map(|b| format!("{} ({})", b.reduction, b.solver))
+        .unwrap_or_else(|| "-".into());
+    let time = r
+        .time
+        .map(|t| format!("{t:.3} s"))
+        .unwrap_or_else(|| "-".into());
+    format!(
+        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {time:>9}  {}",
+        r.verdict, r.path
+    )
+}
+
+/// `selfcheck: 6 benchmarks: 3 passed, 2 failed, 1 skipped; …`.
+pub fn summary(report: &Report) -> String {
+    let mut s = format!(
+        "selfcheck: {} benchmark(s): {} passed, {} failed, {} skipped",
+        report.results.len(),
+        report.count(Outcome::Passed),
+        report.count(Outcome::Failed),
+        report.count(Outcome::Skipped)
+    );
+    let compared: Vec<(u64, u64)> = report
+        .results
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r.reduction.filter(|_| r.verdict == "validated")?,
+                r.best.as_ref()?.reduction,
+            ))
+        })
+        .collect();
+    if !compared.is_empty() {
+        let (mine, best): (u64, u64) = compared
+            .iter()
+            .fold((0, 0), |(a, b), (m, x)| (a + m, b + x));
+        let reached = compared.iter().filter(|(m, x)| m >= x).count();
+        s.push_str(&format!(
+            "; reduction {mine} vs best reference {best} on {} validated core(s), best reached on {reached}",
+            compared.len()
+        ));
+    }
+    s.push_str(&format!(" ({:.1} s)", report.elapsed));
+    s
+}

@@ -1,0 +1,383 @@
+//! One benchmark's result in `coreval selfcheck`: the campaign's verdict on
+//! the author's (solver, benchmark) pair, read as a test outcome.
+//!
+//! | outcome | when |
+//! |---|---|
+//! | passed | core validated; `sat` on a benchmark declared `sat` |
+//! | failed | core refuted or ill-formed; `unsat` without a core; a `sat` answer (unless declared `sat`); `unsat` on a benchmark declared `sat`; output that is not an answer (garbage); a benchmark that cannot be named (malformed, or outside what a core run allows) |
+//! | skipped | no answer (timeout, memory out, crash, silence, an `(error …)`), `unknown`, a core no checker decided on, no independent checker for the logic |
+//!
+//! `--strict` turns every skipped outcome into a failure. Next to the
+//! author's reduction goes the best *validated* reduction any reference
+//! solver (an installed checker that produces cores) reached.
+
+use crate::answer::Answer;
+use crate::name::{IndexEntry, Outcome as NameOutcome};
+use crate::policy::CheckAnswer;
+use crate::solve::RunRecord;
+use crate::verdict::{RunStatus, Verdict};
+use crate::verdicts::PairVerdict;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use super::inputs::Input;
+
+/// Prefix of the reference solvers' names in the temporary campaign.
+pub const REFERENCE_PREFIX: &str = "ref-";
+
+/// A benchmark's test outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// The best validated reduction among the reference solvers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reference {
+    /// The checker definition that reached it.
+    pub solver: String,
+    pub reduction: u64,
+}
+
+/// Everything reported about one benchmark.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchResult {
+    /// The benchmark as given.
+    pub path: String,
+    pub logic: Option<String>,
+    /// The declared `:status`.
+    pub declared: Option<String>,
+    /// A: named top-level assertions.
+    pub assertions: u64,
+    pub outcome: Outcome,
+    /// Short label: `validated`, `refuted`, `ill-formed:unknown-name`, `sat`,
+    /// `unsat-on-sat`, `ill-formed-output`, `timeout`, `malformed`…
+    pub verdict: String,
+    /// One sentence per fact behind the verdict (the JUnit message is the first).
+    pub details: Vec<String>,
+    pub core_size: Option<u64>,
+    /// A − core size, for a validated (or undecided) core.
+    pub reduction: Option<u64>,
+    pub best: Option<Reference>,
+    /// Wall-clock seconds of the author's run.
+    pub time: Option<f64>,
+    /// Checker → answer on the author's core.
+    pub checkers: BTreeMap<String, CheckAnswer>,
+}
+
+/// Output flags that mean the solver printed something that is not an
+/// answer at all.
+const OUTPUT_FAULTS: &[&str] = &[
+    "garbage-lines",
+    "invalid-utf8",
+    "unterminated",
+    "malformed-core",
+    "core-before-answer",
+];
+
+/// What the author's pair needs besides its verdict.
+pub struct Pair<'a> {
+    pub verdict: &'a PairVerdict,
+    pub run: &'a RunRecord,
+    /// No independent checker supports the benchmark's logic.
+    pub no_checker: bool,
+    /// The core-only benchmark, when the campaign folder is kept.
+    pub core_file: Option<&'a Path>,
+}
+
+/// The result of one benchmark; `author` is `None` when the benchmark was
+/// not named (or, after an interruption, not run).
+pub fn classify(
+    input: &Input,
+    entry: &IndexEntry,
+    author: Option<Pair>,
+    refs: &[&PairVerdict],
+    policy: &str,
+    strict: bool,
+) -> BenchResult {
+    let mut r = BenchResult {
+        path: input.shown.clone(),
+        logic: entry.logic.clone(),
+        declared: entry.status.clone(),
+        assertions: entry.assertions as u64,
+        outcome: Outcome::Skipped,
+        verdict: String::new(),
+        details: Vec::new(),
+        core_size: None,
+        reduction: None,
+        best: best_reference(refs),
+        time: None,
+        checkers: BTreeMap::new(),
+    };
+    let Some(pair) = author else {
+        let (label, why) = match entry.outcome {
+            NameOutcome::Malformed => ("malformed", "is not valid SMT-LIB"),
+            NameOutcome::Failed => ("unreadable", "could not be named"),
+            NameOutcome::Ineligible => ("not-usable", "cannot be run for a core"),
+            NameOutcome::Named => ("not-run", "was not run (interrupted)"),
+        };
+        r.verdict = label.into();
+        r.outcome = if entry.outcome == NameOutcome::Named {
+            Outcome::Skipped
+        } else {
+            Outcome::Failed
+        };
+        r.details.push(format!("the benchmark {why}"));
+        let shown = Path::new(&input.shown);
+        r.details
+            .extend(entry.reasons.iter().map(|why| why.in_file(shown)));
+        r.details
+            .extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
+        return finish(r, strict);
+    };
+    let p = &pair.verdict.pair;
+    let run = pair.run;
+    r.time = Some(run.wall);
+    r.core_size = p.core_size;
+    r.checkers = pair.verdict.checkers.clone();
+    let declared_sat = entry.status.as_deref() == Some("sat");
+    let answers = || answers_text(&pair.verdict.checkers);
+    let (outcome, label, detail) = match &p.verdict {
+        Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
+        Verdict::Refuted => (Outcome::Failed, p.verdict.label(), format!("core refuted: {} ({policy})", answers())),
+        Verdict::NotValidated if pair.no_checker => (
+            Outcome::Skipped,
+            "no-checker".into(),
+            format!("no independent checker supports {}", entry.logic.as_deref().unwrap_or("the logic")),
+        ),
+        Verdict::NotValidated => (
+            Outcome::Skipped,
+            p.verdict.label(),
+            format!("no checker decided: {} ({policy})", if pair.verdict.checkers.is_empty() { "none answered".into() } else { answers() }),
+        ),
+        Verdict::IllFormed { reason } => {
+            (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {}", reason.label(), offending(run, entry)))
+        }
+        Verdict::UnsatNoCore => (Outcome::Failed, p.verdict.label(), "unsat, but no core was printed after it".into()),
+        Verdict::SatAnswer if declared_sat => match &r.best {
+            // A reference's validated core shows the declared status is wrong.
+            Some(b) => (
+                Outcome::Failed,
+                p.verdict.label(),
+                format!("sat, as declared, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+            ),
+            None => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
+        },
+        Verdict::SatAnswer => {
+            let why = match entry.status.as_deref() {
+                Some("unsat") => "sat on a benchmark declared unsat".to_string(),
+                _ => format!("sat answer; reference solvers: {}", reference_answers(refs)),
+            };
+            (Outcome::Failed, p.verdict.label(), why)
+        }
+        Verdict::Unknown => (Outcome::Skipped, p.verdict.label(), "the solver answered unknown".into()),
+        Verdict::NoAnswer | Verdict::Unchecked => no_answer(run, p.status),
+    };
+    r.outcome = outcome;
+    r.verdict = label;
+    r.details.push(detail);
+    if matches!(p.verdict, Verdict::Validated | Verdict::NotValidated) {
+        r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));
+    }
+    if declared_sat && run.answer == Answer::Unsat && !run.timed_out {
+        r.outcome = Outcome::Failed;
+        r.verdict = "unsat-on-sat".into();
+        r.details
+            .insert(0, "unsat on a benchmark declared sat".into());
+    }
+    let flags: Vec<&str> = run
+        .flags
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !OUTPUT_FAULTS.contains(f) || run.answer != Answer::NoAnswer)
+        .collect();
+    if !flags.is_empty() {
+        r.details
+            .push(format!("output flags: {}", flags.join(", ")));
+    }
+    if !run.errors.is_empty() && run.answer != Answer::Error {
+        r.details.push(format!(
+            "the solver printed errors: {}",
+            shorten(&run.errors.join("; "))
+        ));
+    }
+    if let Some(f) = pair.core_file {
+        r.details
+            .push(format!("core-only benchmark: {}", f.display()));
+    }
+    finish(r, strict)
+}
+
+fn finish(mut r: BenchResult, strict: bool) -> BenchResult {
+    if strict && r.outcome == Outcome::Skipped {
+        r.outcome = Outcome::Failed;
+        r.details.push("a failure under --strict".into());
+    }
+    r
+}
+
+/// The verdict of a run without an answer.
+fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
+    if status == RunStatus::Timeout || run.timed_out {
+        let late = run
+            .late_answer
+            .map(|a| format!(" ({} printed too late)", answer_word(a)))
+            .unwrap_or_default();
+        return (
+            Outcome::Skipped,
+            "timeout".into(),
+            format!("timeout after {:.1} s{late}", run.wall),
+        );
+    }
+    if status == RunStatus::Memout || run.memout {
+        return (Outcome::Skipped, "memout".into(), "out of memory".into());
+    }
+    let faults: Vec<&str> = run
+        .flags
+        .iter()
+        .map(String::as_str)
+        .filter(|f| OUTPUT_FAULTS.contains(f))
+        .collect();
+    if !faults.is_empty() {
+        return (
+            Outcome::Failed,
+            "ill-formed-output".into(),
+            format!(
+                "the output is not an SMT-LIB answer ({}; {})",
+                faults.join(", "),
+                run.exit
+            ),
+        );
+    }
+    if run.answer == Answer::Error {
+        return (
+            Outcome::Skipped,
+            "error".into(),
+            format!("error: {}", shorten(&run.errors.join("; "))),
+        );
+    }
+    (
+        Outcome::Skipped,
+        "no-answer".into(),
+        format!("no answer ({})", run.exit),
+    )
+}
+
+fn answer_word(a: Answer) -> &'static str {
+    match a {
+        Answer::Sat => "sat",
+        Answer::Unsat => "unsat",
+        Answer::Unknown => "unknown",
+        Answer::Timeout => "timeout",
+        Answer::Error => "error",
+        Answer::NoAnswer => "no answer",
+    }
+}
+
+/// `cvc5 sat, yices unsat, z3 unsat`.
+fn answers_text(checkers: &BTreeMap<String, CheckAnswer>) -> String {
+    let parts: Vec<String> = checkers
+        .iter()
+        .map(|(k, a)| {
+            let w = match a {
+                CheckAnswer::Sat => "sat",
+                CheckAnswer::Unsat => "unsat",
+                CheckAnswer::Other => "no answer",
+                CheckAnswer::NotApplicable => "not applicable",
+            };
+            format!("{k} {w}")
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// What the reference solvers made of a benchmark: `z3 unsat (validated), cvc5 sat`.
+fn reference_answers(refs: &[&PairVerdict]) -> String {
+    if refs.is_empty() {
+        return "none ran".into();
+    }
+    let parts: Vec<String> = refs
+        .iter()
+        .map(|p| {
+            let name = p
+                .pair
+                .solver
+                .strip_prefix(REFERENCE_PREFIX)
+                .unwrap_or(&p.pair.solver);
+            format!("{name} {}", p.pair.verdict.label())
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The largest validated reduction among the reference pairs (ties: the
+/// first by name).
+pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
+    let mut best: Option<Reference> = None;
+    for p in refs {
+        let (Verdict::Validated, Some(k)) = (&p.pair.verdict, p.pair.core_size) else {
+            continue;
+        };
+        let reduction = p.pair.assertions.saturating_sub(k);
+        let name = p
+            .pair
+            .solver
+            .strip_prefix(REFERENCE_PREFIX)
+            .unwrap_or(&p.pair.solver)
+            .to_string();
+        let better = match &best {
+            None => true,
+            Some(b) => reduction > b.reduction || (reduction == b.reduction && name < b.solver),
+        };
+        if better {
+            best = Some(Reference {
+                solver: name,
+                reduction,
+            });
+        }
+    }
+    best
+}
+
+/// The names of a core that make it ill-formed.
+fn offending(run: &RunRecord, entry: &IndexEntry) -> String {
+    let Some(core) = &run.core else {
+        return "no names".into();
+    };
+    if core.is_empty() {
+        return "the core is empty".into();
+    }
+    let top: HashSet<String> = entry.top_level_names().into_iter().collect();
+    let nested: HashSet<&str> = entry.nested_names.iter().map(String::as_str).collect();
+    let mut seen = HashSet::new();
+    let mut parts = Vec::new();
+    for n in core {
+        let shown = crate::smtlib::symbol::quote(n);
+        if !seen.insert(n.as_str()) {
+            parts.push(format!("{shown} listed twice"));
+        } else if nested.contains(n.as_str()) {
+            parts.push(format!("{shown} names a nested term"));
+        } else if !top.contains(n) {
+            parts.push(format!("{shown} is not an assertion name"));
+        }
+    }
+    shorten(&parts.join(", "))
+}
+
+/// Cut long solver texts for one-line reports.
+fn shorten(s: &str) -> String {
+    const MAX: usize = 300;
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(MAX).collect();
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+#[path = "outcome_tests.rs"]
+mod tests;

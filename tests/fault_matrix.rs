@@ -1,0 +1,526 @@
+//! The fault matrix: every fault fixture of `tests/fixtures/fake-solvers/`
+//! as a solver under test and as a checker, through the `coreval` binary on
+//! two small real benchmarks with the real checkers (z3, yices, cvc5), and
+//! what coreval recorded for it. The outcomes are rendered as the Markdown
+//! table of README's "Reliability" section and must equal it, so the table
+//! in the README is what coreval does, not what it was meant to do.
+//!
+//! - As a solver under test: one campaign with every fault as a solver
+//!   (inline `command`), checked by z3, yices and cvc5.
+//! - As a checker: per fault, a campaign with z3 as the solver under test
+//!   and the fault as its only checker, and one where it sits beside yices
+//!   and cvc5 (policy `smtcomp-2025`, early stop on).
+//! - The checker that says `sat` to everything, beside yices and cvc5, under
+//!   every policy preset: always *disputed*, refuted only by the policies
+//!   that refute on any `sat`.
+//!
+//! Campaigns run in parallel; limits are small (2 s, grace 0.5 s), and the
+//! memory limit is 256 MB so that the memory hog dies of it.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One fault: its fixture, extra arguments and the README wording.
+struct Fault {
+    fixture: &'static str,
+    args: &'static [&'static str],
+    what: &'static str,
+}
+
+const FAULTS: &[Fault] = &[
+    Fault {
+        fixture: "unsat-core.sh",
+        args: &[],
+        what: "none (baseline: `unsat` and a full core)",
+    },
+    Fault {
+        fixture: "crash.sh",
+        args: &[],
+        what: "crash (SIGSEGV, nothing on stdout)",
+    },
+    Fault {
+        fixture: "hang.sh",
+        args: &[],
+        what: "hang ignoring SIGTERM",
+    },
+    Fault {
+        fixture: "grandchild-pipe.sh",
+        args: &[],
+        what: "grandchild holding stdout after the answer",
+    },
+    Fault {
+        fixture: "flood.sh",
+        args: &["16777216"],
+        what: "output flood (16 MiB of `unsat` lines, cap 1 MiB)",
+    },
+    Fault {
+        fixture: "garbage.sh",
+        args: &[],
+        what: "invalid UTF-8, no answer",
+    },
+    Fault {
+        fixture: "late-answer.sh",
+        args: &[],
+        what: "answer only after the time limit (on SIGTERM)",
+    },
+    Fault {
+        fixture: "memhog.py",
+        args: &[],
+        what: "memory hog (2 GiB against a 256 MB limit)",
+    },
+    Fault {
+        fixture: "silent.sh",
+        args: &[],
+        what: "exits 0 with no output",
+    },
+    Fault {
+        fixture: "two-answers.sh",
+        args: &[],
+        what: "two answers (`sat`, then `unsat` and a core)",
+    },
+    Fault {
+        fixture: "core-before-unsat.sh",
+        args: &[],
+        what: "core printed before `unsat`",
+    },
+    Fault {
+        fixture: "success-lines.sh",
+        args: &[],
+        what: "`success` lines around the answer (benign)",
+    },
+    Fault {
+        fixture: "always-sat.sh",
+        args: &[],
+        what: "says `sat` to everything",
+    },
+];
+
+impl Fault {
+    /// Its solver/checker name: the fixture without extension.
+    fn name(&self) -> &'static str {
+        self.fixture
+            .rsplit_once('.')
+            .map_or(self.fixture, |(n, _)| n)
+    }
+
+    fn command(&self) -> String {
+        let mut words = vec![
+            toml_str(
+                &repo()
+                    .join("tests/fixtures/fake-solvers")
+                    .join(self.fixture),
+            ),
+            "\"{file}\"".to_string(),
+        ];
+        words.extend(self.args.iter().map(|a| format!("\"{a}\"")));
+        format!("[{}]", words.join(", "))
+    }
+}
+
+fn toml_str(p: &Path) -> String {
+    format!("{:?}", p.to_str().expect("UTF-8 path"))
+}
+
+/// Two small real benchmarks (QF_UF, QF_LIA) in a fresh folder.
+fn benchmarks(dir: &Path) -> PathBuf {
+    let src = repo().join("examples/campaign/benchmarks");
+    let root = dir.join("bench");
+    for id in [
+        "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2",
+        "QF_LIA/opensmt-test_regression_base_QF_LIA/distinct_unsat.smt2",
+    ] {
+        let to = root.join(id);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(src.join(id), to).unwrap();
+    }
+    root
+}
+
+/// A checkers folder: the real z3, yices and cvc5 definitions (the venv
+/// linked in) and one definition per fault.
+fn fault_checkers(dir: &Path) -> PathBuf {
+    let k = dir.join("checkers");
+    std::fs::create_dir_all(&k).unwrap();
+    std::os::unix::fs::symlink(repo().join("checkers/venv"), k.join("venv")).unwrap();
+    for real in ["z3", "yices", "cvc5"] {
+        std::fs::copy(
+            repo().join(format!("checkers/{real}.toml")),
+            k.join(format!("{real}.toml")),
+        )
+        .unwrap();
+    }
+    for f in FAULTS {
+        let def = format!(
+            "name = \"{n}\"\nteam = \"{n}\"\ncommand = {c}\nlogics = [\"*\"]\nproduces_cores = false\n\
+             version_command = [\"/bin/echo\", \"1\"]\ninstall_hint = \"tests/fixtures/fake-solvers\"\n",
+            n = f.name(),
+            c = f.command()
+        );
+        std::fs::write(k.join(format!("{}.toml", f.name())), def).unwrap();
+    }
+    k
+}
+
+/// Writes a campaign folder and returns it.
+fn campaign(
+    dir: &Path,
+    bench: &Path,
+    checkers_dir: &Path,
+    checkers: &[&str],
+    policy: &str,
+    solvers: &str,
+) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let quoted: Vec<String> = checkers.iter().map(|c| format!("\"{c}\"")).collect();
+    let config = format!(
+        "benchmarks = {b}\ncheckers_dir = {k}\njobs = 4\ncache = \"cache\"\n\
+         [naming]\nallow_no_status = true\n\
+         [limits]\ntime = 2.0\ngrace = 0.5\nchecker_time = 2.0\nmemory_mb = 256\noutput_cap_mb = 1\n\
+         [check]\ncheckers = [{c}]\npolicy = \"{policy}\"\n{solvers}",
+        b = toml_str(bench),
+        k = toml_str(checkers_dir),
+        c = quoted.join(", ")
+    );
+    std::fs::write(dir.join("campaign.toml"), config).unwrap();
+    dir.to_path_buf()
+}
+
+/// `coreval run DIR`; panics unless it ends with 0 or 1 (failures found).
+fn run(dir: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_coreval"))
+        .arg("run")
+        .arg(dir)
+        .output()
+        .unwrap();
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "coreval run {} ended with {code:?}:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// One value per benchmark, which must be the same for both.
+fn same_for_both<T: PartialEq + std::fmt::Debug>(what: &str, mut v: Vec<T>) -> T {
+    assert_eq!(v.len(), 2, "{what}: one per benchmark: {v:?}");
+    let b = v.pop().unwrap();
+    let a = v.pop().unwrap();
+    assert_eq!(a, b, "{what}: differs between the benchmarks");
+    a
+}
+
+fn list(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The outcome of a solver-under-test run: verdict, then what the run record says.
+fn solver_outcome(run: &Value, pair: &Value) -> String {
+    let mut s = format!("`{}`", verdict_label(&pair["verdict"]));
+    let _ = write!(s, ", {}", run["exit"].as_str().unwrap());
+    if run["timed_out"] == true {
+        s.push_str(", timed out");
+    }
+    if run["memout"] == true {
+        s.push_str(", memout");
+    }
+    if let Some(a) = run["late_answer"].as_str() {
+        let _ = write!(s, ", late answer `{a}` discarded");
+    }
+    let flags = list(&run["flags"]);
+    if !flags.is_empty() {
+        let _ = write!(s, ", flags {}", flags.join(" "));
+    }
+    s
+}
+
+fn verdict_label(v: &Value) -> String {
+    let kind = v["kind"].as_str().unwrap().to_string();
+    match v.get("reason").and_then(Value::as_str) {
+        Some(r) => format!("{kind}:{r}"),
+        None => kind,
+    }
+}
+
+/// The checker's recorded answer and vote.
+fn checker_outcome(check: &Value) -> String {
+    let (raw, vote) = (
+        check["raw"].as_str().unwrap(),
+        check["answer"].as_str().unwrap(),
+    );
+    let mut s = format!("`{raw}` → vote `{vote}`");
+    let flags = list(&check["flags"]);
+    if !flags.is_empty() {
+        let _ = write!(s, " ({})", flags.join(" "));
+    }
+    s
+}
+
+fn pair_outcome(pair: &Value) -> String {
+    let mut s = format!("`{}`", verdict_label(&pair["verdict"]));
+    if pair["disputed"] == true {
+        s.push_str(", disputed");
+    }
+    assert_eq!(pair["pending"], false, "no pair may stay pending: {pair}");
+    s
+}
+
+/// The block of README between the markers `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+fn readme_block(name: &str) -> String {
+    let text = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let (begin, end) = (
+        format!("<!-- {name}:begin -->\n"),
+        format!("<!-- {name}:end -->"),
+    );
+    let start = text
+        .find(&begin)
+        .unwrap_or_else(|| panic!("README.md has no {begin:?}"))
+        + begin.len();
+    let stop = text[start..]
+        .find(&end)
+        .unwrap_or_else(|| panic!("README.md has no {end:?}"))
+        + start;
+    text[start..stop].to_string()
+}
+
+fn assert_readme(name: &str, table: &str) {
+    let block = readme_block(name);
+    assert!(
+        block == table,
+        "README.md's {name} table differs from what coreval did; the observed table:\n{table}"
+    );
+}
+
+#[test]
+fn fault_matrix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bench = benchmarks(tmp.path());
+    let kdir = fault_checkers(tmp.path());
+
+    // Every fault as a solver under test, in one campaign.
+    let mut solvers = String::new();
+    for f in FAULTS {
+        let _ = write!(
+            solvers,
+            "[[solver]]\nname = \"{}\"\ncommand = {}\n",
+            f.name(),
+            f.command()
+        );
+    }
+    let as_solver = campaign(
+        &tmp.path().join("solvers"),
+        &bench,
+        &repo().join("checkers"),
+        &["z3", "yices", "cvc5"],
+        "smtcomp-2025",
+        &solvers,
+    );
+    // Every fault as a checker: alone, and beside two sound checkers.
+    let z3 = "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n";
+    let mut campaigns = vec![as_solver.clone()];
+    for f in FAULTS {
+        let d = tmp.path().join(f.name());
+        campaigns.push(campaign(
+            &d.join("alone"),
+            &bench,
+            &kdir,
+            &[f.name()],
+            "smtcomp-2025",
+            z3,
+        ));
+        campaigns.push(campaign(
+            &d.join("beside"),
+            &bench,
+            &kdir,
+            &[f.name(), "yices", "cvc5"],
+            "smtcomp-2025",
+            z3,
+        ));
+    }
+    // 4 campaigns at a time (each runs up to 4 jobs; most of them wait).
+    for chunk in campaigns.chunks(4) {
+        std::thread::scope(|s| {
+            for c in chunk {
+                s.spawn(|| run(c));
+            }
+        });
+    }
+
+    let runs = jsonl(&as_solver.join("runs.jsonl"));
+    let pairs = jsonl(&as_solver.join("reports/pairs.jsonl"));
+    let mut table = String::from(
+        "| fault | as a solver under test: verdict, exit, record | as the only checker: answer → vote | verdict | beside yices and cvc5 |\n|---|---|---|---|---|\n",
+    );
+    let mut outcomes = BTreeMap::new();
+    for f in FAULTS {
+        let n = f.name();
+        let as_solver_outcome = same_for_both(
+            n,
+            runs.iter()
+                .filter(|r| r["solver"] == n)
+                .map(|r| {
+                    let p = pairs
+                        .iter()
+                        .find(|p| p["solver"] == n && p["benchmark"] == r["benchmark"])
+                        .expect("a pair per run");
+                    solver_outcome(r, p)
+                })
+                .collect(),
+        );
+        let d = tmp.path().join(n);
+        let checks = jsonl(&d.join("alone/checks.jsonl"));
+        let alone_answer = same_for_both(
+            n,
+            checks
+                .iter()
+                .filter(|c| c["checker"] == n)
+                .map(checker_outcome)
+                .collect(),
+        );
+        let alone = same_for_both(
+            n,
+            jsonl(&d.join("alone/reports/pairs.jsonl"))
+                .iter()
+                .map(pair_outcome)
+                .collect(),
+        );
+        let beside = same_for_both(
+            n,
+            jsonl(&d.join("beside/reports/pairs.jsonl"))
+                .iter()
+                .map(pair_outcome)
+                .collect(),
+        );
+        let _ = writeln!(
+            table,
+            "| {} | {as_solver_outcome} | {alone_answer} | {alone} | {beside} |",
+            f.what
+        );
+        outcomes.insert(n, (as_solver_outcome, alone, beside));
+    }
+
+    println!("{table}");
+    // The promises, independently of the README wording.
+    let o = |n: &str| outcomes[n].clone();
+    assert!(
+        o("unsat-core").0.starts_with("`validated`"),
+        "{:?}",
+        o("unsat-core")
+    );
+    for n in [
+        "crash",
+        "hang",
+        "garbage",
+        "late-answer",
+        "memhog",
+        "silent",
+    ] {
+        assert!(
+            o(n).0.starts_with("`no-answer`"),
+            "{n} as a solver: {:?}",
+            o(n)
+        );
+        assert!(
+            o(n).1.starts_with("`not-validated`"),
+            "{n} as the only checker: {:?}",
+            o(n)
+        );
+        assert_eq!(o(n).2, "`validated`", "{n} beside sound checkers");
+    }
+    assert!(o("hang").0.contains("signal 9, timed out"));
+    assert!(o("memhog").0.contains("memout"), "{:?}", o("memhog"));
+    assert!(o("late-answer").0.contains("late answer `unsat` discarded"));
+    assert!(o("grandchild-pipe").0.starts_with("`validated`"));
+    assert!(
+        o("two-answers").0.starts_with("`sat-answer`"),
+        "contradictory output counts against the solver"
+    );
+    assert!(
+        o("two-answers").1.starts_with("`not-validated`"),
+        "…and is no vote as a checker"
+    );
+    // The unsound checker: alone it refutes (nothing contradicts it), beside
+    // sound checkers the core stays validated and the dispute shows.
+    assert_eq!(o("always-sat").1, "`refuted`");
+    assert_eq!(o("always-sat").2, "`validated`, disputed");
+    for f in FAULTS.iter().filter(|f| f.name() != "always-sat") {
+        assert!(!o(f.name()).2.contains("disputed"), "{}", f.name());
+    }
+    assert_readme("fault-matrix", &table);
+}
+
+#[test]
+fn unsound_checker_is_disputed_under_every_policy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bench = benchmarks(tmp.path());
+    let kdir = fault_checkers(tmp.path());
+    let z3 = "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n";
+    let policies = [
+        "smtcomp-2016",
+        "smtcomp-2017",
+        "smtcomp-2018",
+        "smtcomp-2025",
+        "unanimous",
+        "quorum:2",
+    ];
+    let dirs: Vec<PathBuf> = policies
+        .iter()
+        .map(|p| {
+            campaign(
+                &tmp.path().join(p.replace(':', "-")),
+                &bench,
+                &kdir,
+                &["always-sat", "yices", "cvc5"],
+                p,
+                z3,
+            )
+        })
+        .collect();
+    std::thread::scope(|s| {
+        for d in &dirs {
+            s.spawn(|| run(d));
+        }
+    });
+    let mut table = String::from(
+        "| policy | z3's correct cores, one checker says `sat` to everything |\n|---|---|\n",
+    );
+    for (p, d) in policies.iter().zip(&dirs) {
+        let outcome = same_for_both(
+            p,
+            jsonl(&d.join("reports/pairs.jsonl"))
+                .iter()
+                .map(pair_outcome)
+                .collect(),
+        );
+        // Early stop never hides the dispute: an `unsat` beside the `sat`.
+        assert!(outcome.ends_with(", disputed"), "{p}: {outcome}");
+        let refutes_on_any_sat = matches!(*p, "smtcomp-2016" | "unanimous");
+        assert_eq!(
+            outcome.starts_with("`refuted`"),
+            refutes_on_any_sat,
+            "{p}: {outcome}"
+        );
+        let _ = writeln!(table, "| `{p}` | {outcome} |");
+    }
+    assert_readme("unsound-checker", &table);
+}
