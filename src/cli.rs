@@ -15,6 +15,10 @@ pub struct Cli {
 pub enum Command {
     /// List the solver and checker definitions: installed or not, version, cores, logics
     Checkers(crate::cmd::checkers::CheckersArgs),
+    /// Fold the journals of every shard (shards/*/) into the campaign's
+    Merge(crate::cmd::merge::MergeArgs),
+    /// Run a campaign on a Slurm cluster as job arrays (submit, status, cancel)
+    Slurm(crate::cmd::slurm::SlurmArgs),
     /// Name every top-level assertion of eligible unsat benchmarks.
     Name(crate::cmd::name::NameArgs),
     /// Validate benchmarks strictly as SMT-LIB 2.6.

@@ -10,6 +10,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
+        Command::Merge(a) => coreval::cmd::merge::run(a),
+        Command::Slurm(a) => coreval::cmd::slurm::run(a),
         Command::Name(a) => coreval::cmd::name::run(a),
         Command::Lint(a) => coreval::cmd::lint::run(a),
         Command::Solve(a) => coreval::cmd::solve::run(a),

@@ -4,6 +4,8 @@
 
 pub mod check;
 pub mod checkers;
+pub mod merge;
+pub mod slurm;
 pub mod init;
 pub mod lint;
 pub mod name;

@@ -1,0 +1,143 @@
+//! `coreval merge` and `coreval slurm submit --dry-run` from the command
+//! line, without a cluster: refusals with their messages, the generated
+//! scripts, and merging shard journals twice.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn coreval() -> Command {
+    let mut c = Command::cargo_bin("coreval").unwrap();
+    c.env("COREVAL_NO_PROGRESS", "1");
+    c
+}
+
+fn example(named: bool) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("campaign");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/campaign");
+    assert!(std::process::Command::new("cp")
+        .arg("-r")
+        .arg(src)
+        .arg(&dir)
+        .status()
+        .unwrap()
+        .success());
+    if named {
+        coreval()
+            .arg("run")
+            .arg(&dir)
+            .args(["--stage", "name"])
+            .assert()
+            .success();
+    }
+    (tmp, dir)
+}
+
+#[test]
+fn submit_refuses_an_unnamed_campaign() {
+    let (_t, dir) = example(false);
+    coreval()
+        .args(["slurm", "submit"])
+        .arg(&dir)
+        .args(["--shards", "4", "--dry-run"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no named benchmarks yet")
+                .and(predicate::str::contains("--stage name")),
+        );
+}
+
+#[test]
+fn submit_checks_its_arguments() {
+    let (_t, dir) = example(true);
+    let run = |args: &[&str]| {
+        coreval()
+            .args(["slurm", "submit"])
+            .arg(&dir)
+            .args(args)
+            .args(["--dry-run"])
+            .assert()
+            .code(2)
+    };
+    run(&[]).stderr(predicate::str::contains("--shards N"));
+    run(&["--shards", "4", "--only", "4"])
+        .stderr(predicate::str::contains("shards are numbered 0 to 3"));
+    run(&["--shards", "4", "--throttle", "0"]).stderr(predicate::str::contains("at least 1"));
+    coreval()
+        .args(["slurm", "status"])
+        .arg(&dir)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no Slurm submissions"));
+}
+
+#[test]
+fn dry_run_prints_the_job_chain() {
+    let (_t, dir) = example(true);
+    let out = coreval()
+        .args(["slurm", "submit"])
+        .arg(&dir)
+        .args([
+            "--shards",
+            "2",
+            "--throttle",
+            "3",
+            "--cpus-per-task",
+            "2",
+            "--dry-run",
+        ])
+        .env("SLURM_CONF", "/nonexistent/slurm.conf")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let jobs: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with("of this plan), offset 0"))
+        .collect();
+    assert_eq!(jobs.len(), 4, "{text}");
+    assert!(jobs[0].starts_with("# solve") && jobs[3].starts_with("# merge"));
+    assert_eq!(text.matches("#SBATCH --array=0-1%3\n").count(), 2, "{text}");
+    assert_eq!(text.matches("#SBATCH --cpus-per-task=2\n").count(), 2);
+    assert!(text.contains("--shard \"$shard/2\""));
+    assert!(text.contains(" run ") && text.contains(" --stage score\n"));
+    assert!(
+        !dir.join("slurm.json").exists(),
+        "a dry run submits nothing"
+    );
+}
+
+#[test]
+fn merge_folds_shards_once() {
+    let (_t, dir) = example(false);
+    let shard = dir.join("shards/1-of-2");
+    std::fs::create_dir_all(&shard).unwrap();
+    std::fs::write(
+        shard.join("runs.jsonl"),
+        "{\"solver\":\"z3\",\"benchmark\":\"a\"}\n{\"solver\":\"z3\",\"benchmark\":\"b\"}\n",
+    )
+    .unwrap();
+    coreval()
+        .arg("merge")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "runs.jsonl +2 (0 already there, 2 after)",
+        ));
+    coreval()
+        .arg("merge")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "runs.jsonl +0 (2 already there, 2 after)",
+        ));
+    coreval()
+        .arg("merge")
+        .arg(dir.join("shards"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a campaign folder"));
+}

@@ -1,0 +1,223 @@
+//! The real pipeline on a local Slurm cluster: the example campaign as a
+//! 4-shard job array, merged and scored, gives the same records and the same
+//! report files as a single-machine `coreval run` (measured times taken from
+//! the single-machine run); and again when one task is cancelled mid-way and
+//! only its shard is resubmitted. The cluster is found or started as
+//! described in `tests/slurm_support/mod.rs`; every test skips with a
+//! message when `sbatch` is absent or no cluster can be started.
+
+mod slurm_support;
+
+use serde_json::Value;
+use slurm_support::{
+    cluster, coreval, example_copy, named_example, run_ok, status, wait_idle, Cluster,
+};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Heavy tests (whole campaigns) run one at a time: the machine is small
+/// and solver timings must not suffer from our own load.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The single-machine run of the example campaign (`coreval run`), once.
+fn reference(cl: &Cluster) -> &'static Path {
+    static REF: OnceLock<PathBuf> = OnceLock::new();
+    REF.get_or_init(|| {
+        let c = example_copy();
+        let t0 = Instant::now();
+        let out = coreval(cl).arg("run").arg(&c).output().unwrap();
+        assert!(
+            out.status.code().is_some_and(|x| x <= 1),
+            "coreval run failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!(
+            "single-machine run of the example campaign: {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+        c
+    })
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn key(v: &Value, a: &str, b: &str) -> (String, String) {
+    (
+        v[a].as_str().unwrap().to_string(),
+        v[b].as_str().unwrap().to_string(),
+    )
+}
+
+/// Give the sharded run's records the measured times (and memory) of the
+/// reference run, then assert that the journals hold the same records:
+/// everything that was decided, not measured, must be equal.
+fn same_records_with_reference_times(reference: &Path, sharded: &Path) {
+    for (file, a, b, measured) in [
+        (
+            "runs.jsonl",
+            "solver",
+            "benchmark",
+            &["wall", "cpu", "max_rss"][..],
+        ),
+        ("checks.jsonl", "hash", "checker", &["wall", "cpu"][..]),
+        ("cores.jsonl", "solver", "benchmark", &[][..]),
+    ] {
+        let want = read_lines(&reference.join(file));
+        let by_key: std::collections::HashMap<_, &Value> =
+            want.iter().map(|r| (key(r, a, b), r)).collect();
+        let mut got = read_lines(&sharded.join(file));
+        assert_eq!(got.len(), want.len(), "{file}: record count");
+        let mut text = String::new();
+        for r in &mut got {
+            let k = key(r, a, b);
+            let w = by_key
+                .get(&k)
+                .unwrap_or_else(|| panic!("{file}: {k:?} not in the reference"));
+            for m in measured {
+                r[*m] = w[*m].clone();
+            }
+            assert_eq!(&r, w, "{file}: {k:?} differs");
+            text.push_str(&format!("{r}\n"));
+        }
+        std::fs::write(sharded.join(file), text).unwrap();
+    }
+}
+
+/// Re-score the sharded campaign and compare every report file with the
+/// reference's, byte for byte.
+fn same_reports(cl: &Cluster, reference: &Path, sharded: &Path) {
+    let out = coreval(cl)
+        .arg("run")
+        .arg(sharded)
+        .args(["--stage", "score"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|x| x <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "scores.json",
+        "pairs.jsonl",
+        "pairs.csv",
+        "report.md",
+        "report.html",
+    ] {
+        let want = std::fs::read(reference.join("reports").join(f)).unwrap();
+        let got = std::fs::read(sharded.join("reports").join(f)).unwrap();
+        assert!(
+            want == got,
+            "reports/{f} differs from the single-machine run's"
+        );
+    }
+}
+
+fn submit(cl: &Cluster, campaign: &Path, extra: &[&str]) {
+    run_ok(
+        coreval(cl)
+            .args(["slurm", "submit"])
+            .arg(campaign)
+            .args(extra),
+    );
+}
+
+#[test]
+fn four_shard_array_equals_single_machine_run() {
+    let Some(cl) = cluster() else { return };
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let reference = reference(cl);
+    let c = named_example(cl);
+    let t0 = Instant::now();
+    submit(cl, &c, &["--shards", "4", "--throttle", "2"]);
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    eprintln!(
+        "4-shard array run of the example campaign: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    for s in st["per_shard"].as_array().unwrap() {
+        assert_eq!(s["solve_task"]["exit"], 0, "{s}");
+        assert!(
+            s["check_task"]["exit"].as_i64().is_some_and(|x| x <= 1),
+            "{s}"
+        );
+    }
+    assert_eq!(st["missing_solve"], serde_json::json!([]));
+    // The final job merged and scored; merging again adds nothing.
+    assert!(c.join("reports/scores.json").is_file());
+    let again = run_ok(coreval(cl).arg("merge").arg(&c));
+    let again = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        again.contains("runs.jsonl +0") && again.contains("checks.jsonl +0"),
+        "{again}"
+    );
+    same_records_with_reference_times(reference, &c);
+    same_reports(cl, reference, &c);
+}
+
+#[test]
+fn cancelled_task_is_resubmitted_alone_and_result_is_identical() {
+    let Some(cl) = cluster() else { return };
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let reference = reference(cl);
+    let c = named_example(cl);
+    submit(cl, &c, &["--shards", "4", "--throttle", "2"]);
+    // Cancel the first solve task caught mid-way: running, with some but
+    // not all of its pairs journaled.
+    let t0 = Instant::now();
+    let (victim, task) = loop {
+        let st = status(cl, &c);
+        let hit = st["per_shard"].as_array().unwrap().iter().find(|s| {
+            let done = s["solve_done"].as_u64().unwrap();
+            s["queue"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|q| q == "solve RUNNING")
+                && done > 0
+                && done < s["solve_expected"].as_u64().unwrap()
+        });
+        if let Some(s) = hit {
+            let shard = s["shard"].as_u64().unwrap();
+            let job = st["submissions"][0]["job"].as_str().unwrap().to_string();
+            break (shard, format!("{job}_{shard}"));
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "no solve task caught mid-way: {st}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let st = Command::new("scancel")
+        .arg(&task)
+        .env("SLURM_CONF", &cl.conf)
+        .status()
+        .unwrap();
+    assert!(st.success(), "scancel {task}");
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    assert_eq!(st["missing_solve"], serde_json::json!([victim]), "{st}");
+    let s = &st["per_shard"][victim as usize];
+    assert!(
+        s["solve_task"].is_null(),
+        "a cancelled task records no exit: {s}"
+    );
+    // Only the missing shard's solve task is resubmitted (then checks).
+    submit(cl, &c, &["--missing"]);
+    let st = wait_idle(cl, &c, Duration::from_secs(900));
+    let subs = st["submissions"].as_array().unwrap();
+    let resolve = &subs[4];
+    assert_eq!(resolve["stage"], "solve");
+    assert_eq!(resolve["array"], format!("{victim}"));
+    assert_eq!(st["missing_solve"], serde_json::json!([]));
+    run_ok(coreval(cl).arg("merge").arg(&c));
+    same_records_with_reference_times(reference, &c);
+    same_reports(cl, reference, &c);
+}
