@@ -10,8 +10,10 @@
 //! any node, `coreval slurm status`, `coreval merge`) agrees on it.
 //!
 //! Keys: a solve job is a (solver, benchmark) pair, keyed by
-//! [`pair_key`]; a check job is keyed by the core's content hash, so that
-//! identical cores land in the same shard and are checked once.
+//! [`pair_key`]; check work is keyed by the benchmark id, so that every core
+//! of a benchmark — and identical cores only ever arise on the same
+//! benchmark, since a core-only file holds the benchmark's declarations — is
+//! rebuilt and checked in one shard, once.
 //!
 //! Each shard writes its journals in its own folder, [`Shard::dir`]:
 //! `CAMPAIGN/shards/{I}-of-{N}/{runs,cores,checks}.jsonl`; `coreval merge`

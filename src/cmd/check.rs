@@ -18,15 +18,19 @@ pub struct CheckArgs {
     /// Run every selected checker on every core (no early stop).
     #[arg(long)]
     pub all_checkers: bool,
+    /// Check only shard I of N (0-based), by benchmark id; journals go to
+    /// `shards/I-of-N/` (see `coreval merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
-    let mut c = super::solve::load(&args.campaign, args.jobs)?;
+    let mut c = super::solve::load(&args.campaign, args.jobs, args.shard)?;
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
     crate::interrupt::install();
-    let s = crate::check::check(&c, &|_| true, crate::interrupt::flag())?;
+    let s = crate::check::check(&c, &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)), crate::interrupt::flag())?;
     let pairs = crate::verdicts::collect(&c)?;
     print_check_summary(&s, &pairs);
     Ok(if s.interrupted {

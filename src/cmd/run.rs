@@ -33,7 +33,7 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
-    let mut c = super::solve::load(&args.campaign, args.jobs)?;
+    let mut c = super::solve::load(&args.campaign, args.jobs, None)?;
     if args.all_checkers {
         c.config.check.early_stop = false;
     }

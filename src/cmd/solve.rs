@@ -3,6 +3,7 @@
 
 use crate::campaign::Campaign;
 use crate::exit;
+use crate::shard::Shard;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -14,21 +15,27 @@ pub struct SolveArgs {
     /// Parallel solver runs (default: the config's `jobs`, 0 = cores).
     #[arg(long, short)]
     pub jobs: Option<usize>,
+    /// Run only shard I of N (0-based) of the pairs; journals go to
+    /// `shards/I-of-N/` (see `coreval merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
-/// Load a campaign and apply a `--jobs` override.
-pub fn load(dir: &std::path::Path, jobs: Option<usize>) -> Result<Campaign> {
+/// Load a campaign and apply the `--jobs` and `--shard` overrides.
+pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) -> Result<Campaign> {
     let mut c = Campaign::load(dir)?;
     if let Some(j) = jobs.filter(|j| *j > 0) {
         c.jobs = j;
     }
+    c.shard_dir = shard.map(|s| s.dir(&c.dir));
     Ok(c)
 }
 
 pub fn run(args: SolveArgs) -> Result<u8> {
-    let c = load(&args.campaign, args.jobs)?;
+    let c = load(&args.campaign, args.jobs, args.shard)?;
     crate::interrupt::install();
-    let s = crate::solve::solve(&c, &|_, _| true, crate::interrupt::flag())?;
+    let owns = |solver: &str, bench: &str| args.shard.is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)));
+    let s = crate::solve::solve(&c, &owns, crate::interrupt::flag())?;
     eprintln!(
         "solve: {} pairs, {} already done, {} run now{}",
         s.total_pairs,
