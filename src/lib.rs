@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod policy;
 pub mod progress;
 pub mod rebuild;
+pub mod safepath;
 pub mod report;
 pub mod runner;
 pub mod score;

@@ -163,14 +163,24 @@ impl Bench {
     }
 }
 
-/// The named benchmarks of a campaign (eligible entries of the index).
+/// The named benchmarks of a campaign (eligible entries of the index whose
+/// output is a safe path below `named/`, see [`crate::safepath`]).
 pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
     let path = c.named_dir().join(INDEX_FILE);
     let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
     for w in report.warnings(&path) {
         eprintln!("warning: {w}");
     }
-    Ok(entries.into_iter().filter_map(Bench::from_entry).collect())
+    let mut benches = Vec::new();
+    for e in entries {
+        // The index is data on disk: its paths must stay inside `named/`.
+        if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
+            eprintln!("warning: {}: benchmark {:?} skipped: {err}", path.display(), e.id);
+            continue;
+        }
+        benches.extend(Bench::from_entry(e));
+    }
+    Ok(benches)
 }
 
 /// The runner spec of one job: `want_cores` adds the definition's core
@@ -275,10 +285,7 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
         eprintln!("warning: {w}");
     }
     let done: HashSet<(String, String)> = done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
-    let killed = runner::reap_orphans(&c.pid_dir());
-    if killed > 0 {
-        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
-    }
+    reap_orphans(c);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
     for s in &solvers {
@@ -307,10 +314,13 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     let bar = crate::progress::bar("solve", todo.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(c.jobs).build().context("cannot start worker threads")?;
     let named = c.named_dir();
+    // After a failed append (disk full…) no new run starts: its record could
+    // not be kept either.
+    let failed = AtomicBool::new(false);
     let results: Vec<Result<bool>> = pool.install(|| {
         todo.par_iter()
             .map(|(s, e)| {
-                if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+                if cancel.load(std::sync::atomic::Ordering::SeqCst) || failed.load(std::sync::atomic::Ordering::SeqCst) {
                     return Ok(false);
                 }
                 let file = named.join(&e.output);
@@ -321,7 +331,10 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
                 }
                 let memout = is_memout(&out, c.memory);
                 let rec = record(&s.name, &e.id, &out, memout, versions[s.name.as_str()].clone());
-                journal.append(&rec)?;
+                if let Err(err) = journal.append(&rec) {
+                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                    return Err(err);
+                }
                 bar.inc(1);
                 Ok(true)
             })
@@ -335,6 +348,16 @@ pub fn solve(c: &Campaign, filter: &dyn Fn(&str, &str) -> bool, cancel: &AtomicB
     }
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)
+}
+
+/// Kill the solver and checker process groups that a killed coreval left
+/// running in this campaign (see [`runner::reap_orphans`]); every stage that
+/// starts processes calls it first.
+pub fn reap_orphans(c: &Campaign) {
+    let killed = runner::reap_orphans(&c.pid_dir());
+    if killed > 0 {
+        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
+    }
 }
 
 /// The definitions folder of a campaign.

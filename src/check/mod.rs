@@ -153,13 +153,19 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
         solve::read_index(c)?.into_iter().map(|e| (e.id.clone(), e)).collect();
     let (runs, rep): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     warn(rep.warnings(&c.runs_journal()));
+    solve::reap_orphans(c);
 
     // 1. Rebuild the cores not yet rebuilt.
     let cores_path = c.dir.join("cores.jsonl");
     let (core_recs, rep): (Vec<CoreRecord>, _) = journal::read_all(&cores_path)?;
     warn(rep.warnings(&cores_path));
-    let mut hash_of: HashMap<(String, String), String> =
-        core_recs.into_iter().map(|r| ((r.solver, r.benchmark), r.hash)).collect();
+    // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
+    // (a damaged or edited journal) is ignored and the core rebuilt.
+    let mut hash_of: HashMap<(String, String), String> = core_recs
+        .into_iter()
+        .filter(|r| is_hash(&r.hash))
+        .map(|r| ((r.solver, r.benchmark), r.hash))
+        .collect();
     let cores_journal = Journal::open(&cores_path)?;
     let mut pairs = Vec::new();
     for r in &runs {
@@ -314,6 +320,11 @@ pub fn check(c: &Campaign, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -
     Ok(summary)
 }
 
+/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
+pub fn is_hash(h: &str) -> bool {
+    h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// Whether a pair's decision can no longer change.
 fn pair_settled(
     policy: Policy,
@@ -392,5 +403,12 @@ mod tests {
         assert_eq!(checker_vote(Answer::Sat, &[ErrorBeforeAnswer]), CheckAnswer::Other);
         assert_eq!(checker_vote(Answer::Unsat, &[ErrorBeforeAnswer]), CheckAnswer::Unsat);
         assert_eq!(checker_vote(Answer::Timeout, &[]), CheckAnswer::Other);
+    }
+
+    #[test]
+    fn only_digests_name_core_files() {
+        assert!(is_hash(&blake3::hash(b"x").to_hex()));
+        assert!(!is_hash("../../etc/passwd"));
+        assert!(!is_hash(&"A".repeat(64)));
     }
 }
