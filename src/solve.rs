@@ -95,11 +95,19 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
 
 /// A definition for an inline `command`: every logic, cores expected, a
 /// relative program path taken from the campaign folder. No shell is
-/// involved: the words are the program and its arguments.
+/// involved: the words are the program and its arguments. A config may ask
+/// for a shell (`["sh", "-c", SCRIPT, "sh", "{file}"]`), but `{file}` inside
+/// the script is refused: file names would be read as shell code.
 pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> Result<SolverDef> {
     let mut command = command.to_vec();
     if !command.iter().any(|a| a.contains("{file}")) {
         bail!("solver '{name}': the command needs a {{file}} argument");
+    }
+    if let Some(script) = shell_script(&command).filter(|s| s.contains("{file}")) {
+        bail!(
+            "solver '{name}': {{file}} inside the shell script {script:?} would run benchmark file names \
+             as shell code; pass it as an argument: [\"sh\", \"-c\", \"mysolver \\\"$1\\\"\", \"sh\", \"{{file}}\"]"
+        );
     }
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
         command[0] = c.dir.join(&command[0]).to_string_lossy().into_owned();
@@ -121,6 +129,16 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         dir: checkers_dir(c),
         source: PathBuf::new(),
     })
+}
+
+/// The script of a command that runs a shell with `-c` (`sh -c SCRIPT …`).
+fn shell_script(command: &[String]) -> Option<&str> {
+    let program = Path::new(command.first()?).file_name()?.to_str()?;
+    if !matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox") {
+        return None;
+    }
+    let i = command.iter().position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))?;
+    command.get(i + 1).map(String::as_str)
 }
 
 /// A named benchmark, as the later stages need it.

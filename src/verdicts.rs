@@ -91,8 +91,11 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let (runs, _): (Vec<RunRecord>, _) = journal::read_all(&c.runs_journal())?;
     let (cores, _): (Vec<CoreRecord>, _) = journal::read_all(&c.dir.join("cores.jsonl"))?;
     let (checks, _): (Vec<CheckRecord>, _) = journal::read_all(&c.checks_journal())?;
-    let hash_of: HashMap<(&str, &str), &str> =
-        cores.iter().map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str())).collect();
+    let hash_of: HashMap<(&str, &str), &str> = cores
+        .iter()
+        .filter(|r| check::is_hash(&r.hash))
+        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))
+        .collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
     for k in &checks {
         answers.entry(k.hash.as_str()).or_default().insert(k.checker.clone(), k.answer);
