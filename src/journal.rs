@@ -53,6 +53,7 @@ pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), report)),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
+    regular(&file, path)?;
     let mut reader = BufReader::new(file);
     let mut records = Vec::new();
     let mut buf = Vec::new();
@@ -109,7 +110,11 @@ impl Journal {
             .append(true)
             .create(true)
             .open(path)
-            .with_context(|| format!("cannot open {} for appending", path.display()))?;
+            .map_err(|e| {
+                let why = io_cause(&e);
+                anyhow::Error::new(e).context(format!("cannot open {} for appending{why}", path.display()))
+            })?;
+        regular(&file, path)?;
         cut_torn_tail(&mut file).with_context(|| format!("cannot repair {}", path.display()))?;
         Ok(Journal {
             path: path.to_path_buf(),
@@ -137,6 +142,16 @@ impl Journal {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// A journal must be a regular file: a device or a pipe (`/dev/zero`, a
+/// FIFO) would be read forever or block.
+fn regular(file: &File, path: &Path) -> Result<()> {
+    let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{} is not a regular file", path.display());
+    }
+    Ok(())
 }
 
 /// Write `line` at the end of `file` (opened for appending); on an error,
@@ -207,12 +222,12 @@ fn cut_torn_tail(file: &mut File) -> std::io::Result<()> {
 /// Write a whole file atomically: a temp file in the same folder, fsynced,
 /// then renamed over the target. Readers never see half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let fail = |e: std::io::Error, what: &Path| {
         let why = io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot write {}{why}", what.display()))
     };
+    std::fs::create_dir_all(dir).map_err(|e| fail(e, dir))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e, dir))?;
     // Like any other output file (tempfile creates 0600).
     tmp.as_file()
@@ -286,12 +301,17 @@ mod tests {
         if !Path::new("/dev/full").exists() {
             return;
         }
+        // Every write to /dev/full fails with ENOSPC.
+        let mut full = OpenOptions::new().append(true).open("/dev/full").unwrap();
+        let e = append_line(&mut full, b"{}\n").unwrap_err();
+        assert_eq!(io_cause(&e), " (disk full)");
+        // A journal is a regular file, never a device.
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("j.jsonl");
         std::os::unix::fs::symlink("/dev/full", &p).unwrap();
-        let j = Journal::open(&p).unwrap();
-        let e = format!("{:#}", j.append(&R { k: 1 }).unwrap_err());
-        assert!(e.contains("j.jsonl (disk full)") && e.contains("No space left"), "{e}");
+        let e = Journal::open(&p).err().unwrap().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(read_all::<R>(&p).is_err());
     }
 
     #[test]

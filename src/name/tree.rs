@@ -17,13 +17,14 @@
 use super::{name_script, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
 use crate::journal::Journal;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 use std::time::UNIX_EPOCH;
 
 /// The index file inside the output directory.
@@ -169,7 +170,10 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         }
     }
     let found = discover(root)?;
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    fs::create_dir_all(out).map_err(|e| {
+        let why = crate::journal::io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot create {}{why}", out.display()))
+    })?;
     let (root_c, out_c) = (root.canonicalize()?, out.canonicalize()?);
     if root_c.is_dir() && out_c.starts_with(&root_c) {
         bail!(
@@ -179,11 +183,20 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         );
     }
     let index_path = out.join(INDEX_FILE);
-    let previous = read_index(&index_path)?;
+    let (previous, previous_lines) = read_index(&index_path)?;
     let settings = settings(&opts.name);
-    // Not fsynced per entry: the index is rewritten at the end, and a killed
-    // run loses nothing the kernel already has.
-    let journal = Journal::open_with(&index_path, false)?;
+    // Opened when the first benchmark is named (a resumed run on a full or
+    // read-only disk writes nothing). Not fsynced per entry: the index is
+    // rewritten at the end, and a killed run loses nothing the kernel has.
+    let journal: OnceLock<Journal> = OnceLock::new();
+    let opening = Mutex::new(());
+    let journal = || -> Result<&Journal> {
+        let _one_at_a_time = opening.lock().unwrap_or_else(|p| p.into_inner());
+        if journal.get().is_none() {
+            let _ = journal.set(Journal::open_with(&index_path, false)?);
+        }
+        Ok(journal.get().expect("just set"))
+    };
     let bar = progress_bar(found.files.len() as u64, opts.progress);
     let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let (size, mtime) = stamp(&file.path);
@@ -206,7 +219,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         entry.source_size = size;
         entry.source_mtime_ns = mtime;
         entry.settings = settings.clone();
-        journal.append(&entry)?;
+        journal()?.append(&entry)?;
         bar.inc(1);
         Ok((entry, false))
     };
@@ -227,7 +240,11 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         summary.resumed += resumed as usize;
         summary.entries.push(entry);
     }
-    write_index(&index_path, &summary.entries)?;
+    // Nothing new and nothing stale: the index is already what it should
+    // be (and a full or read-only disk does not stop a resumed run here).
+    if summary.resumed < summary.entries.len() || previous_lines != Some(summary.entries.len()) {
+        write_index(&index_path, &summary.entries)?;
+    }
     Ok(summary)
 }
 
@@ -378,33 +395,43 @@ impl Write for Sink {
     }
 }
 
-/// The entries of an index (last one per id wins); a torn last line (a
-/// killed run) or a damaged line is skipped with a warning on stderr, and
-/// its benchmark is named again.
-pub fn read_index(path: &Path) -> Result<HashMap<String, IndexEntry>> {
+/// The entries of an index (last one per id wins), and the number of lines
+/// when the file is as [`write_index`] leaves it: well-formed entries sorted
+/// by id, one per benchmark (`None` otherwise). A
+/// torn last line (a killed run) or a damaged line is skipped with a warning
+/// on stderr, and its benchmark is named again.
+fn read_index(path: &Path) -> Result<(HashMap<String, IndexEntry>, Option<usize>)> {
     let (entries, report): (Vec<IndexEntry>, _) = crate::journal::read_all(path)?;
     for w in report.warnings(path) {
         eprintln!("warning: {w}");
     }
-    Ok(entries.into_iter().map(|e| (e.id.clone(), e)).collect())
+    let n = entries.len();
+    let sorted = entries.windows(2).all(|w| w[0].id < w[1].id);
+    let map: HashMap<String, IndexEntry> = entries.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let clean = sorted && !report.torn_tail && report.bad_lines.is_empty();
+    Ok((map, clean.then_some(n)))
 }
 
 /// Rewrite the index atomically with `entries`, one line each.
 fn write_index(path: &Path, entries: &[IndexEntry]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".coreval-index-")
-        .tempfile_in(dir)?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        for e in entries {
-            serde_json::to_writer(&mut w, e)?;
-            w.write_all(b"\n")?;
+    let write = || -> std::io::Result<()> {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".coreval-index-")
+            .tempfile_in(dir)?;
+        {
+            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+            for e in entries {
+                serde_json::to_writer(&mut w, e)?;
+                w.write_all(b"\n")?;
+            }
+            w.flush()?;
         }
-        w.flush()?;
-    }
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    write().map_err(|e| {
+        let why = crate::journal::io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
+    })
 }
