@@ -17,15 +17,14 @@
 //! Campaigns run in parallel; limits are small (2 s, grace 0.5 s), and the
 //! memory limit is 256 MB so that the memory hog dies of it.
 
+mod common;
+
+use common::{copy_examples, jsonl, real_checkers, repo};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// One fault: its fixture, extra arguments and the README wording.
 struct Fault {
@@ -112,7 +111,7 @@ impl Fault {
 
     fn command(&self) -> String {
         let mut words = vec![
-            toml_str(
+            common::q(
                 &repo()
                     .join("tests/fixtures/fake-solvers")
                     .join(self.fixture),
@@ -124,38 +123,23 @@ impl Fault {
     }
 }
 
-fn toml_str(p: &Path) -> String {
-    format!("{:?}", p.to_str().expect("UTF-8 path"))
-}
-
 /// Two small real benchmarks (QF_UF, QF_LIA) in a fresh folder.
 fn benchmarks(dir: &Path) -> PathBuf {
-    let src = repo().join("examples/campaign/benchmarks");
     let root = dir.join("bench");
-    for id in [
-        "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2",
-        "QF_LIA/opensmt-test_regression_base_QF_LIA/distinct_unsat.smt2",
-    ] {
-        let to = root.join(id);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(src.join(id), to).unwrap();
-    }
+    copy_examples(
+        &root,
+        &[
+            "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2",
+            "QF_LIA/opensmt-test_regression_base_QF_LIA/distinct_unsat.smt2",
+        ],
+    );
     root
 }
 
 /// A checkers folder: the real z3, yices and cvc5 definitions (the venv
 /// linked in) and one definition per fault.
 fn fault_checkers(dir: &Path) -> PathBuf {
-    let k = dir.join("checkers");
-    std::fs::create_dir_all(&k).unwrap();
-    std::os::unix::fs::symlink(repo().join("checkers/venv"), k.join("venv")).unwrap();
-    for real in ["z3", "yices", "cvc5"] {
-        std::fs::copy(
-            repo().join(format!("checkers/{real}.toml")),
-            k.join(format!("{real}.toml")),
-        )
-        .unwrap();
-    }
+    let k = real_checkers(&dir.join("checkers"));
     for f in FAULTS {
         let def = format!(
             "name = \"{n}\"\nteam = \"{n}\"\ncommand = {c}\nlogics = [\"*\"]\nproduces_cores = false\n\
@@ -184,8 +168,8 @@ fn campaign(
          [naming]\nallow_no_status = true\n\
          [limits]\ntime = 2.0\ngrace = 0.5\nchecker_time = 2.0\nmemory_mb = 256\noutput_cap_mb = 1\n\
          [check]\ncheckers = [{c}]\npolicy = \"{policy}\"\n{solvers}",
-        b = toml_str(bench),
-        k = toml_str(checkers_dir),
+        b = common::q(bench),
+        k = common::q(checkers_dir),
         c = quoted.join(", ")
     );
     std::fs::write(dir.join("campaign.toml"), config).unwrap();
@@ -206,13 +190,6 @@ fn run(dir: &Path) {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// One value per benchmark, which must be the same for both.

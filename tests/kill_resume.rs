@@ -16,16 +16,15 @@
 //!
 //! The seed is `COREVAL_KILL_SEED` (default fixed); it is printed.
 
+mod common;
+
+use common::{copy_examples, q, repo};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Small deterministic generator (xorshift64*), so a failing seed replays.
 struct Rng(u64);
@@ -60,18 +59,6 @@ const BENCHMARKS: &[&str] = &[
     "UFLIA/cvc5-test_regress_cli_regress0_quantifiers/qcf-rel-dom-opt.smt2",
     "QF_FP/z3test-regressions_smt2/fp-mul-3.smt2",
 ];
-
-fn copy_benchmarks(root: &Path) {
-    for id in BENCHMARKS {
-        let to = root.join(id);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(repo().join("examples/campaign/benchmarks").join(id), to).unwrap();
-    }
-}
-
-fn q(p: &Path) -> String {
-    format!("{:?}", p.to_str().unwrap())
-}
 
 /// A campaign folder of the 13 benchmarks, z3/yices/cvc5 under test and as checkers.
 fn campaign(dir: &Path, bench: &Path) {
@@ -258,16 +245,9 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn json_lines(path: &Path) -> Vec<serde_json::Value> {
-    lines(path)
-        .iter()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
-        .collect()
-}
-
 /// Journal keys must be unique.
 fn assert_no_duplicates(path: &Path, key: &dyn Fn(&serde_json::Value) -> String) -> usize {
-    let records = json_lines(path);
+    let records = common::jsonl(path);
     let mut seen = HashSet::new();
     for r in &records {
         assert!(
@@ -283,7 +263,7 @@ fn assert_no_duplicates(path: &Path, key: &dyn Fn(&serde_json::Value) -> String)
 /// What must not differ between a killed-and-resumed campaign and an uninterrupted one.
 fn outcome(dir: &Path) -> (BTreeMap<String, String>, Vec<String>) {
     let mut pairs = BTreeMap::new();
-    for p in json_lines(&dir.join("reports/pairs.jsonl")) {
+    for p in common::jsonl(&dir.join("reports/pairs.jsonl")) {
         let key = format!("{} {}", p["solver"], p["benchmark"]);
         let value = format!(
             "verdict={} status={} division={} assertions={} core_size={} core={} core_hash={} disputed={} pending={} flags={}",
@@ -367,7 +347,7 @@ fn killed_anywhere_resumes_to_the_same_reports() {
     let mut rng = Rng::new(seed);
     let tmp = tempfile::tempdir().unwrap();
     let bench = tmp.path().join("bench");
-    copy_benchmarks(&bench);
+    copy_examples(&bench, BENCHMARKS);
 
     // The uninterrupted run, with the time each stage ended.
     let reference = tmp.path().join("reference");
@@ -592,10 +572,7 @@ fn solvers_of_a_killed_run_do_not_survive_the_next() {
     let fixtures = repo().join("tests/fixtures/fake-solvers");
     // A checkers folder with the real z3 and a checker whose grandchild
     // (`sleep 1000`) stays behind in its group.
-    let kdir = tmp.path().join("checkers");
-    std::fs::create_dir_all(&kdir).unwrap();
-    std::os::unix::fs::symlink(repo().join("checkers/venv"), kdir.join("venv")).unwrap();
-    std::fs::copy(repo().join("checkers/z3.toml"), kdir.join("z3.toml")).unwrap();
+    let kdir = common::real_checkers(&tmp.path().join("checkers"));
     let hang = fixtures.join("hang.sh");
     std::fs::write(
         kdir.join("hang.toml"),

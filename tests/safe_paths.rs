@@ -5,19 +5,13 @@
 //! and never reach a shell. Real solvers (z3 under test; z3, yices and cvc5
 //! as checkers) run through the `coreval` binary.
 
+mod common;
+
+use common::{coreval, jsonl, q, repo, verdict};
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn q(p: &Path) -> String {
-    format!("{:?}", p.to_str().unwrap())
-}
 
 fn small_benchmark() -> Vec<u8> {
     std::fs::read(
@@ -44,15 +38,6 @@ fn tree(dir: &Path) -> BTreeSet<PathBuf> {
     out
 }
 
-fn coreval(args: &[&str], dir: &Path, cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_coreval"))
-        .args(args)
-        .arg(dir)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
-
 fn config(bench: &Path, extra: &str, solvers: &str) -> String {
     format!(
         "benchmarks = {}\ncheckers_dir = {}\njobs = 2\ncache = \"cache\"\n\
@@ -61,22 +46,6 @@ fn config(bench: &Path, extra: &str, solvers: &str) -> String {
         q(bench),
         q(&repo().join("checkers"))
     )
-}
-
-fn jsonl(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn verdict(p: &serde_json::Value) -> String {
-    let v = &p["verdict"];
-    match v.get("reason") {
-        Some(r) => format!("{}:{}", v["kind"].as_str().unwrap(), r.as_str().unwrap()),
-        None => v["kind"].as_str().unwrap().to_string(),
-    }
 }
 
 const ODD: &[&str] = &[
