@@ -29,6 +29,8 @@ use std::process::Command;
 /// One fault: its fixture, extra arguments and the README wording.
 struct Fault {
     fixture: &'static str,
+    /// Interpreter to run the fixture with (below the repository), if any.
+    interpreter: Option<&'static str>,
     args: &'static [&'static str],
     what: &'static str,
 }
@@ -36,66 +38,79 @@ struct Fault {
 const FAULTS: &[Fault] = &[
     Fault {
         fixture: "unsat-core.sh",
+        interpreter: None,
         args: &[],
         what: "none (baseline: `unsat` and a full core)",
     },
     Fault {
         fixture: "crash.sh",
+        interpreter: None,
         args: &[],
         what: "crash (SIGSEGV, nothing on stdout)",
     },
     Fault {
         fixture: "hang.sh",
+        interpreter: None,
         args: &[],
         what: "hang ignoring SIGTERM",
     },
     Fault {
         fixture: "grandchild-pipe.sh",
+        interpreter: None,
         args: &[],
         what: "grandchild holding stdout after the answer",
     },
     Fault {
         fixture: "flood.sh",
+        interpreter: None,
         args: &["16777216"],
         what: "output flood (16 MiB of `unsat` lines, cap 1 MiB)",
     },
     Fault {
         fixture: "garbage.sh",
+        interpreter: None,
         args: &[],
         what: "invalid UTF-8, no answer",
     },
     Fault {
         fixture: "late-answer.sh",
+        interpreter: None,
         args: &[],
         what: "answer only after the time limit (on SIGTERM)",
     },
     Fault {
         fixture: "memhog.py",
+        interpreter: Some("checkers/venv/bin/python"),
         args: &[],
         what: "memory hog (2 GiB against a 256 MB limit)",
     },
     Fault {
         fixture: "silent.sh",
+        interpreter: None,
         args: &[],
         what: "exits 0 with no output",
     },
     Fault {
         fixture: "two-answers.sh",
+        interpreter: None,
         args: &[],
         what: "two answers (`sat`, then `unsat` and a core)",
     },
     Fault {
         fixture: "core-before-unsat.sh",
+        interpreter: None,
         args: &[],
         what: "core printed before `unsat`",
     },
     Fault {
         fixture: "success-lines.sh",
+        interpreter: None,
         args: &[],
         what: "`success` lines around the answer (benign)",
     },
     Fault {
         fixture: "always-sat.sh",
+        interpreter: None,
         args: &[],
         what: "says `sat` to everything",
     },
@@ -110,14 +125,17 @@ impl Fault {
     }
 
     fn command(&self) -> String {
-        let mut words = vec![
-            common::q(
-                &repo()
-                    .join("tests/fixtures/fake-solvers")
-                    .join(self.fixture),
-            ),
-            "\"{file}\"".to_string(),
-        ];
+        let fixture = repo()
+            .join("tests/fixtures/fake-solvers")
+            .join(self.fixture);
+        // The venv's python starts in 50 ms, the pyenv shim in 500.
+        let mut words: Vec<String> = self
+            .interpreter
+            .map(|i| common::q(&repo().join(i)))
+            .into_iter()
+            .collect();
+        words.push(common::q(&fixture));
+        words.push("\"{file}\"".to_string());
         words.extend(self.args.iter().map(|a| format!("\"{a}\"")));
         format!("[{}]", words.join(", "))
     }
@@ -288,8 +306,12 @@ fn assert_readme(name: &str, table: &str) {
     );
 }
 
+/// The two tests take turns: each keeps the machine busy, and the limits are small.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn fault_matrix() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let bench = benchmarks(tmp.path());
     let kdir = fault_checkers(tmp.path());
@@ -448,6 +470,7 @@ fn fault_matrix() {
 
 #[test]
 fn unsound_checker_is_disputed_under_every_policy() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let bench = benchmarks(tmp.path());
     let kdir = fault_checkers(tmp.path());

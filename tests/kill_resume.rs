@@ -340,8 +340,13 @@ fn seed() -> u64 {
         .unwrap_or(20250611)
 }
 
+/// The two tests take turns: the kill moments are fractions of stage
+/// lengths measured on a machine that must stay as busy as it was.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn killed_anywhere_resumes_to_the_same_reports() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let seed = seed();
     println!("COREVAL_KILL_SEED={seed}");
     let mut rng = Rng::new(seed);
@@ -568,6 +573,7 @@ fn kill_when_running(r: &mut Running, dir: &Path, want: &[&str]) -> Vec<Proc> {
 
 #[test]
 fn solvers_of_a_killed_run_do_not_survive_the_next() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let fixtures = repo().join("tests/fixtures/fake-solvers");
     // A checkers folder with the real z3 and a checker whose grandchild
