@@ -7,24 +7,18 @@
 //! twice. Torn last lines (what a killed writer leaves) are injected into
 //! the journals between kills; the next run must say so and go on. No
 //! solver process of a killed run may outlive the next run.
-//!
-//! A second test kills coreval while real solvers and checkers are running
-//! (z3 on a pigeonhole instance it cannot finish, and a fixture whose
-//! grandchild outlives it) and checks that the solvers die with coreval and
-//! that the next `coreval run` / `coreval check` kills the grandchildren
-//! left in their process groups.
+//! (`tests/orphans.rs` kills coreval while solvers are sure to be running.)
 //!
 //! The seed is `COREVAL_KILL_SEED` (default fixed); it is printed.
 
 mod common;
 
+use common::procs::{alive, solver_processes, Proc, Running};
 use common::{copy_examples, q, repo};
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Small deterministic generator (xorshift64*), so a failing seed replays.
 struct Rng(u64);
@@ -76,84 +70,6 @@ fn campaign(dir: &Path, bench: &Path) {
     std::fs::write(dir.join("campaign.toml"), config).unwrap();
 }
 
-/// A running `coreval` with its stderr collected line by line.
-struct Running {
-    child: Child,
-    lines: Arc<Mutex<Vec<(Instant, String)>>>,
-    reader: Option<std::thread::JoinHandle<()>>,
-    started: Instant,
-}
-
-impl Running {
-    fn start(args: &[&str], dir: &Path) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_coreval"))
-            .args(args)
-            .arg(dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = lines.clone();
-        let stderr = child.stderr.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push((Instant::now(), line));
-            }
-        });
-        Running {
-            child,
-            lines,
-            reader: Some(reader),
-            started,
-        }
-    }
-
-    /// Whether a stderr line starts with `prefix` yet.
-    fn saw(&self, prefix: &str) -> Option<Instant> {
-        self.lines
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|(_, l)| l.starts_with(prefix))
-            .map(|(t, _)| *t)
-    }
-
-    fn exited(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_some()
-    }
-
-    fn kill(&mut self) {
-        // SAFETY: SIGKILL to our own child.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGKILL) };
-    }
-
-    /// Wait for the end; the exit code (None: killed) and all stderr.
-    fn wait(mut self) -> (Option<i32>, String) {
-        let status = self.child.wait().unwrap();
-        self.reader.take().unwrap().join().unwrap();
-        let text: Vec<String> = self
-            .lines
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|(_, l)| l.clone())
-            .collect();
-        (status.code(), text.join("\n"))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_none() {
-            self.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
 /// The stage a `coreval run` is in, from the stage lines it printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -176,65 +92,6 @@ fn stage(r: &Running) -> Stage {
     } else {
         Stage::Name
     }
-}
-
-/// A live process: pid, start time (clock ticks since boot), process group, command line.
-#[derive(Clone, Debug)]
-struct Proc {
-    pid: i32,
-    start: u64,
-    pgrp: i32,
-    cmdline: String,
-}
-
-fn processes() -> Vec<Proc> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some(close) = stat.rfind(')') else {
-            continue;
-        };
-        let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
-        if f.len() < 20 || f[0] == "Z" || f[0] == "X" {
-            continue;
-        }
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        out.push(Proc {
-            pid,
-            start: f[19].parse().unwrap(),
-            pgrp: f[2].parse().unwrap(),
-            cmdline: String::from_utf8_lossy(&cmdline).replace('\0', " "),
-        });
-    }
-    out
-}
-
-/// Live processes whose command line mentions `dir` (solvers and checkers
-/// get the campaign's named or core files as arguments), and the other
-/// members of their process groups.
-fn solver_processes(dir: &Path) -> Vec<Proc> {
-    let all = processes();
-    let key = dir.to_str().unwrap();
-    let me = std::process::id() as i32;
-    let groups: HashSet<i32> = all
-        .iter()
-        .filter(|p| p.cmdline.contains(key) && !p.cmdline.contains("coreval") && p.pid != me)
-        .map(|p| p.pgrp)
-        .collect();
-    all.into_iter()
-        .filter(|p| groups.contains(&p.pgrp) && !p.cmdline.contains("coreval"))
-        .collect()
-}
-
-fn alive(p: &Proc) -> bool {
-    processes()
-        .iter()
-        .any(|x| x.pid == p.pid && x.start == p.start)
 }
 
 fn lines(path: &Path) -> Vec<String> {
@@ -340,13 +197,8 @@ fn seed() -> u64 {
         .unwrap_or(20250611)
 }
 
-/// The two tests take turns: the kill moments are fractions of stage
-/// lengths measured on a machine that must stay as busy as it was.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 #[test]
 fn killed_anywhere_resumes_to_the_same_reports() {
-    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let seed = seed();
     println!("COREVAL_KILL_SEED={seed}");
     let mut rng = Rng::new(seed);
@@ -510,140 +362,4 @@ fn killed_anywhere_resumes_to_the_same_reports() {
         "no pair missing, no pair extra"
     );
     assert_eq!(got.1, expected.1, "scores");
-}
-
-/// Ends a test's leftovers: the running coreval, then the groups it left.
-struct Reaper(Vec<PathBuf>);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        for d in &self.0 {
-            coreval::runner::reap_orphans(&d.join(".pids"));
-        }
-    }
-}
-
-/// Waits up to `secs` for `cond`.
-fn eventually(secs: f64, mut cond: impl FnMut() -> bool) -> bool {
-    let end = Instant::now() + Duration::from_secs_f64(secs);
-    loop {
-        if cond() {
-            return true;
-        }
-        if Instant::now() > end {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A campaign on the pigeonhole instance (z3 cannot finish it), with
-/// `solvers` and `checkers`, long limits.
-fn slow_campaign(dir: &Path, solvers: &str, checkers: &str, checkers_dir: &Path) {
-    let bench = dir.join("bench/QF_UF/php");
-    std::fs::create_dir_all(&bench).unwrap();
-    std::fs::copy(
-        repo().join("tests/fixtures/solver-output/inputs/php11.smt2"),
-        bench.join("php11.smt2"),
-    )
-    .unwrap();
-    let config = format!(
-        "benchmarks = \"bench\"\ncheckers_dir = {}\njobs = 3\ncache = \"cache\"\n\
-         [naming]\nallow_no_status = true\nnamed_policy = \"strip\"\n\
-         [limits]\ntime = 60.0\nchecker_time = 60.0\ngrace = 0.2\n[check]\ncheckers = [{checkers}]\n{solvers}",
-        q(checkers_dir)
-    );
-    std::fs::write(dir.join("campaign.toml"), config).unwrap();
-}
-
-/// Kill `r` once the processes `want` names (command-line words) all run
-/// on the campaign's files; returns them with their group members.
-fn kill_when_running(r: &mut Running, dir: &Path, want: &[&str]) -> Vec<Proc> {
-    let mut seen = Vec::new();
-    let found = eventually(30.0, || {
-        seen = solver_processes(dir);
-        want.iter()
-            .all(|w| seen.iter().any(|p| p.cmdline.contains(w)))
-            && seen.iter().any(|p| p.cmdline.starts_with("sleep"))
-    });
-    assert!(found, "the solvers never started: {seen:?}");
-    r.kill();
-    seen
-}
-
-#[test]
-fn solvers_of_a_killed_run_do_not_survive_the_next() {
-    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let tmp = tempfile::tempdir().unwrap();
-    let fixtures = repo().join("tests/fixtures/fake-solvers");
-    // A checkers folder with the real z3 and a checker whose grandchild
-    // (`sleep 1000`) stays behind in its group.
-    let kdir = common::real_checkers(&tmp.path().join("checkers"));
-    let hang = fixtures.join("hang.sh");
-    std::fs::write(
-        kdir.join("hang.toml"),
-        format!(
-            "name = \"hang\"\nteam = \"hang\"\ncommand = [{}, \"{{file}}\"]\nlogics = [\"*\"]\nproduces_cores = false\n\
-             version_command = [\"/bin/echo\", \"1\"]\ninstall_hint = \"tests/fixtures\"\n",
-            q(&hang)
-        ),
-    )
-    .unwrap();
-
-    // Solve stage: z3 (real, cannot finish) and hang.sh under test.
-    let solving = tmp.path().join("solving");
-    std::fs::create_dir_all(&solving).unwrap();
-    let solvers = format!(
-        "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n[[solver]]\nname = \"hang\"\ncommand = [{}, \"{{file}}\"]\n",
-        q(&hang)
-    );
-    slow_campaign(&solving, &solvers, "\"z3\"", &kdir);
-    // Check stage: a solver that prints the full core at once; z3 and hang.sh check it.
-    let checking = tmp.path().join("checking");
-    std::fs::create_dir_all(&checking).unwrap();
-    let fast = format!(
-        "[[solver]]\nname = \"fast\"\ncommand = [{}, \"{{file}}\"]\n",
-        q(&fixtures.join("unsat-core.sh"))
-    );
-    slow_campaign(&checking, &fast, "\"z3\", \"hang\"", &kdir);
-    let _reaper = Reaper(vec![solving.clone(), checking.clone()]);
-
-    for (dir, rerun, files) in [(&solving, "run", "named/"), (&checking, "check", "cores/")] {
-        let mut r = Running::start(&["run"], dir);
-        let procs = kill_when_running(&mut r, dir, &["venv/bin/z3", "hang.sh"]);
-        let _ = r.wait();
-        assert!(procs.iter().any(|p| p.cmdline.contains(files)), "{procs:?}");
-        // The solvers themselves die with coreval (PR_SET_PDEATHSIG)…
-        let direct: Vec<&Proc> = procs
-            .iter()
-            .filter(|p| !p.cmdline.starts_with("sleep"))
-            .collect();
-        assert!(
-            eventually(2.0, || direct.iter().all(|p| !alive(p))),
-            "solvers outlived the killed coreval: {direct:?}"
-        );
-        // …their grandchildren stay in the groups until the next coreval.
-        let grandchildren: Vec<&Proc> = procs
-            .iter()
-            .filter(|p| p.cmdline.starts_with("sleep"))
-            .collect();
-        assert!(grandchildren.iter().all(|p| alive(p)), "{grandchildren:?}");
-        let started = Instant::now();
-        let mut next = Running::start(&[rerun], dir);
-        assert!(
-            eventually(10.0, || grandchildren.iter().all(|p| !alive(p))),
-            "`coreval {rerun}` left the killed run's processes running: {grandchildren:?}"
-        );
-        println!(
-            "`coreval {rerun}` cleaned up {} process(es) in {:.2} s",
-            grandchildren.len(),
-            started.elapsed().as_secs_f64()
-        );
-        assert!(
-            eventually(10.0, || next.saw("note: killed").is_some()),
-            "no word of the clean-up"
-        );
-        next.kill();
-        let _ = next.wait();
-    }
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+pub mod procs;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
