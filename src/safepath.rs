@@ -43,7 +43,12 @@ pub fn safe_join(base: &Path, rel: &str) -> Result<PathBuf, UnsafePath> {
 
 /// Whether `rel` is acceptable to [`safe_join`].
 pub fn check(rel: &str) -> Result<(), UnsafePath> {
-    let refuse = |why| Err(UnsafePath { path: rel.to_string(), why });
+    let refuse = |why| {
+        Err(UnsafePath {
+            path: rel.to_string(),
+            why,
+        })
+    };
     if rel.is_empty() {
         return refuse("empty");
     }
