@@ -53,6 +53,7 @@ pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), report)),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
+    regular(&file, path)?;
     let mut reader = BufReader::new(file);
     let mut records = Vec::new();
     let mut buf = Vec::new();
@@ -86,12 +87,20 @@ pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)
 pub struct Journal {
     path: PathBuf,
     file: Mutex<File>,
+    sync: bool,
 }
 
 impl Journal {
     /// Open (creating it and its folder if needed) for appending. A torn
     /// last line is cut off first.
     pub fn open(path: &Path) -> Result<Journal> {
+        Journal::open_with(path, true)
+    }
+
+    /// [`open`](Self::open), choosing whether each append is fsynced. An
+    /// unsynced journal still survives a killed process (the kernel has the
+    /// bytes), not a power cut; for journals that are rebuilt anyway.
+    pub fn open_with(path: &Path, sync: bool) -> Result<Journal> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -101,31 +110,94 @@ impl Journal {
             .append(true)
             .create(true)
             .open(path)
-            .with_context(|| format!("cannot open {} for appending", path.display()))?;
+            .map_err(|e| {
+                let why = io_cause(&e);
+                anyhow::Error::new(e)
+                    .context(format!("cannot open {} for appending{why}", path.display()))
+            })?;
+        regular(&file, path)?;
         cut_torn_tail(&mut file).with_context(|| format!("cannot repair {}", path.display()))?;
         Ok(Journal {
             path: path.to_path_buf(),
             file: Mutex::new(file),
+            sync,
         })
     }
 
-    /// Append one record as one line, then flush and fsync.
+    /// Append one record as one line, then flush and fsync. When the write
+    /// fails (disk full, read-only, I/O error), the part of the line that
+    /// was written is cut off again, so the journal never holds half a
+    /// record before later ones; the error names the file and the cause.
     pub fn append<T: Serialize>(&self, record: &T) -> Result<()> {
         let mut line = serde_json::to_vec(record).context("cannot encode a journal record")?;
         line.push(b'\n');
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(&line)
-            .and_then(|_| file.sync_data())
-            .with_context(|| {
-                format!(
-                    "cannot append to {} (disk full or read-only?)",
-                    self.path.display()
-                )
+        append_line(&mut file, &line)
+            .and_then(|_| if self.sync { file.sync_data() } else { Ok(()) })
+            .map_err(|e| {
+                let why = io_cause(&e);
+                anyhow::Error::new(e)
+                    .context(format!("cannot append to {}{why}", self.path.display()))
             })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// A journal must be a regular file: a device or a pipe (`/dev/zero`, a
+/// FIFO) would be read forever or block.
+fn regular(file: &File, path: &Path) -> Result<()> {
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{} is not a regular file", path.display());
+    }
+    Ok(())
+}
+
+/// Write `line` at the end of `file` (opened for appending); on an error,
+/// truncate what was written of it, as long as no other writer appended
+/// meanwhile.
+fn append_line(file: &mut File, line: &[u8]) -> std::io::Result<()> {
+    let start = file.metadata()?.len();
+    let mut done = 0;
+    while done < line.len() {
+        let err = match file.write(&line[done..]) {
+            Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
+            Ok(n) => {
+                done += n;
+                continue;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => e,
+        };
+        if done > 0
+            && file
+                .metadata()
+                .is_ok_and(|m| m.len() == start + done as u64)
+        {
+            let _ = file.set_len(start);
+        }
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// A plain-words cause for the I/O errors a user can fix, to go after a
+/// path: ` (disk full)`, ` (read-only file system)`…; empty otherwise (the
+/// system's message follows in any case).
+pub fn io_cause(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        StorageFull => " (disk full)",
+        QuotaExceeded => " (disk quota exceeded)",
+        ReadOnlyFilesystem => " (read-only file system)",
+        PermissionDenied => " (permission denied)",
+        FileTooLarge => " (file too large)",
+        _ => "",
     }
 }
 
@@ -158,15 +230,25 @@ fn cut_torn_tail(file: &mut File) -> std::io::Result<()> {
 /// Write a whole file atomically: a temp file in the same folder, fsynced,
 /// then renamed over the target. Readers never see half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(bytes)
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let fail = |e: std::io::Error, what: &Path| {
+        let why = io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot write {}{why}", what.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| fail(e, dir))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e, dir))?;
+    // Like any other output file (tempfile creates 0600).
+    tmp.as_file()
+        .set_permissions(
+            <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
+        )
+        .and_then(|_| tmp.write_all(bytes))
         .and_then(|_| tmp.as_file().sync_data())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .map_err(|e| fail(e, path))?;
+    tmp.persist(path).map_err(|e| fail(e.error, path))?;
     Ok(())
 }
 
@@ -228,11 +310,32 @@ mod tests {
     }
 
     #[test]
+    fn full_disk_is_named_in_the_error() {
+        if !Path::new("/dev/full").exists() {
+            return;
+        }
+        // Every write to /dev/full fails with ENOSPC.
+        let mut full = OpenOptions::new().append(true).open("/dev/full").unwrap();
+        let e = append_line(&mut full, b"{}\n").unwrap_err();
+        assert_eq!(io_cause(&e), " (disk full)");
+        // A journal is a regular file, never a device.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        std::os::unix::fs::symlink("/dev/full", &p).unwrap();
+        let e = Journal::open(&p).err().unwrap().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(read_all::<R>(&p).is_err());
+    }
+
+    #[test]
     fn atomic_write_replaces() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sub/out.txt");
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let mode =
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o644, "readable like any other output");
     }
 }

@@ -106,11 +106,19 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
 
 /// A definition for an inline `command`: every logic, cores expected, a
 /// relative program path taken from the campaign folder. No shell is
-/// involved: the words are the program and its arguments.
+/// involved: the words are the program and its arguments. A config may ask
+/// for a shell (`["sh", "-c", SCRIPT, "sh", "{file}"]`), but `{file}` inside
+/// the script is refused: file names would be read as shell code.
 pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> Result<SolverDef> {
     let mut command = command.to_vec();
     if !command.iter().any(|a| a.contains("{file}")) {
         bail!("solver '{name}': the command needs a {{file}} argument");
+    }
+    if let Some(script) = shell_script(&command).filter(|s| s.contains("{file}")) {
+        bail!(
+            "solver '{name}': {{file}} inside the shell script {script:?} would run benchmark file names \
+             as shell code; pass it as an argument: [\"sh\", \"-c\", \"mysolver \\\"$1\\\"\", \"sh\", \"{{file}}\"]"
+        );
     }
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
         command[0] = c.dir.join(&command[0]).to_string_lossy().into_owned();
@@ -132,6 +140,21 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         dir: checkers_dir(c),
         source: PathBuf::new(),
     })
+}
+
+/// The script of a command that runs a shell with `-c` (`sh -c SCRIPT …`).
+fn shell_script(command: &[String]) -> Option<&str> {
+    let program = Path::new(command.first()?).file_name()?.to_str()?;
+    if !matches!(
+        program,
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox"
+    ) {
+        return None;
+    }
+    let i = command
+        .iter()
+        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))?;
+    command.get(i + 1).map(String::as_str)
 }
 
 /// A named benchmark, as the later stages need it.
@@ -174,14 +197,28 @@ impl Bench {
     }
 }
 
-/// The named benchmarks of a campaign (eligible entries of the index).
+/// The named benchmarks of a campaign (eligible entries of the index whose
+/// output is a safe path below `named/`, see [`crate::safepath`]).
 pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
     let path = c.named_dir().join(INDEX_FILE);
     let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
     for w in report.warnings(&path) {
         eprintln!("warning: {w}");
     }
-    Ok(entries.into_iter().filter_map(Bench::from_entry).collect())
+    let mut benches = Vec::new();
+    for e in entries {
+        // The index is data on disk: its paths must stay inside `named/`.
+        if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
+            eprintln!(
+                "warning: {}: benchmark {:?} skipped: {err}",
+                path.display(),
+                e.id
+            );
+            continue;
+        }
+        benches.extend(Bench::from_entry(e));
+    }
+    Ok(benches)
 }
 
 /// The runner spec of one job: `want_cores` adds the definition's core
@@ -310,10 +347,7 @@ pub fn solve(
     let done: Vec<RunRecord> = c.read_journal(RUNS)?;
     let done: HashSet<(String, String)> =
         done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
-    let killed = runner::reap_orphans(&c.pid_dir());
-    if killed > 0 {
-        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
-    }
+    reap_orphans(c);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
     for s in &solvers {
@@ -357,10 +391,15 @@ pub fn solve(
         .build()
         .context("cannot start worker threads")?;
     let named = c.named_dir();
+    // After a failed append (disk full…) no new run starts: its record could
+    // not be kept either.
+    let failed = AtomicBool::new(false);
     let results: Vec<Result<bool>> = pool.install(|| {
         todo.par_iter()
             .map(|(s, e)| {
-                if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+                if cancel.load(std::sync::atomic::Ordering::SeqCst)
+                    || failed.load(std::sync::atomic::Ordering::SeqCst)
+                {
                     return Ok(false);
                 }
                 let file = named.join(&e.output);
@@ -377,7 +416,10 @@ pub fn solve(
                     memout,
                     versions[s.name.as_str()].clone(),
                 );
-                journal.append(&rec)?;
+                if let Err(err) = journal.append(&rec) {
+                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                    return Err(err);
+                }
                 bar.inc(1);
                 Ok(true)
             })
@@ -391,6 +433,16 @@ pub fn solve(
     }
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)
+}
+
+/// Kill the solver and checker process groups that a killed coreval left
+/// running in this campaign (see [`runner::reap_orphans`]); every stage that
+/// starts processes calls it first.
+pub fn reap_orphans(c: &Campaign) {
+    let killed = runner::reap_orphans(&c.pid_dir());
+    if killed > 0 {
+        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
+    }
 }
 
 /// The definitions folder of a campaign.

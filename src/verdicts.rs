@@ -103,6 +103,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let checkers = check::verdict_checkers(c, &defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = cores
         .iter()
+        .filter(|r| check::is_hash(&r.hash))
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))
         .collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();

@@ -17,19 +17,20 @@
 //! Campaigns run in parallel; limits are small (2 s, grace 0.5 s), and the
 //! memory limit is 256 MB so that the memory hog dies of it.
 
+mod common;
+
+use common::{copy_examples, jsonl, real_checkers, repo};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// One fault: its fixture, extra arguments and the README wording.
 struct Fault {
     fixture: &'static str,
+    /// Interpreter to run the fixture with (below the repository), if any.
+    interpreter: Option<&'static str>,
     args: &'static [&'static str],
     what: &'static str,
 }
@@ -37,66 +38,79 @@ struct Fault {
 const FAULTS: &[Fault] = &[
     Fault {
         fixture: "unsat-core.sh",
+        interpreter: None,
         args: &[],
         what: "none (baseline: `unsat` and a full core)",
     },
     Fault {
         fixture: "crash.sh",
+        interpreter: None,
         args: &[],
         what: "crash (SIGSEGV, nothing on stdout)",
     },
     Fault {
         fixture: "hang.sh",
+        interpreter: None,
         args: &[],
         what: "hang ignoring SIGTERM",
     },
     Fault {
         fixture: "grandchild-pipe.sh",
+        interpreter: None,
         args: &[],
         what: "grandchild holding stdout after the answer",
     },
     Fault {
         fixture: "flood.sh",
+        interpreter: None,
         args: &["16777216"],
         what: "output flood (16 MiB of `unsat` lines, cap 1 MiB)",
     },
     Fault {
         fixture: "garbage.sh",
+        interpreter: None,
         args: &[],
         what: "invalid UTF-8, no answer",
     },
     Fault {
         fixture: "late-answer.sh",
+        interpreter: None,
         args: &[],
         what: "answer only after the time limit (on SIGTERM)",
     },
     Fault {
         fixture: "memhog.py",
+        interpreter: Some("checkers/venv/bin/python"),
         args: &[],
         what: "memory hog (2 GiB against a 256 MB limit)",
     },
     Fault {
         fixture: "silent.sh",
+        interpreter: None,
         args: &[],
         what: "exits 0 with no output",
     },
     Fault {
         fixture: "two-answers.sh",
+        interpreter: None,
         args: &[],
         what: "two answers (`sat`, then `unsat` and a core)",
     },
     Fault {
         fixture: "core-before-unsat.sh",
+        interpreter: None,
         args: &[],
         what: "core printed before `unsat`",
     },
     Fault {
         fixture: "success-lines.sh",
+        interpreter: None,
         args: &[],
         what: "`success` lines around the answer (benign)",
     },
     Fault {
         fixture: "always-sat.sh",
+        interpreter: None,
         args: &[],
         what: "says `sat` to everything",
     },
@@ -111,51 +125,39 @@ impl Fault {
     }
 
     fn command(&self) -> String {
-        let mut words = vec![
-            toml_str(
-                &repo()
-                    .join("tests/fixtures/fake-solvers")
-                    .join(self.fixture),
-            ),
-            "\"{file}\"".to_string(),
-        ];
+        let fixture = repo()
+            .join("tests/fixtures/fake-solvers")
+            .join(self.fixture);
+        // The venv's python starts in 50 ms, the pyenv shim in 500.
+        let mut words: Vec<String> = self
+            .interpreter
+            .map(|i| common::q(&repo().join(i)))
+            .into_iter()
+            .collect();
+        words.push(common::q(&fixture));
+        words.push("\"{file}\"".to_string());
         words.extend(self.args.iter().map(|a| format!("\"{a}\"")));
         format!("[{}]", words.join(", "))
     }
 }
 
-fn toml_str(p: &Path) -> String {
-    format!("{:?}", p.to_str().expect("UTF-8 path"))
-}
-
 /// Two small real benchmarks (QF_UF, QF_LIA) in a fresh folder.
 fn benchmarks(dir: &Path) -> PathBuf {
-    let src = repo().join("examples/campaign/benchmarks");
     let root = dir.join("bench");
-    for id in [
-        "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2",
-        "QF_LIA/opensmt-test_regression_base_QF_LIA/distinct_unsat.smt2",
-    ] {
-        let to = root.join(id);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(src.join(id), to).unwrap();
-    }
+    copy_examples(
+        &root,
+        &[
+            "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2",
+            "QF_LIA/opensmt-test_regression_base_QF_LIA/distinct_unsat.smt2",
+        ],
+    );
     root
 }
 
 /// A checkers folder: the real z3, yices and cvc5 definitions (the venv
 /// linked in) and one definition per fault.
 fn fault_checkers(dir: &Path) -> PathBuf {
-    let k = dir.join("checkers");
-    std::fs::create_dir_all(&k).unwrap();
-    std::os::unix::fs::symlink(repo().join("checkers/venv"), k.join("venv")).unwrap();
-    for real in ["z3", "yices", "cvc5"] {
-        std::fs::copy(
-            repo().join(format!("checkers/{real}.toml")),
-            k.join(format!("{real}.toml")),
-        )
-        .unwrap();
-    }
+    let k = real_checkers(&dir.join("checkers"));
     for f in FAULTS {
         let def = format!(
             "name = \"{n}\"\nteam = \"{n}\"\ncommand = {c}\nlogics = [\"*\"]\nproduces_cores = false\n\
@@ -182,10 +184,10 @@ fn campaign(
     let config = format!(
         "benchmarks = {b}\ncheckers_dir = {k}\njobs = 4\ncache = \"cache\"\n\
          [naming]\nallow_no_status = true\n\
-         [limits]\ntime = 2.0\ngrace = 0.5\nchecker_time = 2.0\nmemory_mb = 256\noutput_cap_mb = 1\n\
+         [limits]\ntime = 2.0\ngrace = 0.5\nchecker_time = 4.0\nmemory_mb = 256\noutput_cap_mb = 1\n\
          [check]\ncheckers = [{c}]\npolicy = \"{policy}\"\n{solvers}",
-        b = toml_str(bench),
-        k = toml_str(checkers_dir),
+        b = common::q(bench),
+        k = common::q(checkers_dir),
         c = quoted.join(", ")
     );
     std::fs::write(dir.join("campaign.toml"), config).unwrap();
@@ -206,13 +208,6 @@ fn run(dir: &Path) {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// One value per benchmark, which must be the same for both.
@@ -311,8 +306,12 @@ fn assert_readme(name: &str, table: &str) {
     );
 }
 
+/// The two tests take turns: each keeps the machine busy, and the limits are small.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn fault_matrix() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let bench = benchmarks(tmp.path());
     let kdir = fault_checkers(tmp.path());
@@ -471,6 +470,7 @@ fn fault_matrix() {
 
 #[test]
 fn unsound_checker_is_disputed_under_every_policy() {
+    let _turn = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let bench = benchmarks(tmp.path());
     let kdir = fault_checkers(tmp.path());

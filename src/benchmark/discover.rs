@@ -5,7 +5,10 @@
 //! sorted by id so that every run sees the same order. Symbolic links to
 //! files are followed; a symbolic link to a directory is followed only when
 //! it resolves inside the root and not to a directory already being walked
-//! (no escape, no cycle); others are reported in [`Discovery::skipped`].
+//! (no escape, no cycle); others are reported in [`Discovery::skipped`], as
+//! are files and folders whose names are not UTF-8. Other odd bytes
+//! (newlines, `$`, `;`, spaces) are kept: an id is only ever data, joined to
+//! a folder through [`crate::safepath::safe_join`].
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -28,6 +31,9 @@ pub struct Discovery {
     /// Directory links not followed, with the reason.
     pub skipped: Vec<(PathBuf, String)>,
 }
+
+/// Why a file or folder whose name is not UTF-8 is skipped.
+pub const NOT_UTF8: &str = "its name is not valid UTF-8 (benchmark ids are text)";
 
 /// All `.smt2` files under `root` (or `root` itself when it is a file, with
 /// its file name as id).
@@ -67,6 +73,7 @@ fn walk(
     for entry in entries {
         let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
         let path = entry.path();
+        let utf8 = entry.file_name().to_str().is_some();
         let name = entry.file_name().to_string_lossy().into_owned();
         let id = if prefix.is_empty() {
             name.clone()
@@ -84,6 +91,12 @@ fn walk(
             }
             continue;
         };
+        let wanted = meta.is_dir() || (meta.is_file() && name.ends_with(".smt2"));
+        if wanted && !utf8 {
+            // Decoded lossily, two such names could share an id.
+            out.skipped.push((path, NOT_UTF8.into()));
+            continue;
+        }
         if meta.is_dir() {
             let canon = path
                 .canonicalize()

@@ -256,12 +256,16 @@ pub fn check(
         .map(|e| (e.id.clone(), e))
         .collect();
     let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
+    solve::reap_orphans(c);
 
     // 1. Rebuild the cores not yet rebuilt.
     let cores_path = c.journal_path(CORES);
     let core_recs: Vec<CoreRecord> = c.read_journal(CORES)?;
+    // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
+    // (a damaged or edited journal) is ignored and the core rebuilt.
     let mut hash_of: HashMap<(String, String), String> = core_recs
         .into_iter()
+        .filter(|r| is_hash(&r.hash))
         .map(|r| ((r.solver, r.benchmark), r.hash))
         .collect();
     let cores_journal = Journal::open(&cores_path)?;
@@ -589,6 +593,13 @@ fn not_applicable(
         note: Some(why),
         flags: Vec::new(),
     }
+}
+
+/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
+pub fn is_hash(h: &str) -> bool {
+    h.len() == 64
+        && h.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Whether a pair's decision can no longer change.

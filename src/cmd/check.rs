@@ -30,7 +30,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         c.config.check.early_stop = false;
     }
     crate::interrupt::install();
-    let s = crate::check::check(&c, &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)), crate::interrupt::flag())?;
+    let s = crate::check::check(
+        &c,
+        &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)),
+        crate::interrupt::flag(),
+    )?;
     let pairs = crate::verdicts::collect(&c)?;
     print_check_summary(&s, &pairs);
     Ok(if s.interrupted {

@@ -4,13 +4,13 @@
 
 pub mod check;
 pub mod checkers;
-pub mod merge;
-pub mod slurm;
 pub mod init;
 pub mod lint;
+pub mod merge;
 pub mod name;
 pub mod run;
 pub mod score;
 pub mod scramble;
 pub mod selfcheck;
+pub mod slurm;
 pub mod solve;

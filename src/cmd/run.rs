@@ -42,6 +42,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
     if wants(Stage::Name) {
         let n = pipeline::name(&c)?;
+        for (path, why) in &n.skipped_links {
+            eprintln!("{}: not followed: {why}", path.display());
+        }
         for e in &n.entries {
             for m in e.messages(&c.benchmarks) {
                 eprintln!("{m}");

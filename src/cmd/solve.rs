@@ -34,7 +34,10 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 pub fn run(args: SolveArgs) -> Result<u8> {
     let c = load(&args.campaign, args.jobs, args.shard)?;
     crate::interrupt::install();
-    let owns = |solver: &str, bench: &str| args.shard.is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)));
+    let owns = |solver: &str, bench: &str| {
+        args.shard
+            .is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)))
+    };
     let s = crate::solve::solve(&c, &owns, crate::interrupt::flag())?;
     eprintln!(
         "solve: {} pairs, {} already done, {} run now{}",

@@ -221,9 +221,10 @@ fn one_run(
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(name);
+    // Names from the XML must not lead outside the log folder.
     let candidates = [
-        runset.map(|r| logs.join(format!("{r}.{base}.log"))),
-        Some(logs.join(format!("{base}.log"))),
+        runset.and_then(|r| crate::safepath::safe_join(logs, &format!("{r}.{base}.log")).ok()),
+        crate::safepath::safe_join(logs, &format!("{base}.log")).ok(),
     ];
     let log = candidates
         .iter()

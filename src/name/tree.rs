@@ -16,14 +16,15 @@
 
 use super::{name_script, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
-use anyhow::{bail, Context, Result};
+use crate::journal::Journal;
+use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::UNIX_EPOCH;
 
 /// The index file inside the output directory.
@@ -174,7 +175,10 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         }
     }
     let found = discover(root)?;
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    fs::create_dir_all(out).map_err(|e| {
+        let why = crate::journal::io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot create {}{why}", out.display()))
+    })?;
     let (root_c, out_c) = (root.canonicalize()?, out.canonicalize()?);
     if root_c.is_dir() && out_c.starts_with(&root_c) {
         bail!(
@@ -184,21 +188,31 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         );
     }
     let index_path = out.join(INDEX_FILE);
-    let previous = read_index(&index_path)?;
+    let (previous, previous_lines) = read_index(&index_path)?;
     let settings = settings(&opts.name);
-    let journal = Mutex::new(
-        fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&index_path)
-            .with_context(|| format!("cannot write {}", index_path.display()))?,
-    );
+    // Opened when the first benchmark is named (a resumed run on a full or
+    // read-only disk writes nothing). Not fsynced per entry: the index is
+    // rewritten at the end, and a killed run loses nothing the kernel has.
+    let journal: OnceLock<Journal> = OnceLock::new();
+    let opening = Mutex::new(());
+    let journal = || -> Result<&Journal> {
+        let _one_at_a_time = opening.lock().unwrap_or_else(|p| p.into_inner());
+        if journal.get().is_none() {
+            let _ = journal.set(Journal::open_with(&index_path, false)?);
+        }
+        Ok(journal.get().expect("just set"))
+    };
     let bar = progress_bar(found.files.len() as u64, opts.progress);
     let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let (size, mtime) = stamp(&file.path);
         if let Some(old) = previous.get(&file.id) {
-            let output_ok = old.output.as_ref().is_none_or(|o| out.join(o).is_file());
-            if old.source_size == size
+            let output_ok = old
+                .output
+                .as_ref()
+                .is_none_or(|o| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file()));
+            // A failure may have been passing (an unreadable file): retried.
+            if old.outcome != Outcome::Failed
+                && old.source_size == size
                 && old.source_mtime_ns == mtime
                 && old.settings == settings
                 && output_ok
@@ -207,17 +221,11 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
                 return Ok((old.clone(), true));
             }
         }
-        let mut entry = name_one(file, out, &opts.name);
+        let mut entry = name_one(file, out, &opts.name)?;
         entry.source_size = size;
         entry.source_mtime_ns = mtime;
         entry.settings = settings.clone();
-        let mut line = serde_json::to_vec(&entry)?;
-        line.push(b'\n');
-        let mut j = journal.lock().expect("journal lock");
-        j.write_all(&line)
-            .and_then(|_| j.flush())
-            .with_context(|| format!("cannot write {}", index_path.display()))?;
-        drop(j);
+        journal()?.append(&entry)?;
         bar.inc(1);
         Ok((entry, false))
     };
@@ -238,7 +246,11 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         summary.resumed += resumed as usize;
         summary.entries.push(entry);
     }
-    write_index(&index_path, &summary.entries)?;
+    // Nothing new and nothing stale: the index is already what it should
+    // be (and a full or read-only disk does not stop a resumed run here).
+    if summary.resumed < summary.entries.len() || previous_lines != Some(summary.entries.len()) {
+        write_index(&index_path, &summary.entries)?;
+    }
     Ok(summary)
 }
 
@@ -272,10 +284,12 @@ fn stamp(path: &Path) -> (u64, u64) {
     }
 }
 
-/// Name one benchmark into `out`, returning its entry (never an `Err`: a
-/// failure is an entry with outcome `failed`).
-fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry {
-    let target = out.join(&file.id);
+/// Name one benchmark into `out`. A problem of the benchmark (unreadable,
+/// a prefix clash, an id that is no safe relative path) gives an entry with
+/// outcome `failed`; a failure to write the output (disk full, read-only)
+/// is an `Err` naming the file: nothing is wrong with the benchmark, and it
+/// must be named again once the output can be written.
+fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<IndexEntry> {
     let mut entry = IndexEntry {
         id: file.id.clone(),
         outcome: Outcome::Failed,
@@ -293,22 +307,49 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry 
         source_mtime_ns: 0,
         settings: String::new(),
     };
-    let result = (|| -> Result<_, NameError> {
-        let dir = target.parent().unwrap_or(out);
-        fs::create_dir_all(dir)?;
-        let input = File::open(&file.path)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".coreval-name-")
-            .tempfile_in(dir)?;
-        let report = name_script(input, tmp.as_file_mut(), opts)?;
-        if report.eligible() {
-            tmp.persist(&target).map_err(|e| e.error)?;
-        } else if target.is_file() {
-            // A stale output from an earlier run would look named.
-            fs::remove_file(&target)?;
+    let target = match crate::safepath::safe_join(out, &file.id) {
+        Ok(t) => t,
+        Err(e) => {
+            entry.error = Some(e.to_string());
+            return Ok(entry);
         }
-        Ok(report)
-    })();
+    };
+    let cannot_write = |e: std::io::Error, path: &Path| {
+        let why = crate::journal::io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
+    };
+    let dir = target.parent().unwrap_or(out);
+    fs::create_dir_all(dir).map_err(|e| cannot_write(e, dir))?;
+    let input = match File::open(&file.path) {
+        Ok(f) => f,
+        Err(e) => {
+            entry.error = Some(NameError::from(e).to_string());
+            return Ok(entry);
+        }
+    };
+    // A fixed temporary name per benchmark: one left by a killed run is
+    // overwritten when the benchmark is named again.
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.coreval-tmp"));
+    let mut sink = Sink {
+        file: File::create(&tmp).map_err(|e| cannot_write(e, &tmp))?,
+        failed: None,
+    };
+    let result = name_script(input, &mut sink, opts);
+    if let Some(e) = sink.failed.take() {
+        let _ = fs::remove_file(&tmp);
+        return Err(cannot_write(e, &target));
+    }
+    let eligible = result.as_ref().is_ok_and(|r| r.eligible());
+    if eligible {
+        fs::rename(&tmp, &target).map_err(|e| cannot_write(e, &target))?;
+    } else {
+        let _ = fs::remove_file(&tmp);
+        if target.is_file() {
+            // A stale output from an earlier run would look named.
+            fs::remove_file(&target).map_err(|e| cannot_write(e, &target))?;
+        }
+    }
     match result {
         Err(e) => entry.error = Some(e.to_string()),
         Ok(r) => {
@@ -330,43 +371,73 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry 
             entry.reasons = r.reasons;
         }
     }
-    entry
+    Ok(entry)
 }
 
-/// The entries of an index (last one per id wins); a line that does not
-/// parse (a torn write) is ignored.
-pub fn read_index(path: &Path) -> Result<HashMap<String, IndexEntry>> {
-    let mut map = HashMap::new();
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(map),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    for line in BufReader::new(file).lines() {
-        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if let Ok(e) = serde_json::from_str::<IndexEntry>(&line) {
-            map.insert(e.id.clone(), e);
-        }
+/// The output of a naming: a file whose write errors are kept aside, so
+/// that they are told apart from errors reading the benchmark.
+struct Sink {
+    file: File,
+    failed: Option<std::io::Error>,
+}
+
+impl Sink {
+    fn keep<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        r.inspect_err(|e| {
+            self.failed
+                .get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
     }
-    Ok(map)
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.file.write(buf);
+        self.keep(r)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.file.flush();
+        self.keep(r)
+    }
+}
+
+/// The entries of an index (last one per id wins), and the number of lines
+/// when the file is as [`write_index`] leaves it: well-formed entries sorted
+/// by id, one per benchmark (`None` otherwise). A
+/// torn last line (a killed run) or a damaged line is skipped with a warning
+/// on stderr, and its benchmark is named again.
+fn read_index(path: &Path) -> Result<(HashMap<String, IndexEntry>, Option<usize>)> {
+    let (entries, report): (Vec<IndexEntry>, _) = crate::journal::read_all(path)?;
+    for w in report.warnings(path) {
+        eprintln!("warning: {w}");
+    }
+    let n = entries.len();
+    let sorted = entries.windows(2).all(|w| w[0].id < w[1].id);
+    let map: HashMap<String, IndexEntry> = entries.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let clean = sorted && !report.torn_tail && report.bad_lines.is_empty();
+    Ok((map, clean.then_some(n)))
 }
 
 /// Rewrite the index atomically with `entries`, one line each.
 fn write_index(path: &Path, entries: &[IndexEntry]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".coreval-index-")
-        .tempfile_in(dir)?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        for e in entries {
-            serde_json::to_writer(&mut w, e)?;
-            w.write_all(b"\n")?;
+    let write = || -> std::io::Result<()> {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".coreval-index-")
+            .tempfile_in(dir)?;
+        {
+            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+            for e in entries {
+                serde_json::to_writer(&mut w, e)?;
+                w.write_all(b"\n")?;
+            }
+            w.flush()?;
         }
-        w.flush()?;
-    }
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    write().map_err(|e| {
+        let why = crate::journal::io_cause(&e);
+        anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
+    })
 }

@@ -10,7 +10,7 @@ pub mod pairs_csv;
 pub mod schema;
 mod svg;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 pub use schema::ScoreReport;
 use std::path::PathBuf;
 
@@ -51,12 +51,8 @@ pub fn write_all(report: &ScoreReport, outputs: &Outputs) -> Result<()> {
     for (path, exporter) in formats {
         if let Some(path) = path {
             let bytes = exporter.render(report)?;
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-            }
-            std::fs::write(path, bytes)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            // Atomically: a reader (or a killed run) never sees half a report.
+            crate::journal::write_atomic(path, &bytes)?;
         }
     }
     Ok(())

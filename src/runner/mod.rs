@@ -43,9 +43,10 @@
 //! moved to a leaf, which this development machine (cgroup v1 hybrid, no
 //! controllers in the unified tree) cannot exercise.
 //!
-//! With a `pid_dir`, a record per live group lets a later coreval kill
-//! groups left behind by one that was itself killed ([`reap_orphans`],
-//! `pidfile.rs`). Known gaps: a descendant that leaves the group
+//! A killed coreval (SIGKILL) leaves nothing running for long: the kernel
+//! kills each direct child with it (`PR_SET_PDEATHSIG`), and with a
+//! `pid_dir`, a record per live group lets a later coreval kill the rest of
+//! the groups left behind ([`reap_orphans`], `pidfile.rs`). Known gaps: a descendant that leaves the group
 //! (`setsid`) is neither killed nor reaped; descendants of a parent that
 //! ignores SIGCHLD are auto-reaped by the kernel with their usage lost; a
 //! process stuck in uninterruptible sleep delays the outcome until SIGKILL

@@ -86,6 +86,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    die_with_parent(&mut cmd);
     if let Some(bytes) = spec.memory_limit {
         limit_address_space(&mut cmd, bytes);
     }
@@ -103,6 +104,31 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         stdout: stdout.into(),
         stderr: stderr.into(),
     })
+}
+
+/// Asks the kernel to SIGKILL the child when the thread that started it
+/// dies (`PR_SET_PDEATHSIG`): a coreval killed with SIGKILL cannot stop its
+/// solvers itself, and this takes the direct child with it at once. (Its
+/// descendants stay in the group, which the next coreval kills through the
+/// pid record, `pidfile.rs`.) The starting thread is the one that waits for
+/// the run, so it outlives the child. If coreval died between fork and the
+/// `prctl`, the child notices a new parent and does not exec.
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: getpid cannot fail.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure only calls prctl and getppid (async-signal-safe)
+    // and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
 }
 
 /// Sets RLIMIT_AS (soft and hard) in the child between fork and exec. The

@@ -1,0 +1,72 @@
+//! Helpers shared by the campaign-level integration tests (fault matrix,
+//! kill/resume, safe paths, full disks): paths, small real benchmarks,
+//! running the `coreval` binary and reading its JSON Lines.
+
+#![allow(dead_code)] // each test file uses a part
+
+pub mod procs;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository (crate) root.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path as a TOML (and Rust debug) string literal.
+pub fn q(p: &Path) -> String {
+    format!("{:?}", p.to_str().expect("UTF-8 path"))
+}
+
+/// Copies benchmarks of the bundled example campaign (ids below its
+/// `benchmarks/`) to the same ids below `root`.
+pub fn copy_examples(root: &Path, ids: &[&str]) {
+    for id in ids {
+        let to = root.join(id);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo().join("examples/campaign/benchmarks").join(id), to).unwrap();
+    }
+}
+
+/// A folder of definitions: z3, yices and cvc5 from the repository (with
+/// the solvers' venv linked in), for tests that add definitions of their own.
+pub fn real_checkers(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::os::unix::fs::symlink(repo().join("checkers/venv"), dir.join("venv")).unwrap();
+    for real in ["z3", "yices", "cvc5"] {
+        std::fs::copy(
+            repo().join(format!("checkers/{real}.toml")),
+            dir.join(format!("{real}.toml")),
+        )
+        .unwrap();
+    }
+    dir.to_path_buf()
+}
+
+/// `coreval ARGS DIR`, run in `cwd`.
+pub fn coreval(args: &[&str], dir: &Path, cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_coreval"))
+        .args(args)
+        .arg(dir)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+/// The records of a JSON Lines file; panics on a line that does not parse.
+pub fn jsonl(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
+        .collect()
+}
+
+/// A pair's verdict as `kind` or `kind:reason`.
+pub fn verdict(p: &serde_json::Value) -> String {
+    let v = &p["verdict"];
+    match v.get("reason").and_then(|r| r.as_str()) {
+        Some(r) => format!("{}:{r}", v["kind"].as_str().unwrap()),
+        None => v["kind"].as_str().unwrap().to_string(),
+    }
+}

@@ -1,0 +1,163 @@
+//! Running `coreval` in the background and watching processes through
+//! `/proc`, for the tests that kill coreval.
+
+use std::collections::HashSet;
+use std::io::BufRead;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A running `coreval` with its stderr collected line by line.
+pub struct Running {
+    pub child: Child,
+    pub lines: Arc<Mutex<Vec<(Instant, String)>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+    pub started: Instant,
+}
+
+impl Running {
+    pub fn start(args: &[&str], dir: &Path) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_coreval"))
+            .args(args)
+            .arg(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        let stderr = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                sink.lock().unwrap().push((Instant::now(), line));
+            }
+        });
+        Running {
+            child,
+            lines,
+            reader: Some(reader),
+            started,
+        }
+    }
+
+    /// Whether a stderr line starts with `prefix` yet.
+    pub fn saw(&self, prefix: &str) -> Option<Instant> {
+        self.lines
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(_, l)| l.starts_with(prefix))
+            .map(|(t, _)| *t)
+    }
+
+    pub fn exited(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_some()
+    }
+
+    pub fn kill(&mut self) {
+        // SAFETY: SIGKILL to our own child.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGKILL) };
+    }
+
+    /// Wait for the end; the exit code (None: killed) and all stderr.
+    pub fn wait(mut self) -> (Option<i32>, String) {
+        let status = self.child.wait().unwrap();
+        self.reader.take().unwrap().join().unwrap();
+        let text: Vec<String> = self
+            .lines
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, l)| l.clone())
+            .collect();
+        (status.code(), text.join("\n"))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            self.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A live process: pid, start time (clock ticks since boot), process group, command line.
+#[derive(Clone, Debug)]
+pub struct Proc {
+    pub pid: i32,
+    pub start: u64,
+    pub pgrp: i32,
+    pub cmdline: String,
+}
+
+pub fn processes() -> Vec<Proc> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let f: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        if f.len() < 20 || f[0] == "Z" || f[0] == "X" {
+            continue;
+        }
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        out.push(Proc {
+            pid,
+            start: f[19].parse().unwrap(),
+            pgrp: f[2].parse().unwrap(),
+            cmdline: String::from_utf8_lossy(&cmdline).replace('\0', " "),
+        });
+    }
+    out
+}
+
+/// Live processes whose command line mentions `dir` (solvers and checkers
+/// get the campaign's named or core files as arguments), and the other
+/// members of their process groups.
+pub fn solver_processes(dir: &Path) -> Vec<Proc> {
+    let all = processes();
+    let key = dir.to_str().unwrap();
+    let me = std::process::id() as i32;
+    let groups: HashSet<i32> = all
+        .iter()
+        .filter(|p| p.cmdline.contains(key) && !p.cmdline.contains("coreval") && p.pid != me)
+        .map(|p| p.pgrp)
+        .collect();
+    all.into_iter()
+        .filter(|p| groups.contains(&p.pgrp) && !p.cmdline.contains("coreval"))
+        .collect()
+}
+
+pub fn alive(p: &Proc) -> bool {
+    processes()
+        .iter()
+        .any(|x| x.pid == p.pid && x.start == p.start)
+}
+
+/// Waits up to `secs` for `cond`.
+pub fn eventually(secs: f64, mut cond: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + Duration::from_secs_f64(secs);
+    loop {
+        if cond() {
+            return true;
+        }
+        if Instant::now() > end {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
