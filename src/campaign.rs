@@ -331,8 +331,10 @@ impl Campaign {
     pub fn reports_dir(&self) -> PathBuf {
         self.dir.join("reports")
     }
+    /// Records of live solver process groups: per shard, since the tasks of
+    /// a cluster job may run on several hosts.
     pub fn pid_dir(&self) -> PathBuf {
-        self.dir.join(".pids")
+        self.shard_dir.as_deref().unwrap_or(&self.dir).join(".pids")
     }
     /// The cross-campaign check cache folder.
     pub fn cache_dir(&self) -> PathBuf {

@@ -333,6 +333,12 @@ pub struct SolveSummary {
     pub interrupted: bool,
 }
 
+/// Whether a solver is entered in a benchmark's division: its definition
+/// supports the logic with cores (an inline command: every division).
+pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
+    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
+}
+
 /// Run the solve stage of a campaign. `filter` selects which pairs this
 /// process owns (all of them, or one shard).
 pub fn solve(
@@ -352,12 +358,7 @@ pub fn solve(
     let mut summary = SolveSummary::default();
     for s in &solvers {
         for e in &index {
-            // A solver is entered in the divisions its definition supports
-            // with cores (inline commands: every division).
-            if !filter(&s.name, &e.id)
-                || !s.def.supports(&e.logic)
-                || !s.def.supports_cores(&e.logic)
-            {
+            if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }
             summary.total_pairs += 1;

@@ -270,7 +270,7 @@ pub fn check(
         .collect();
     let cores_journal = Journal::open(&cores_path)?;
     let mut pairs = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
     for r in &runs {
         let (Some(s), Some(e)) = (
             solvers.iter().find(|s| s.name == r.solver),

@@ -118,11 +118,8 @@ impl Work {
 }
 
 /// Whether the solve stage runs solver `s` on benchmark `e`: its definition
-/// supports the division's logic, with cores (the rule of
-/// [`crate::solve::solve`], which does not export it).
-fn entered(s: &crate::solve::SolverUnderTest, e: &crate::solve::Bench) -> bool {
-    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
-}
+/// supports the division's logic, with cores.
+use crate::solve::entered;
 
 fn str_field(v: &Value, f: &str) -> Option<String> {
     v.get(f)?.as_str().map(str::to_string)
