@@ -89,7 +89,9 @@ fn seed_from_entrants_and_nyse() {
         .arg(&input)
         .assert()
         .success()
-        .stderr(contains(format!("seed {expect} = (2 entrant numbers + NYSE 10512) mod 2^30")));
+        .stderr(contains(format!(
+            "seed {expect} = (2 entrant numbers + NYSE 10512) mod 2^30"
+        )));
     coreval()
         .args(["scramble", "--seed", &expect.to_string(), "-o"])
         .arg(&b)
@@ -140,7 +142,8 @@ fn a_bad_file_is_reported_and_the_others_go_on() {
         .stderr(contains("scrambled 1 of 2"));
     assert!(out.join("fam/good.smt2").exists());
     assert!(!out.join("fam/bad.smt2").exists());
-    let map = coreval::scramble::DescrambleMap::load(&out.join("fam/good.descramble.json")).unwrap();
+    let map =
+        coreval::scramble::DescrambleMap::load(&out.join("fam/good.descramble.json")).unwrap();
     assert_eq!(map.status.as_deref(), Some("unsat"));
     assert_eq!(map.assertions.len(), 2);
     // An output folder inside the input folder is refused.

@@ -25,9 +25,9 @@
 //!   Not renamed: theory symbols, the logic, keywords, literals, indices,
 //!   and values of attributes other than `:named`, `:pattern` and
 //!   `:no-pattern` (e.g. `:qid`).
-//! - **Commuting** (`commute`): arguments of commutative theory operators
-//!   are permuted, and so are the bindings of a (parallel) `let`; see
-//!   [`commute`] for the table.
+//! - **Commuting** (`commute`): in every term (assertions and definitions),
+//!   arguments of commutative theory operators are permuted, and so are the
+//!   bindings of a (parallel) `let`; see [`commute`] for the table.
 //! - **Metadata**: comments and layout are dropped (one command per line,
 //!   tokens separated by one space). `set-info` commands are removed except
 //!   `:smt-lib-version` (solvers read string escapes by it): `:status` must
