@@ -91,6 +91,8 @@ fn measure(input: &Path, output: &Path, commute: bool) -> Measure {
         cmd.arg("--commute");
     }
     let start = Instant::now();
+    // Reaped by wait4 below (which also gives its resource usage).
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().expect("start the child");
     let mut status = 0;
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

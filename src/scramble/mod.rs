@@ -36,6 +36,10 @@
 //!   of every removed command are kept in the map, so coreval can still
 //!   read the expected answer and the licence notes travel with the file.
 //!
+//! Random numbers are drawn from one `srandom(seed)` sequence in output
+//! order: a run's shuffle when the run ends, then, while its commands are
+//! printed, each commuted argument list in pre-order.
+//!
 //! Memory: the current run (at most `window` bytes of commands plus a small
 //! per-command record), the tree of the command being printed, the symbol
 //! table, and 4 bytes per assertion for the map; never the whole script.
@@ -189,13 +193,11 @@ pub fn scramble<R: Read, W: Write>(
     let guard = PrefixFinder::new(prefix.as_bytes());
     let mut sc = Scanner::new(reader);
     while let Some(cmd) = sc.next_command()? {
-        if d.opts.rename {
-            if guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text) {
-                return Err(ScrambleError::PrefixInInput {
-                    prefix,
-                    line: cmd.line,
-                });
-            }
+        if d.opts.rename && (guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text)) {
+            return Err(ScrambleError::PrefixInInput {
+                prefix,
+                line: cmd.line,
+            });
         }
         d.command(cmd)?;
     }
