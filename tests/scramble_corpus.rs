@@ -161,12 +161,16 @@ fn twenty_seeds_scan_parse_and_descramble() {
         .num_threads(2)
         .build()
         .unwrap();
+    let strict = std::sync::atomic::AtomicUsize::new(0);
     pool.install(|| {
         benches.par_iter().for_each(|b| {
             let large = b.rel.starts_with("large/");
             let seeds: Vec<u32> = if large { vec![1, 2] } else { (0..20).collect() };
             let orig_cmds = commands(&b.bytes).unwrap();
             let orig_parses = parses_strictly(&b.bytes);
+            if orig_parses {
+                strict.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             let mut orders = HashSet::new();
             let mut outputs = HashSet::new();
             for &seed in &seeds {
@@ -206,6 +210,10 @@ fn twenty_seeds_scan_parse_and_descramble() {
             }
         });
     });
+    // The strict check is not vacuous: most originals parse with smt2parser.
+    let strict = strict.into_inner();
+    eprintln!("{strict} of {} benchmarks parse strictly", benches.len());
+    assert!(strict >= 390, "only {strict} originals parse strictly");
 }
 
 fn solve(program: &str, args: &[&str], file: &Path) -> String {
