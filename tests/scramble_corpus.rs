@@ -25,7 +25,6 @@ const CVC5: &str = "/usr/bin/cvc5";
 struct Bench {
     rel: String,
     bytes: Vec<u8>,
-    status: String,
     /// Solver → (answer, seconds) as recorded.
     answers: HashMap<String, (String, f64)>,
 }
@@ -52,7 +51,6 @@ fn manifest() -> Vec<Bench> {
         out.push(Bench {
             rel: rel.to_string(),
             bytes,
-            status: status.to_string(),
             answers,
         });
     }
@@ -163,12 +161,16 @@ fn twenty_seeds_scan_parse_and_descramble() {
         .num_threads(2)
         .build()
         .unwrap();
+    let strict = std::sync::atomic::AtomicUsize::new(0);
     pool.install(|| {
         benches.par_iter().for_each(|b| {
             let large = b.rel.starts_with("large/");
             let seeds: Vec<u32> = if large { vec![1, 2] } else { (0..20).collect() };
             let orig_cmds = commands(&b.bytes).unwrap();
             let orig_parses = parses_strictly(&b.bytes);
+            if orig_parses {
+                strict.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             let mut orders = HashSet::new();
             let mut outputs = HashSet::new();
             for &seed in &seeds {
@@ -208,6 +210,10 @@ fn twenty_seeds_scan_parse_and_descramble() {
             }
         });
     });
+    // The strict check is not vacuous: most originals parse with smt2parser.
+    let strict = strict.into_inner();
+    eprintln!("{strict} of {} benchmarks parse strictly", benches.len());
+    assert!(strict >= 390, "only {strict} originals parse strictly");
 }
 
 fn solve(program: &str, args: &[&str], file: &Path) -> String {
@@ -222,15 +228,15 @@ fn solve(program: &str, args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The first `sat`/`unsat`/`unknown`/`timeout` line; `error` when there is
+/// none but an error or warning was printed (z3 warns about patterns and
+/// reports unsupported operators, then may still answer), `none` otherwise.
 fn answer(stdout: &str) -> &str {
-    match stdout
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && *l != "success")
-    {
-        Some(a @ ("sat" | "unsat" | "unknown" | "timeout")) => a,
-        Some(_) => "error",
-        None => "none",
+    let mut lines = stdout.lines().map(str::trim);
+    match lines.find(|l| matches!(*l, "sat" | "unsat" | "unknown" | "timeout")) {
+        Some(a) => a,
+        None if stdout.trim().is_empty() => "none",
+        None => "error",
     }
 }
 
@@ -274,6 +280,22 @@ fn restrict(orig: &[u8], keep: &HashSet<usize>) -> Vec<u8> {
     out
 }
 
+/// What the solvers did on one scrambled version.
+#[derive(Default)]
+struct Outcome {
+    ran: usize,
+    same: usize,
+    cores: usize,
+    /// Answers that differ but do not contradict (timeouts, unknown, errors).
+    other: Vec<String>,
+    /// Contradictions and refuted cores.
+    problems: Vec<String>,
+}
+
+/// Solvers run only where MANIFEST.tsv records a definite answer within
+/// this many seconds, to keep the test short.
+const QUICK: f64 = 0.5;
+
 #[test]
 fn solvers_agree_and_mapped_cores_are_cores() {
     let benches = manifest();
@@ -285,79 +307,86 @@ fn solvers_agree_and_mapped_cores_are_cores() {
     let quick = |b: &Bench, s: &str| {
         b.answers
             .get(s)
-            .filter(|(a, t)| (a == "sat" || a == "unsat") && *t < 5.0)
+            .filter(|(a, t)| (a == "sat" || a == "unsat") && *t < QUICK)
             .map(|(a, _)| a.clone())
     };
-    let results: Vec<(String, usize, usize, usize, Vec<String>)> = pool.install(|| {
+    let results: Vec<Outcome> = pool.install(|| {
         benches
             .par_iter()
             .enumerate()
             .flat_map(|(i, b)| [(i, b, 1u32), (i, b, 2u32)])
             .map(|(i, b, seed)| {
+                let mut o = Outcome::default();
+                let (cvc5, z3) = (quick(b, "cvc5"), quick(b, "z3"));
+                if cvc5.is_none() && z3.is_none() {
+                    return o;
+                }
                 let (out, map) = scrambled(b, seed, seed == 1);
                 let file = dir.path().join(format!("{i}-{seed}.smt2"));
-                let (mut ran, mut same, mut cores) = (0, 0, 0);
-                let mut problems = Vec::new();
-                if let Some(expect) = quick(b, "cvc5") {
+                let judge = |o: &mut Outcome, solver: &str, expect: &str, got: &str| {
+                    o.ran += 1;
+                    match answer(got) {
+                        a if a == expect => o.same += 1,
+                        "sat" | "unsat" => o
+                            .problems
+                            .push(format!("{} seed {seed}: {solver} says {got}", b.rel)),
+                        a => o.other.push(format!("{} seed {seed}: {solver} {a}", b.rel)),
+                    }
+                };
+                if let Some(expect) = cvc5 {
                     std::fs::write(&file, &out).unwrap();
                     let got = solve(CVC5, &["--lang=smt2", "--tlimit-per=20000"], &file);
-                    ran += 1;
-                    match answer(&got) {
-                        a if a == expect => same += 1,
-                        "sat" | "unsat" => problems.push(format!("{} seed {seed}: cvc5 says {got}", b.rel)),
-                        _ => {}
+                    judge(&mut o, "cvc5", &expect, &got);
+                }
+                let Some(expect) = z3 else { return o };
+                // Seed 1: named, with a core to map back; seed 2: as is.
+                let has_names = b.bytes.windows(6).any(|w| w == b":named");
+                let core_run = seed == 1 && expect == "unsat" && !has_names;
+                let input = if core_run { name_asserts(&out, "core_") } else { out };
+                std::fs::write(&file, &input).unwrap();
+                let got = solve(Z3, &["-T:20"], &file);
+                judge(&mut o, "z3", &expect, &got);
+                if core_run && answer(&got) == "unsat" {
+                    // The core: the first parenthesised list after `unsat`.
+                    let after = &got[got.find("unsat").unwrap() + 5..];
+                    let list = after
+                        .find('(')
+                        .and_then(|a| after[a..].find(')').map(|b| &after[a + 1..a + b]))
+                        .unwrap_or("");
+                    let names: Vec<String> = list.split_whitespace().map(String::from).collect();
+                    let pos = core_positions(&input[..], &names)
+                        .unwrap_or_else(|e| panic!("{}: {e}", b.rel));
+                    let orig: HashSet<usize> =
+                        map.original_positions(&pos).unwrap().into_iter().collect();
+                    let restricted = restrict(&b.bytes, &orig);
+                    let rfile = dir.path().join(format!("{i}-{seed}-core.smt2"));
+                    std::fs::write(&rfile, &restricted).unwrap();
+                    let check = solve(Z3, &["-T:20"], &rfile);
+                    o.cores += 1;
+                    if answer(&check) != "unsat" {
+                        o.problems.push(format!(
+                            "{} seed {seed}: the mapped core {orig:?} is not unsat on the original: {check}",
+                            b.rel
+                        ));
                     }
                 }
-                if let Some(expect) = quick(b, "z3") {
-                    let name_prefix = "core_";
-                    let has_names = b.bytes.windows(6).any(|w| w == b":named");
-                    let named = name_asserts(&out, name_prefix);
-                    std::fs::write(&file, &named).unwrap();
-                    let got = solve(Z3, &["-T:20"], &file);
-                    ran += 1;
-                    match answer(&got) {
-                        a if a == expect => same += 1,
-                        "sat" | "unsat" => problems.push(format!("{} seed {seed}: z3 says {got}", b.rel)),
-                        _ => {}
-                    }
-                    if answer(&got) == "unsat" && expect == "unsat" && !has_names {
-                        let core_line = got.lines().map(str::trim).find(|l| l.starts_with('(')).unwrap_or("()");
-                        let names: Vec<String> = core_line
-                            .trim_matches(|c| c == '(' || c == ')')
-                            .split_whitespace()
-                            .map(String::from)
-                            .collect();
-                        let pos = core_positions(&named[..], &names)
-                            .unwrap_or_else(|e| panic!("{}: {e}", b.rel));
-                        let orig: HashSet<usize> = map.original_positions(&pos).unwrap().into_iter().collect();
-                        let restricted = restrict(&b.bytes, &orig);
-                        let rfile = dir.path().join(format!("{i}-{seed}-core.smt2"));
-                        std::fs::write(&rfile, &restricted).unwrap();
-                        let check = solve(Z3, &["-T:20"], &rfile);
-                        cores += 1;
-                        if answer(&check) != "unsat" {
-                            problems.push(format!(
-                                "{} seed {seed}: the mapped core {orig:?} is not unsat on the original: {check}",
-                                b.rel
-                            ));
-                        }
-                    }
-                }
-                let _ = std::fs::remove_file(&file);
-                (b.status.clone(), ran, same, cores, problems)
+                o
             })
             .collect()
     });
-    let ran: usize = results.iter().map(|r| r.1).sum();
-    let same: usize = results.iter().map(|r| r.2).sum();
-    let cores: usize = results.iter().map(|r| r.3).sum();
-    let problems: Vec<&String> = results.iter().flat_map(|r| &r.4).collect();
-    eprintln!("solver runs {ran}, same answer {same}, cores checked {cores}");
+    let ran: usize = results.iter().map(|r| r.ran).sum();
+    let same: usize = results.iter().map(|r| r.same).sum();
+    let cores: usize = results.iter().map(|r| r.cores).sum();
+    let problems: Vec<&String> = results.iter().flat_map(|r| &r.problems).collect();
+    let other: Vec<&String> = results.iter().flat_map(|r| &r.other).collect();
+    eprintln!(
+        "solver runs {ran}, same answer {same}, cores checked {cores}; other answers: {other:#?}"
+    );
     assert!(problems.is_empty(), "{problems:#?}");
-    assert!(ran > 1000, "only {ran} solver runs");
+    assert!(ran > 1200, "only {ran} solver runs");
     assert!(
-        same * 100 >= ran * 97,
+        same * 100 >= ran * 98,
         "only {same} of {ran} answers reproduced"
     );
-    assert!(cores > 400, "only {cores} cores checked");
+    assert!(cores > 250, "only {cores} cores checked");
 }

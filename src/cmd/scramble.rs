@@ -8,7 +8,7 @@
 //! independently with the same seed, so the output does not depend on the
 //! number of threads. A file that cannot be scrambled is reported
 //! (`path:line:column: message`) and the others go on; the exit code is then
-//! [`exit::FAILURES`](crate::exit::FAILURES).
+//! [`crate::exit::FAILURES`].
 
 use crate::exit;
 use crate::scramble::{self, random, ScrambleOptions};

@@ -25,9 +25,9 @@
 //!   Not renamed: theory symbols, the logic, keywords, literals, indices,
 //!   and values of attributes other than `:named`, `:pattern` and
 //!   `:no-pattern` (e.g. `:qid`).
-//! - **Commuting** (`commute`): arguments of commutative theory operators
-//!   are permuted, and so are the bindings of a (parallel) `let`; see
-//!   [`commute`] for the table.
+//! - **Commuting** (`commute`): in every term (assertions and definitions),
+//!   arguments of commutative theory operators are permuted, and so are the
+//!   bindings of a (parallel) `let`; see [`commute`] for the table.
 //! - **Metadata**: comments and layout are dropped (one command per line,
 //!   tokens separated by one space). `set-info` commands are removed except
 //!   `:smt-lib-version` (solvers read string escapes by it): `:status` must
@@ -35,6 +35,10 @@
 //!   identify the benchmark. `echo` is removed too. The status and the text
 //!   of every removed command are kept in the map, so coreval can still
 //!   read the expected answer and the licence notes travel with the file.
+//!
+//! Random numbers are drawn from one `srandom(seed)` sequence in output
+//! order: a run's shuffle when the run ends, then, while its commands are
+//! printed, each commuted argument list in pre-order.
 //!
 //! Memory: the current run (at most `window` bytes of commands plus a small
 //! per-command record), the tree of the command being printed, the symbol
@@ -55,12 +59,15 @@ use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::scanner::{Command, ScanError, Scanner};
 use render::Renderer;
 use std::collections::HashSet;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use symtab::{PrefixFinder, SymTab};
 
 /// Prefix of fresh names when the caller does not choose one.
 pub const DEFAULT_PREFIX: &str = "x_";
+
+/// Output is written in blocks of about this size.
+const OUT_BLOCK: usize = 1 << 20;
 
 /// Default largest buffered run: 16 MiB.
 pub const DEFAULT_WINDOW: usize = 16 << 20;
@@ -134,7 +141,7 @@ struct Item {
 }
 
 struct Driver<W: Write> {
-    out: BufWriter<W>,
+    out: W,
     opts: ScrambleOptions,
     rng: GlibcRandom,
     renderer: Renderer,
@@ -144,7 +151,8 @@ struct Driver<W: Write> {
     items: Vec<Item>,
     /// Names defined by `:named` in the current assertion run.
     named: HashSet<Vec<u8>>,
-    line: Vec<u8>,
+    /// Output not yet written (commands are rendered straight into it).
+    pending: Vec<u8>,
     asserts: u64,
     named_finder: memchr::memmem::Finder<'static>,
 }
@@ -157,7 +165,7 @@ pub fn scramble<R: Read, W: Write>(
 ) -> Result<DescrambleMap, ScrambleError> {
     let prefix = opts.prefix.clone().unwrap_or_else(|| DEFAULT_PREFIX.into());
     let mut d = Driver {
-        out: BufWriter::with_capacity(1 << 20, writer),
+        out: writer,
         rng: GlibcRandom::new(opts.seed),
         renderer: Renderer::new(SymTab::new(&prefix), opts.rename, opts.commute),
         map: DescrambleMap {
@@ -178,20 +186,18 @@ pub fn scramble<R: Read, W: Write>(
         buf: Vec::new(),
         items: Vec::new(),
         named: HashSet::new(),
-        line: Vec::new(),
+        pending: Vec::with_capacity(OUT_BLOCK + (64 << 10)),
         asserts: 0,
         named_finder: memchr::memmem::Finder::new(b":named"),
     };
     let guard = PrefixFinder::new(prefix.as_bytes());
     let mut sc = Scanner::new(reader);
     while let Some(cmd) = sc.next_command()? {
-        if d.opts.rename {
-            if guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text) {
-                return Err(ScrambleError::PrefixInInput {
-                    prefix,
-                    line: cmd.line,
-                });
-            }
+        if d.opts.rename && (guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text)) {
+            return Err(ScrambleError::PrefixInInput {
+                prefix,
+                line: cmd.line,
+            });
         }
         d.command(cmd)?;
     }
@@ -199,6 +205,7 @@ pub fn scramble<R: Read, W: Write>(
         return Err(ScrambleError::PrefixInInput { prefix, line: 0 });
     }
     d.flush()?;
+    d.out.write_all(&d.pending)?;
     d.out.flush()?;
     let mut map = d.map;
     map.symbols = SymbolMap(d.renderer.tab.renaming());
@@ -384,8 +391,9 @@ impl<W: Write> Driver<W> {
 
     /// Render one command and write it on its own line.
     fn emit(&mut self, text: &[u8], line: u64, column: u64) -> Result<(), ScrambleError> {
-        self.line.clear();
-        if let Err(e) = self.renderer.render(text, &mut self.rng, &mut self.line) {
+        let mark = self.pending.len();
+        if let Err(e) = self.renderer.render(text, &mut self.rng, &mut self.pending) {
+            self.pending.truncate(mark);
             let (l, c) = position(text, e.offset, line, column);
             return Err(ScrambleError::Syntax {
                 line: l,
@@ -393,8 +401,11 @@ impl<W: Write> Driver<W> {
                 message: e.message,
             });
         }
-        self.line.push(b'\n');
-        self.out.write_all(&self.line)?;
+        self.pending.push(b'\n');
+        if self.pending.len() >= OUT_BLOCK {
+            self.out.write_all(&self.pending)?;
+            self.pending.clear();
+        }
         Ok(())
     }
 }

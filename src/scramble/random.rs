@@ -12,8 +12,8 @@
 //! seed = (Σ entrants' numbers + ⌊NYSE⌋) mod 2^30 (see [`competition_seed`]).
 //!
 //! glibc's default generator is TYPE_3: an additive lagged Fibonacci
-//! generator over 31 words, r[i] = r[i−3] + r[i−31] (mod 2^32), output
-//! r[i] >> 1. `srandom(s)` fills the words with 16807·r mod (2^31 − 1)
+//! generator over 31 words, `r[i] = r[i−3] + r[i−31]` (mod 2^32), output
+//! `r[i] >> 1`. `srandom(s)` fills the words with 16807·r mod (2^31 − 1)
 //! (Schrage's method, on the seed reinterpreted as a signed 32-bit word,
 //! with 0 replaced by 1) and discards the first 310 outputs. The official
 //! scrambler source (SMT-COMP/scrambler, scrambler.cpp) uses its own 48-bit

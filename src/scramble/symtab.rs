@@ -185,7 +185,7 @@ impl SymTab {
             len: name.len() as u32,
             ..Slot::default()
         };
-        if self.slot_of.len() * 2 > self.slots.len() {
+        if self.slot_of.len() * 4 > self.slots.len() * 3 {
             self.grow();
         }
         i
