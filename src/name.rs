@@ -24,7 +24,7 @@ mod tree;
 pub use tree::{name_tree, IndexEntry, NameSummary, Outcome, TreeOptions, INDEX_FILE};
 
 use crate::benchmark::{
-    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Policy,
+    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,
 };
 use crate::smtlib::lint;
 use crate::smtlib::scanner::{Command, Scanner};
@@ -163,7 +163,7 @@ pub fn name_script<R: Read + Seek, W: Write>(
                     }
                 }
                 let obs = analyzer.observe(&cmd);
-                rw.write(&mut out, &cmd, obs.class, obs.assertion, &obs.named)?;
+                rw.write(&mut out, &cmd, &obs)?;
             }
             Ok(None) => {
                 out.write_all(scanner.gap())?;
@@ -218,16 +218,10 @@ struct Rewriter<'p> {
 }
 
 impl Rewriter<'_> {
-    fn write<W: Write>(
-        &mut self,
-        out: &mut W,
-        cmd: &Command,
-        class: Class,
-        assertion: usize,
-        named: &[NamedAttr],
-    ) -> io::Result<()> {
+    fn write<W: Write>(&mut self, out: &mut W, cmd: &Command, obs: &Observation) -> io::Result<()> {
         let text = &cmd.text;
-        if !self.option_written && !matches!(cmd.head(), "set-option" | "set-info") {
+        let named = &obs.named;
+        if !self.option_written && !obs.preamble {
             out.write_all(b"(set-option :produce-unsat-cores true)\n")?;
             self.option_written = true;
         }
@@ -236,7 +230,7 @@ impl Rewriter<'_> {
         } else {
             Vec::new()
         };
-        match class {
+        match obs.class {
             Class::Remove | Class::GetUnsatCore => Ok(()),
             Class::CheckSat => {
                 out.write_all(text)?;
@@ -245,13 +239,12 @@ impl Rewriter<'_> {
             Class::Assert => {
                 if self.policy == NamedPolicy::Keep {
                     if let Some(a) = named.iter().find(|a| a.top_level) {
-                        self.kept.push((assertion, a.name.clone()));
+                        self.kept.push((obs.assertion, a.name.clone()));
                         return out.write_all(text);
                     }
                 }
-                let (s, e) = cmd.args_span();
-                self.number.clear();
-                write!(self.number, "{assertion}")?;
+                let (s, e) = obs.term;
+                digits(obs.assertion, &mut self.number);
                 out.write_all(&text[..s])?;
                 out.write_all(b"(! ")?;
                 write_without(out, text, (s, e), &strip)?;
@@ -264,6 +257,20 @@ impl Rewriter<'_> {
             Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
         }
     }
+}
+
+/// The decimal digits of `n` (a name is written per assertion: no
+/// formatting machinery).
+fn digits(mut n: usize, out: &mut Vec<u8>) {
+    out.clear();
+    loop {
+        out.push(b'0' + (n % 10) as u8);
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
 }
 
 /// The spans to delete to strip every `:named` attribute: the attribute

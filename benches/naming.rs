@@ -1,0 +1,172 @@
+//! Naming throughput and memory (`cargo bench --bench naming`).
+//!
+//! Generates two benchmarks of ~100 MB in a temporary directory (size in MB
+//! from `COREVAL_BENCH_MB`): one with many small assertions, one with a
+//! single giant assertion. For each it measures
+//! - `cp`: `std::fs::copy` of the file (read + write), best of 3;
+//! - `coreval name FILE -o DIR` in a child process, best of 3: wall time,
+//!   and the child's peak RSS from `wait4`;
+//! and prints MB/s, the ratio to `cp`, and the peak RSS against the largest
+//! single command (the scanner holds one command in memory). A run of the
+//! same binary on a tiny file gives the process's baseline RSS.
+//!
+//! Targets: ≥ 300 MB/s, ≥ 0.3× cp, peak RSS − baseline ≤ 2× the largest
+//! command.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const BIN: &str = env!("CARGO_BIN_EXE_coreval");
+
+fn main() {
+    let mb: u64 = std::env::var("COREVAL_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tiny = dir.path().join("tiny.smt2");
+    std::fs::write(
+        &tiny,
+        "(set-logic QF_UF)(declare-fun p () Bool)(assert p)(assert (not p))(check-sat)\n",
+    )
+    .unwrap();
+    let (_, baseline) = name_in_child(&tiny, &dir.path().join("out-tiny"));
+    println!(
+        "coreval {BIN}\nbaseline peak RSS (tiny file): {:.1} MB\n",
+        baseline as f64 / 1e6
+    );
+    println!(
+        "{:<8} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10} {:>12} {:>8}",
+        "input",
+        "MB",
+        "largest",
+        "cp MB/s",
+        "name MB/s",
+        "ratio",
+        "peak RSS",
+        "RSS-base",
+        "/largest"
+    );
+    for (label, giant) in [("many", false), ("giant", true)] {
+        let input = dir.path().join(format!("{label}.smt2"));
+        let largest = generate(&input, mb << 20, giant);
+        let size = std::fs::metadata(&input).unwrap().len();
+        let cp = best_of(3, || {
+            let t = Instant::now();
+            std::fs::copy(&input, dir.path().join("copy.smt2")).unwrap();
+            t.elapsed().as_secs_f64()
+        });
+        std::fs::remove_file(dir.path().join("copy.smt2")).unwrap();
+        let mut rss = 0;
+        let name = best_of(3, || {
+            let out = dir.path().join(format!("out-{label}"));
+            let _ = std::fs::remove_dir_all(&out);
+            let (secs, peak) = name_in_child(&input, &out);
+            rss = rss.max(peak);
+            secs
+        });
+        let (cp_mbs, name_mbs) = (size as f64 / 1e6 / cp, size as f64 / 1e6 / name);
+        let over = rss.saturating_sub(baseline);
+        println!(
+            "{:<8} {:>8.1} {:>10} {:>10.0} {:>10.0} {:>7.2} {:>9.1}M {:>11.1}M {:>8.2}",
+            label,
+            size as f64 / 1e6,
+            human(largest),
+            cp_mbs,
+            name_mbs,
+            name_mbs / cp_mbs,
+            rss as f64 / 1e6,
+            over as f64 / 1e6,
+            over as f64 / largest as f64
+        );
+        std::fs::remove_file(&input).unwrap();
+    }
+}
+
+fn human(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+fn best_of(n: usize, mut f: impl FnMut() -> f64) -> f64 {
+    (0..n).map(|_| f()).fold(f64::INFINITY, f64::min)
+}
+
+/// Run `coreval name input -o out` and return its wall time and peak RSS
+/// (bytes), read with `wait4` for exactly this child.
+fn name_in_child(input: &Path, out: &Path) -> (f64, u64) {
+    let t = Instant::now();
+    let child = Command::new(BIN)
+        .arg("name")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .arg("--allow-no-status")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("run coreval");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain syscall on our own child; rusage is written by the kernel.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(r, pid, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "coreval name failed on {}",
+        input.display()
+    );
+    let named = out.join(input.file_name().unwrap());
+    assert!(named.is_file(), "no output for {}", input.display());
+    (secs, usage.ru_maxrss as u64 * 1024)
+}
+
+/// Write a benchmark of about `target` bytes: many assertions of ~100
+/// bytes, or one assertion holding everything. Returns the size of its
+/// largest command.
+fn generate(path: &PathBuf, target: u64, giant: bool) -> u64 {
+    let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let vars = 1000;
+    writeln!(w, "; generated by benches/naming.rs\n(set-logic QF_LIA)").unwrap();
+    writeln!(w, "(set-info :status unsat)").unwrap();
+    for i in 0..vars {
+        writeln!(w, "(declare-fun x{i} () Int)").unwrap();
+    }
+    let mut written = 0u64;
+    let mut largest = 0u64;
+    if giant {
+        w.write_all(b"(assert (and\n").unwrap();
+        written += 13;
+    }
+    let mut i = 0u64;
+    while written < target {
+        let (a, b, c) = (i % vars, (i * 7 + 3) % vars, (i * 13 + 5) % vars);
+        let clause = format!(
+            "(or (> x{a} (+ x{b} {})) (= x{c} (* 3 x{a})) (not (<= x{b} |x{c}|)))",
+            i % 1000
+        );
+        let line = if giant {
+            format!("  {clause} ; c{i}\n")
+        } else {
+            format!("(assert {clause})\n")
+        };
+        w.write_all(line.as_bytes()).unwrap();
+        written += line.len() as u64;
+        largest = largest.max(line.len() as u64);
+        i += 1;
+    }
+    if giant {
+        w.write_all(b"))\n").unwrap();
+        largest = written + 3;
+    }
+    w.write_all(b"(assert false)\n(check-sat)\n(exit)\n")
+        .unwrap();
+    w.flush().unwrap();
+    largest
+}
