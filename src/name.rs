@@ -146,7 +146,7 @@ pub fn name_script<R: Read + Seek, W: Write>(
         policy: opts.policy.named,
         option_written: false,
         kept: Vec::new(),
-        number: Vec::with_capacity(20),
+        number: [0; 20],
     };
     let mut analyzer = Analyzer::new();
     let mut scanner = Scanner::new(&mut input);
@@ -214,7 +214,7 @@ struct Rewriter<'p> {
     option_written: bool,
     kept: Vec<(usize, String)>,
     /// Digits of the current assertion number.
-    number: Vec<u8>,
+    number: [u8; 20],
 }
 
 impl Rewriter<'_> {
@@ -244,13 +244,12 @@ impl Rewriter<'_> {
                     }
                 }
                 let (s, e) = obs.term;
-                digits(obs.assertion, &mut self.number);
                 out.write_all(&text[..s])?;
                 out.write_all(b"(! ")?;
                 write_without(out, text, (s, e), &strip)?;
                 out.write_all(b" :named ")?;
                 out.write_all(self.prefix)?;
-                out.write_all(&self.number)?;
+                out.write_all(digits(obs.assertion, &mut self.number))?;
                 out.write_all(b")")?;
                 out.write_all(&text[e..])
             }
@@ -261,16 +260,16 @@ impl Rewriter<'_> {
 
 /// The decimal digits of `n` (a name is written per assertion: no
 /// formatting machinery).
-fn digits(mut n: usize, out: &mut Vec<u8>) {
-    out.clear();
+fn digits(mut n: usize, out: &mut [u8; 20]) -> &[u8] {
+    let mut k = out.len();
     loop {
-        out.push(b'0' + (n % 10) as u8);
+        k -= 1;
+        out[k] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
-            break;
+            return &out[k..];
         }
     }
-    out.reverse();
 }
 
 /// The spans to delete to strip every `:named` attribute: the attribute

@@ -407,7 +407,7 @@ impl<R: Read> Scanner<R> {
                             i,
                             end,
                             &mut depth,
-                            max_depth,
+                            &mut max_depth,
                             &mut self.line,
                             &mut self.line_start,
                             self.base,

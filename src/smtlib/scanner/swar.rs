@@ -42,7 +42,7 @@ pub(super) fn skip(
     i: usize,
     end: usize,
     depth: &mut u64,
-    max_depth: u64,
+    max_depth: &mut u64,
     line: &mut u64,
     line_start: &mut u64,
     base: u64,
@@ -53,7 +53,7 @@ pub(super) fn skip(
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        skip_u64(buf, i, end, depth, max_depth, line, line_start, base)
+        skip_u64(buf, i, end, depth, *max_depth, line, line_start, base)
     }
 }
 
@@ -108,8 +108,10 @@ fn skip_u64(
 }
 
 /// Prefix sums of the depth change inside 4 bytes, by their open and close
-/// bits (`open | close << 4`): (change after the 4 bytes, lowest and
-/// highest change after any of them).
+/// bits (`open | close << 4`): the change after the 4 bytes, the lowest
+/// change right after one of its `)` and the highest right after one of its
+/// `(` (only a `)` can end an argument or the command, only a `(` can reach
+/// a new maximum depth).
 static NIBBLE: [(i8, i8, i8); 256] = {
     let mut t = [(0i8, 0i8, 0i8); 256];
     let mut idx = 0;
@@ -120,15 +122,15 @@ static NIBBLE: [(i8, i8, i8); 256] = {
         while k < 4 {
             if open & (1 << k) != 0 {
                 run += 1;
+                if run > hi {
+                    hi = run;
+                }
             }
             if close & (1 << k) != 0 {
                 run -= 1;
-            }
-            if run < lo {
-                lo = run;
-            }
-            if run > hi {
-                hi = run;
+                if run < lo {
+                    lo = run;
+                }
             }
             k += 1;
         }
@@ -143,7 +145,7 @@ mod sse2 {
     use super::NIBBLE;
     use std::arch::x86_64::*;
 
-    /// [`super::skip`] with 16-byte chunks.
+    /// [`super::skip`] with 16-byte chunks; it also raises `max_depth`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn skip(
@@ -151,14 +153,14 @@ mod sse2 {
         mut i: usize,
         end: usize,
         depth: &mut u64,
-        max_depth: u64,
+        max_depth: &mut u64,
         line: &mut u64,
         line_start: &mut u64,
         base: u64,
     ) -> usize {
         let end = end.min(buf.len());
         let mut d = *depth as i64;
-        let max = max_depth as i64;
+        let mut max = *max_depth as i64;
         // SAFETY: SSE2 is part of the x86_64 baseline; every load reads the
         // 16 bytes buf[i..i + 16], in bounds since i + 16 <= end <= len.
         unsafe {
@@ -177,18 +179,24 @@ mod sse2 {
                 let o = _mm_movemask_epi8(_mm_cmpeq_epi8(v, open)) as u32;
                 let c = _mm_movemask_epi8(_mm_cmpeq_epi8(v, close)) as u32;
                 if o | c != 0 {
-                    let (mut run, mut lo, mut hi) = (0i64, i64::MAX, i64::MIN);
-                    for k in 0..4 {
-                        let idx = ((o >> (4 * k)) & 15) | (((c >> (4 * k)) & 15) << 4);
-                        let (n, l, h) = NIBBLE[idx as usize];
-                        lo = lo.min(run + l as i64);
-                        hi = hi.max(run + h as i64);
-                        run += n as i64;
+                    let (opens, closes) = (o.count_ones() as i64, c.count_ones() as i64);
+                    if d - closes <= 1 || d + opens > max {
+                        // A `)` may end an argument, or a `(` reach a new
+                        // depth: the exact prefix sums decide.
+                        let (mut run, mut lo, mut hi) = (0i64, i64::MAX / 2, i64::MIN / 2);
+                        for k in 0..4 {
+                            let idx = ((o >> (4 * k)) & 15) | (((c >> (4 * k)) & 15) << 4);
+                            let (n, l, h) = NIBBLE[idx as usize];
+                            lo = lo.min(run + l as i64);
+                            hi = hi.max(run + h as i64);
+                            run += n as i64;
+                        }
+                        if d + lo <= 1 {
+                            break;
+                        }
+                        max = max.max(d + hi);
                     }
-                    if d + lo <= 1 || d + hi > max {
-                        break;
-                    }
-                    d += run;
+                    d += opens - closes;
                 }
                 let nl = _mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)) as u32;
                 if nl != 0 {
@@ -199,6 +207,7 @@ mod sse2 {
             }
         }
         *depth = d as u64;
+        *max_depth = max as u64;
         i
     }
 }
@@ -207,12 +216,13 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    /// What the byte loop would do with one chunk: `Some(depth after)` when
-    /// nothing but depth and lines change (no state change, no `)` down to
-    /// depth ≤ 1, no new maximum); `strict` also refuses any byte at depth
-    /// ≤ 1 (what `skip` checks when the chunk has parentheses).
-    fn slow(chunk: &[u8], depth: u64, max: u64, strict: bool) -> Option<u64> {
-        let mut d = depth;
+    /// What the byte loop would do with one chunk: `Some((depth, max))`
+    /// after it when nothing but depth, maximum and lines change (no state
+    /// change, no `)` down to depth ≤ 1). The `u64` version is more careful
+    /// (`strict`): it also leaves any byte at depth ≤ 1, and a new maximum,
+    /// to the byte loop.
+    fn slow(chunk: &[u8], depth: u64, max: u64, strict: bool) -> Option<(u64, u64)> {
+        let (mut d, mut m) = (depth, max);
         for &c in chunk {
             match c {
                 b'"' | b'|' | b';' => return None,
@@ -225,31 +235,61 @@ mod tests {
                 }
                 _ => {}
             }
-            if (strict && d <= 1) || d > max {
+            if strict && (d <= 1 || d > max) {
                 return None;
             }
+            m = m.max(d);
         }
-        Some(d)
+        Some((d, m))
     }
 
-    type Skip = fn(&[u8], usize, usize, &mut u64, u64, &mut u64, &mut u64, u64) -> usize;
+    type Skip = fn(&[u8], usize, usize, &mut u64, &mut u64, &mut u64, &mut u64, u64) -> usize;
+
+    /// The `u64` version under the [`Skip`] signature.
+    #[allow(clippy::too_many_arguments)]
+    fn u64_skip(
+        b: &[u8],
+        i: usize,
+        e: usize,
+        d: &mut u64,
+        m: &mut u64,
+        l: &mut u64,
+        ls: &mut u64,
+        base: u64,
+    ) -> usize {
+        skip_u64(b, i, e, d, *m, l, ls, base)
+    }
 
     /// `f` on one chunk agrees with the byte loop: it skips it exactly when
-    /// safe (and is not needlessly careful), with the right depth and lines.
-    fn check(f: Skip, chunk: &[u8], depth: u64, max: u64) {
-        let (mut d, mut line, mut ls) = (depth, 1, 0);
-        let i = f(chunk, 0, chunk.len(), &mut d, max, &mut line, &mut ls, 100);
+    /// safe (and is not needlessly careful), with the right depth, maximum
+    /// and lines.
+    fn check(f: Skip, chunk: &[u8], depth: u64, max: u64, strict: bool) {
+        let (mut d, mut m, mut line, mut ls) = (depth, max, 1, 0);
+        let i = f(
+            chunk,
+            0,
+            chunk.len(),
+            &mut d,
+            &mut m,
+            &mut line,
+            &mut ls,
+            100,
+        );
         let ctx = format!(
             "{:?} depth {depth} max {max}",
             String::from_utf8_lossy(chunk)
         );
         if i == 0 {
-            assert_eq!((d, line), (depth, 1), "{ctx}");
-            assert_eq!(slow(chunk, depth, max, true), None, "needless bail: {ctx}");
+            assert_eq!((d, m, line), (depth, max, 1), "{ctx}");
+            assert_eq!(
+                slow(chunk, depth, max, strict),
+                None,
+                "needless bail: {ctx}"
+            );
             return;
         }
         assert_eq!(i, chunk.len());
-        assert_eq!(Some(d), slow(chunk, depth, max, false), "{ctx}");
+        assert_eq!(Some((d, m)), slow(chunk, depth, max, false), "{ctx}");
         let nls = chunk.iter().filter(|&&c| c == b'\n').count() as u64;
         assert_eq!(line, 1 + nls, "{ctx}");
         if let Some(p) = chunk.iter().rposition(|&c| c == b'\n') {
@@ -273,7 +313,7 @@ mod tests {
         for n in 0..5u64.pow(8) {
             chunk_of(n, &mut chunk);
             for (depth, max) in DEPTHS {
-                check(skip_u64, &chunk, depth, max);
+                check(u64_skip, &chunk, depth, max, true);
             }
         }
     }
@@ -298,7 +338,7 @@ mod tests {
                     .for_each(|c| *c = b'x');
             }
             for (depth, max) in DEPTHS {
-                check(sse2::skip, &chunk, depth, max);
+                check(sse2::skip, &chunk, depth, max, false);
             }
         }
         for text in [
@@ -308,8 +348,8 @@ mod tests {
             b"xxxxxxxxxxxxxxxx",
         ] {
             for (depth, max) in DEPTHS {
-                check(sse2::skip, text, depth, max);
-                check(sse2::skip, text, depth, max + 20);
+                check(sse2::skip, text, depth, max, false);
+                check(sse2::skip, text, depth, max + 20, false);
             }
         }
     }
