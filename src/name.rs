@@ -140,6 +140,51 @@ pub fn name_script<R: Read + Seek, W: Write>(
         }
     };
     input.seek(SeekFrom::Start(start))?;
+    let report = rewrite(input, output, prefix, opts, false)?;
+    Ok(report.expect("no clash watch"))
+}
+
+/// Name the file `input` into the file `output` (both at their start) in
+/// one pass when possible: the rewrite runs with the prefix it would most
+/// likely choose (`cv`, or the fixed one) and watches the bytes it reads for
+/// that prefix followed by a digit; only when it sees one does it start
+/// over with [`name_script`] (which chooses the prefix first, or reports
+/// the clash with its position). Saves reading every file twice.
+pub fn name_file(
+    input: &mut std::fs::File,
+    output: &mut std::fs::File,
+    opts: &NameOptions,
+) -> Result<NameReport, NameError> {
+    let tentative = opts
+        .prefix
+        .clone()
+        .unwrap_or_else(|| prefix::FIRST.to_string());
+    if let Err(why) = prefix::validate(&tentative) {
+        return Err(NameError::BadPrefix {
+            prefix: tentative,
+            why,
+        });
+    }
+    if let Some(report) = rewrite(&mut *input, &mut *output, tentative, opts, true)? {
+        return Ok(report);
+    }
+    input.seek(SeekFrom::Start(0))?;
+    output.set_len(0)?;
+    output.seek(SeekFrom::Start(0))?;
+    name_script(input, output, opts)
+}
+
+/// The rewrite with `prefix`; with `watch`, `Ok(None)` as soon as the bytes
+/// of `prefix` followed by a digit are seen (the output is then partial).
+fn rewrite<R: Read, W: Write>(
+    mut input: R,
+    output: W,
+    prefix: String,
+    opts: &NameOptions,
+    watch: bool,
+) -> Result<Option<NameReport>, NameError> {
+    let clash = std::cell::Cell::new(false);
+    let mut input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
     let mut out = BufWriter::with_capacity(OUT_BUFFER, output);
     let mut rw = Rewriter {
         prefix: prefix.as_bytes(),
@@ -155,6 +200,9 @@ pub fn name_script<R: Read + Seek, W: Write>(
     loop {
         match scanner.next_command() {
             Ok(Some(cmd)) => {
+                if clash.get() {
+                    return Ok(None);
+                }
                 out.write_all(scanner.gap())?;
                 size = cmd.offset + cmd.text.len() as u64;
                 if let Some(parser) = strict.as_mut() {
@@ -166,6 +214,9 @@ pub fn name_script<R: Read + Seek, W: Write>(
                 rw.write(&mut out, &cmd, &obs)?;
             }
             Ok(None) => {
+                if clash.get() {
+                    return Ok(None);
+                }
                 out.write_all(scanner.gap())?;
                 size += scanner.gap().len() as u64;
                 break;
@@ -197,14 +248,14 @@ pub fn name_script<R: Read + Seek, W: Write>(
             .chain(info.nested_names.iter().cloned())
             .collect(),
     };
-    Ok(NameReport {
+    Ok(Some(NameReport {
         prefix,
         assertions: info.assertions,
         nested_names,
         kept,
         info,
         reasons,
-    })
+    }))
 }
 
 /// The per-command part of the rewrite.

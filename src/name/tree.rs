@@ -14,7 +14,7 @@
 //!   with the same source size, modification time and settings, and (for a
 //!   named one) its output exists.
 
-use super::{name_script, NameError, NameOptions};
+use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -291,11 +291,11 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry 
     let result = (|| -> Result<_, NameError> {
         let dir = target.parent().unwrap_or(out);
         fs::create_dir_all(dir)?;
-        let input = File::open(&file.path)?;
+        let mut input = File::open(&file.path)?;
         let mut tmp = tempfile::Builder::new()
             .prefix(".coreval-name-")
             .tempfile_in(dir)?;
-        let report = name_script(input, tmp.as_file_mut(), opts)?;
+        let report = name_file(&mut input, tmp.as_file_mut(), opts)?;
         if report.eligible() {
             tmp.persist(&target).map_err(|e| e.error)?;
         } else if target.is_file() {

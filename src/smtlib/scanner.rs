@@ -178,8 +178,6 @@ pub struct Scanner<R> {
     /// Position of the token that opened the current string or symbol.
     tok_line: u64,
     tok_col: u64,
-    /// Capacity to give the next command's text.
-    text_hint: usize,
 }
 
 impl<R: Read> Scanner<R> {
@@ -200,7 +198,6 @@ impl<R: Read> Scanner<R> {
             gap: Vec::new(),
             tok_line: 0,
             tok_col: 0,
-            text_hint: 64,
         }
     }
 
@@ -314,19 +311,15 @@ impl<R: Read> Scanner<R> {
                         b'(' => {
                             self.gap.extend_from_slice(&self.buf[self.pos..i]);
                             let abs = self.base + i as u64;
-                            self.cur = Command {
-                                // Sized like the previous command: one
-                                // allocation for a run of similar commands.
-                                text: Vec::with_capacity(self.text_hint),
-                                offset: abs,
-                                line: self.line,
-                                column: self.column_at(abs),
-                                max_depth: 1,
-                                has_comment: false,
-                                depth1_end: 0,
-                            };
+                            // Field by field: `cur.text` is already allocated
+                            // (see the end of `step_command`).
+                            let column = self.column_at(abs);
+                            let c = &mut self.cur;
+                            (c.offset, c.line, c.column) = (abs, self.line, column);
+                            (c.max_depth, c.has_comment, c.depth1_end) = (1, false, 0);
+                            c.text.clear();
+                            c.text.push(b'(');
                             self.depth = 1;
-                            self.cur.text.push(b'(');
                             self.pos = i + 1;
                             self.state = State::Cmd;
                             return Ok(None);
@@ -514,8 +507,21 @@ impl<R: Read> Scanner<R> {
         self.pos = i;
         if done {
             self.state = State::Top;
-            self.text_hint = (self.cur.text.len() + 16).clamp(64, 1 << 16);
-            return Ok(Some(std::mem::take(&mut self.cur)));
+            // The next command's buffer, sized like this one: one allocation
+            // per command for a run of similar commands.
+            let hint = (self.cur.text.len() + 16).clamp(64, 1 << 16);
+            let c = &self.cur;
+            let cmd = Command {
+                text: Vec::new(),
+                offset: c.offset,
+                line: c.line,
+                column: c.column,
+                max_depth: c.max_depth,
+                has_comment: c.has_comment,
+                depth1_end: c.depth1_end,
+            };
+            let text = std::mem::replace(&mut self.cur.text, Vec::with_capacity(hint));
+            return Ok(Some(Command { text, ..cmd }));
         }
         Ok(None)
     }

@@ -1,14 +1,18 @@
-//! The scanner's fast path inside a command: eight bytes at a time in a
-//! `u64` (SWAR), for the common case where the bytes only move the depth
-//! and count lines.
+//! The scanner's fast path inside a command: a chunk of bytes at a time,
+//! for the common case where the bytes only move the depth and count lines.
 //!
 //! A chunk is skipped as a whole when it holds no `"`, `|` or `;` (which
-//! change the scanner's state), its depth stays above 1 throughout (depth 1
-//! is where arguments start and end, depth 0 ends the command) and it does
-//! not go deeper than the deepest level seen so far (so the maximum depth is
-//! unchanged). Otherwise the scanner's byte loop takes that chunk. The depth
-//! after each byte comes from one multiplication: with `b` = 1 + opens −
-//! closes per byte (0, 1 or 2), `b · 0x0101…01` holds the running sums.
+//! change the scanner's state) and no `)` brings the depth down to 1 (where
+//! an argument ends) or 0 (the end of the command); the depth, the maximum
+//! depth and the line count are updated for it. Otherwise the scanner's
+//! byte loop takes that chunk.
+//!
+//! Two versions: SSE2 on x86_64 (always present there), 16-byte chunks, with
+//! prefix sums in the vector; and a portable one, 8-byte chunks in a `u64`
+//! (SWAR), where the depth after each byte comes from one multiplication:
+//! with `b` = 1 + opens − closes per byte (0, 1 or 2), `b · 0x0101…01` holds
+//! the running sums. The portable one is more careful: it leaves to the
+//! byte loop any chunk with a byte at depth ≤ 1 or a new maximum depth.
 
 const L: u64 = 0x0101_0101_0101_0101;
 const H: u64 = 0x8080_8080_8080_8080;
@@ -107,43 +111,50 @@ fn skip_u64(
     i
 }
 
-/// Prefix sums of the depth change inside 4 bytes, by their open and close
-/// bits (`open | close << 4`): the change after the 4 bytes, the lowest
-/// change right after one of its `)` and the highest right after one of its
-/// `(` (only a `)` can end an argument or the command, only a `(` can reach
-/// a new maximum depth).
-static NIBBLE: [(i8, i8, i8); 256] = {
-    let mut t = [(0i8, 0i8, 0i8); 256];
-    let mut idx = 0;
-    while idx < 256 {
-        let (open, close) = (idx & 15, idx >> 4);
-        let (mut run, mut lo, mut hi) = (0i8, i8::MAX, i8::MIN);
-        let mut k = 0;
-        while k < 4 {
-            if open & (1 << k) != 0 {
-                run += 1;
-                if run > hi {
-                    hi = run;
-                }
-            }
-            if close & (1 << k) != 0 {
-                run -= 1;
-                if run < lo {
-                    lo = run;
-                }
-            }
-            k += 1;
-        }
-        t[idx] = (run, lo, hi);
-        idx += 1;
-    }
-    t
-};
-
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::NIBBLE;
     use std::arch::x86_64::*;
+
+    /// The depth change over a 16-byte chunk, its lowest value right after a
+    /// `)` and its highest right after a `(` (±100 when there is none),
+    /// from prefix sums in the vector (four shifted additions).
+    ///
+    /// # Safety
+    /// SSE2 only, part of the x86_64 baseline.
+    #[inline(always)]
+    unsafe fn prefix_sums(v: __m128i, open: __m128i, close: __m128i) -> (i64, i64, i64) {
+        let op = _mm_cmpeq_epi8(v, open);
+        let cl = _mm_cmpeq_epi8(v, close);
+        // +1 at `(`, −1 at `)` (the masks are −1 where they match).
+        let mut p = _mm_sub_epi8(cl, op);
+        p = _mm_add_epi8(p, _mm_slli_si128::<1>(p));
+        p = _mm_add_epi8(p, _mm_slli_si128::<2>(p));
+        p = _mm_add_epi8(p, _mm_slli_si128::<4>(p));
+        p = _mm_add_epi8(p, _mm_slli_si128::<8>(p));
+        // Signed bytes to unsigned order for min/max_epu8.
+        let flip = _mm_set1_epi8(-128);
+        let at_close = _mm_or_si128(
+            _mm_and_si128(cl, p),
+            _mm_andnot_si128(cl, _mm_set1_epi8(100)),
+        );
+        let at_open = _mm_or_si128(
+            _mm_and_si128(op, p),
+            _mm_andnot_si128(op, _mm_set1_epi8(-100)),
+        );
+        let mut lo = _mm_xor_si128(at_close, flip);
+        let mut hi = _mm_xor_si128(at_open, flip);
+        lo = _mm_min_epu8(lo, _mm_srli_si128::<8>(lo));
+        hi = _mm_max_epu8(hi, _mm_srli_si128::<8>(hi));
+        lo = _mm_min_epu8(lo, _mm_srli_si128::<4>(lo));
+        hi = _mm_max_epu8(hi, _mm_srli_si128::<4>(hi));
+        lo = _mm_min_epu8(lo, _mm_srli_si128::<2>(lo));
+        hi = _mm_max_epu8(hi, _mm_srli_si128::<2>(hi));
+        lo = _mm_min_epu8(lo, _mm_srli_si128::<1>(lo));
+        hi = _mm_max_epu8(hi, _mm_srli_si128::<1>(hi));
+        let byte = |x: __m128i| (_mm_cvtsi128_si32(x) as u8 ^ 0x80) as i8 as i64;
+        let net = _mm_cvtsi128_si32(_mm_srli_si128::<15>(p)) as u8 as i8 as i64;
+        (net, byte(lo), byte(hi))
+    }
 
     /// [`super::skip`] with 16-byte chunks; it also raises `max_depth`.
     #[inline]
@@ -183,18 +194,12 @@ mod sse2 {
                     if d - closes <= 1 || d + opens > max {
                         // A `)` may end an argument, or a `(` reach a new
                         // depth: the exact prefix sums decide.
-                        let (mut run, mut lo, mut hi) = (0i64, i64::MAX / 2, i64::MIN / 2);
-                        for k in 0..4 {
-                            let idx = ((o >> (4 * k)) & 15) | (((c >> (4 * k)) & 15) << 4);
-                            let (n, l, h) = NIBBLE[idx as usize];
-                            lo = lo.min(run + l as i64);
-                            hi = hi.max(run + h as i64);
-                            run += n as i64;
-                        }
+                        let (net, lo, hi) = prefix_sums(v, open, close);
                         if d + lo <= 1 {
                             break;
                         }
                         max = max.max(d + hi);
+                        debug_assert_eq!(net, opens - closes);
                     }
                     d += opens - closes;
                 }
