@@ -297,6 +297,12 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> IndexEntry 
             .tempfile_in(dir)?;
         let report = name_file(&mut input, tmp.as_file_mut(), opts)?;
         if report.eligible() {
+            // Temporary files are private (0600); a named benchmark is not.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o644))?;
+            }
             tmp.persist(&target).map_err(|e| e.error)?;
         } else if target.is_file() {
             // A stale output from an earlier run would look named.
