@@ -19,6 +19,10 @@ use std::io::{self, Read};
 /// Size of the blocks read from the input.
 const BLOCK: usize = 1 << 20;
 
+/// Bytes of a string, quoted symbol or comment looked at one by one before
+/// searching the rest with `memchr`.
+const SHORT: usize = 24;
+
 /// One top-level command.
 #[derive(Clone, Debug, Default)]
 pub struct Command {
@@ -463,9 +467,16 @@ impl<R: Read> Scanner<R> {
                     };
                     // Count the newlines we pass (strings and symbols may span lines).
                     let rest = &buf[i..end];
-                    let found = memchr::memchr(stop, rest);
+                    // Most are short (`|x@1|`, `; c`): look at a few bytes
+                    // before calling the vectorised search.
+                    let short = &rest[..rest.len().min(SHORT)];
+                    let (found, newlines) =
+                        match short.iter().position(|&b| b == stop || b == b'\n') {
+                            Some(k) if rest[k] == stop => (Some(k), false),
+                            _ => (memchr::memchr(stop, rest), true),
+                        };
                     let upto = found.unwrap_or(rest.len());
-                    if stop != b'\n' {
+                    if stop != b'\n' && newlines {
                         for nl in memchr::memchr_iter(b'\n', &rest[..upto]) {
                             self.line += 1;
                             self.line_start = self.base + (i + nl) as u64 + 1;

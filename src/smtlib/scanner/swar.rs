@@ -191,7 +191,15 @@ mod sse2 {
                 let c = _mm_movemask_epi8(_mm_cmpeq_epi8(v, close)) as u32;
                 if o | c != 0 {
                     let (opens, closes) = (o.count_ones() as i64, c.count_ones() as i64);
-                    if d - closes <= 1 || d + opens > max {
+                    if c == 0 {
+                        // Only `(`: the depth rises to d + opens.
+                        max = max.max(d + opens);
+                    } else if o == 0 {
+                        // Only `)`: the lowest depth is d − closes.
+                        if d - closes <= 1 {
+                            break;
+                        }
+                    } else if d - closes <= 1 || d + opens > max {
                         // A `)` may end an argument, or a `(` reach a new
                         // depth: the exact prefix sums decide.
                         let (net, lo, hi) = prefix_sums(v, open, close);
