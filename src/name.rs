@@ -191,7 +191,8 @@ fn rewrite<R: Read, W: Write>(
         policy: opts.policy.named,
         option_written: false,
         kept: Vec::new(),
-        number: [0; 20],
+        tail: Vec::with_capacity(64),
+        number: Counter::default(),
     };
     let mut analyzer = Analyzer::new();
     let mut scanner = Scanner::new(&mut input);
@@ -264,8 +265,10 @@ struct Rewriter<'p> {
     policy: NamedPolicy,
     option_written: bool,
     kept: Vec<(usize, String)>,
-    /// Digits of the current assertion number.
-    number: [u8; 20],
+    /// The end of the current assertion, written at once.
+    tail: Vec<u8>,
+    /// The current assertion number.
+    number: Counter,
 }
 
 impl Rewriter<'_> {
@@ -298,28 +301,54 @@ impl Rewriter<'_> {
                 out.write_all(&text[..s])?;
                 out.write_all(b"(! ")?;
                 write_without(out, text, (s, e), &strip)?;
-                out.write_all(b" :named ")?;
-                out.write_all(self.prefix)?;
-                out.write_all(digits(obs.assertion, &mut self.number))?;
-                out.write_all(b")")?;
-                out.write_all(&text[e..])
+                // ` :named PN)` and the rest of the command in one write.
+                let n = self.number.set(obs.assertion);
+                let tail = &mut self.tail;
+                tail.clear();
+                tail.extend_from_slice(b" :named ");
+                tail.extend_from_slice(self.prefix);
+                tail.extend_from_slice(n);
+                tail.push(b')');
+                tail.extend_from_slice(&text[e..]);
+                out.write_all(tail)
             }
             Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
         }
     }
 }
 
-/// The decimal digits of `n` (a name is written per assertion: no
-/// formatting machinery).
-fn digits(mut n: usize, out: &mut [u8; 20]) -> &[u8] {
-    let mut k = out.len();
-    loop {
-        k -= 1;
-        out[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &out[k..];
+/// A decimal number kept as ASCII digits: assertions are numbered one after
+/// the other, so the next name costs an increment, not a conversion.
+#[derive(Default)]
+struct Counter {
+    value: usize,
+    digits: Vec<u8>,
+}
+
+impl Counter {
+    /// The digits of `n` (incremented when `n` follows the last value).
+    fn set(&mut self, n: usize) -> &[u8] {
+        if n == self.value + 1 && !self.digits.is_empty() {
+            let mut k = self.digits.len();
+            loop {
+                if k == 0 {
+                    self.digits.insert(0, b'1');
+                    break;
+                }
+                k -= 1;
+                if self.digits[k] == b'9' {
+                    self.digits[k] = b'0';
+                } else {
+                    self.digits[k] += 1;
+                    break;
+                }
+            }
+        } else {
+            self.digits.clear();
+            self.digits.extend_from_slice(n.to_string().as_bytes());
         }
+        self.value = n;
+        &self.digits
     }
 }
 

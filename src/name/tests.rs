@@ -299,3 +299,11 @@ fn one_pass_file_naming_matches_the_two_pass_rewrite() {
     let (r, _) = name_file_text(&SRC.replace("; first", "; smtcomp2"), &official);
     assert!(matches!(r, Err(NameError::Clash { line: 7, .. })), "{r:?}");
 }
+
+#[test]
+fn counter_increments_like_numbers() {
+    let mut c = Counter::default();
+    for n in (1..=2000).chain([5000, 5001, 9999, 10000, 10001]) {
+        assert_eq!(c.set(n), n.to_string().as_bytes(), "{n}");
+    }
+}
