@@ -192,7 +192,8 @@ impl fmt::Display for Ineligibility {
 /// Everything one pass over a benchmark learns.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BenchmarkInfo {
-    /// The file read.
+    /// The file read (empty when the script came from a reader, as in
+    /// [`crate::name::name_script`]).
     pub path: PathBuf,
     /// Its size in bytes (bytes scanned when the scan stopped at an error).
     pub size: u64,

@@ -24,7 +24,7 @@ mod tree;
 pub use tree::{name_tree, IndexEntry, NameSummary, Outcome, TreeOptions, INDEX_FILE};
 
 use crate::benchmark::{
-    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Policy,
+    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,
 };
 use crate::smtlib::lint;
 use crate::smtlib::scanner::{Command, Scanner};
@@ -140,13 +140,59 @@ pub fn name_script<R: Read + Seek, W: Write>(
         }
     };
     input.seek(SeekFrom::Start(start))?;
+    let report = rewrite(input, output, prefix, opts, false)?;
+    Ok(report.expect("no clash watch"))
+}
+
+/// Name the file `input` into the file `output` (both at their start) in
+/// one pass when possible: the rewrite runs with the prefix it would most
+/// likely choose (`cv`, or the fixed one) and watches the bytes it reads for
+/// that prefix followed by a digit; only when it sees one does it start
+/// over with [`name_script`] (which chooses the prefix first, or reports
+/// the clash with its position). Saves reading every file twice.
+pub fn name_file(
+    input: &mut std::fs::File,
+    output: &mut std::fs::File,
+    opts: &NameOptions,
+) -> Result<NameReport, NameError> {
+    let tentative = opts
+        .prefix
+        .clone()
+        .unwrap_or_else(|| prefix::FIRST.to_string());
+    if let Err(why) = prefix::validate(&tentative) {
+        return Err(NameError::BadPrefix {
+            prefix: tentative,
+            why,
+        });
+    }
+    if let Some(report) = rewrite(&mut *input, &mut *output, tentative, opts, true)? {
+        return Ok(report);
+    }
+    input.seek(SeekFrom::Start(0))?;
+    output.set_len(0)?;
+    output.seek(SeekFrom::Start(0))?;
+    name_script(input, output, opts)
+}
+
+/// The rewrite with `prefix`; with `watch`, `Ok(None)` as soon as the bytes
+/// of `prefix` followed by a digit are seen (the output is then partial).
+fn rewrite<R: Read, W: Write>(
+    mut input: R,
+    output: W,
+    prefix: String,
+    opts: &NameOptions,
+    watch: bool,
+) -> Result<Option<NameReport>, NameError> {
+    let clash = std::cell::Cell::new(false);
+    let mut input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
     let mut out = BufWriter::with_capacity(OUT_BUFFER, output);
     let mut rw = Rewriter {
         prefix: prefix.as_bytes(),
         policy: opts.policy.named,
         option_written: false,
         kept: Vec::new(),
-        number: Vec::with_capacity(20),
+        tail: Vec::with_capacity(64),
+        number: Counter::default(),
     };
     let mut analyzer = Analyzer::new();
     let mut scanner = Scanner::new(&mut input);
@@ -155,6 +201,9 @@ pub fn name_script<R: Read + Seek, W: Write>(
     loop {
         match scanner.next_command() {
             Ok(Some(cmd)) => {
+                if clash.get() {
+                    return Ok(None);
+                }
                 out.write_all(scanner.gap())?;
                 size = cmd.offset + cmd.text.len() as u64;
                 if let Some(parser) = strict.as_mut() {
@@ -163,9 +212,12 @@ pub fn name_script<R: Read + Seek, W: Write>(
                     }
                 }
                 let obs = analyzer.observe(&cmd);
-                rw.write(&mut out, &cmd, obs.class, obs.assertion, &obs.named)?;
+                rw.write(&mut out, &cmd, &obs)?;
             }
             Ok(None) => {
+                if clash.get() {
+                    return Ok(None);
+                }
                 out.write_all(scanner.gap())?;
                 size += scanner.gap().len() as u64;
                 break;
@@ -197,14 +249,14 @@ pub fn name_script<R: Read + Seek, W: Write>(
             .chain(info.nested_names.iter().cloned())
             .collect(),
     };
-    Ok(NameReport {
+    Ok(Some(NameReport {
         prefix,
         assertions: info.assertions,
         nested_names,
         kept,
         info,
         reasons,
-    })
+    }))
 }
 
 /// The per-command part of the rewrite.
@@ -213,21 +265,17 @@ struct Rewriter<'p> {
     policy: NamedPolicy,
     option_written: bool,
     kept: Vec<(usize, String)>,
-    /// Digits of the current assertion number.
-    number: Vec<u8>,
+    /// The end of the current assertion, written at once.
+    tail: Vec<u8>,
+    /// The current assertion number.
+    number: Counter,
 }
 
 impl Rewriter<'_> {
-    fn write<W: Write>(
-        &mut self,
-        out: &mut W,
-        cmd: &Command,
-        class: Class,
-        assertion: usize,
-        named: &[NamedAttr],
-    ) -> io::Result<()> {
+    fn write<W: Write>(&mut self, out: &mut W, cmd: &Command, obs: &Observation) -> io::Result<()> {
         let text = &cmd.text;
-        if !self.option_written && !matches!(cmd.head(), "set-option" | "set-info") {
+        let named = &obs.named;
+        if !self.option_written && !obs.preamble {
             out.write_all(b"(set-option :produce-unsat-cores true)\n")?;
             self.option_written = true;
         }
@@ -236,7 +284,7 @@ impl Rewriter<'_> {
         } else {
             Vec::new()
         };
-        match class {
+        match obs.class {
             Class::Remove | Class::GetUnsatCore => Ok(()),
             Class::CheckSat => {
                 out.write_all(text)?;
@@ -245,24 +293,62 @@ impl Rewriter<'_> {
             Class::Assert => {
                 if self.policy == NamedPolicy::Keep {
                     if let Some(a) = named.iter().find(|a| a.top_level) {
-                        self.kept.push((assertion, a.name.clone()));
+                        self.kept.push((obs.assertion, a.name.clone()));
                         return out.write_all(text);
                     }
                 }
-                let (s, e) = cmd.args_span();
-                self.number.clear();
-                write!(self.number, "{assertion}")?;
+                let (s, e) = obs.term;
                 out.write_all(&text[..s])?;
                 out.write_all(b"(! ")?;
                 write_without(out, text, (s, e), &strip)?;
-                out.write_all(b" :named ")?;
-                out.write_all(self.prefix)?;
-                out.write_all(&self.number)?;
-                out.write_all(b")")?;
-                out.write_all(&text[e..])
+                // ` :named PN)` and the rest of the command in one write.
+                let n = self.number.set(obs.assertion);
+                let tail = &mut self.tail;
+                tail.clear();
+                tail.extend_from_slice(b" :named ");
+                tail.extend_from_slice(self.prefix);
+                tail.extend_from_slice(n);
+                tail.push(b')');
+                tail.extend_from_slice(&text[e..]);
+                out.write_all(tail)
             }
             Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
         }
+    }
+}
+
+/// A decimal number kept as ASCII digits: assertions are numbered one after
+/// the other, so the next name costs an increment, not a conversion.
+#[derive(Default)]
+struct Counter {
+    value: usize,
+    digits: Vec<u8>,
+}
+
+impl Counter {
+    /// The digits of `n` (incremented when `n` follows the last value).
+    fn set(&mut self, n: usize) -> &[u8] {
+        if n == self.value + 1 && !self.digits.is_empty() {
+            let mut k = self.digits.len();
+            loop {
+                if k == 0 {
+                    self.digits.insert(0, b'1');
+                    break;
+                }
+                k -= 1;
+                if self.digits[k] == b'9' {
+                    self.digits[k] = b'0';
+                } else {
+                    self.digits[k] += 1;
+                    break;
+                }
+            }
+        } else {
+            self.digits.clear();
+            self.digits.extend_from_slice(n.to_string().as_bytes());
+        }
+        self.value = n;
+        &self.digits
     }
 }
 

@@ -280,3 +280,23 @@ fn strict_naming_marks_unparsable_files_malformed() {
             "x.smt2:4:17: malformed: not SMT-LIB 2.6: unexpected symbol 'x'",
         ));
 }
+
+#[test]
+fn named_files_are_readable_by_others() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    write(root.path(), "L/a.smt2", GOOD);
+    let out = tempfile::tempdir().unwrap();
+    coreval()
+        .arg("name")
+        .arg(root.path())
+        .arg("-o")
+        .arg(out.path())
+        .assert()
+        .code(0);
+    let mode = std::fs::metadata(out.path().join("L/a.smt2"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+}

@@ -102,8 +102,12 @@ pub struct NamedAttr {
 #[derive(Clone, Debug)]
 pub struct Observation {
     pub class: Class,
+    /// `set-option` or `set-info` (what may precede `set-logic`).
+    pub preamble: bool,
     /// For an assertion, its 1-based number.
     pub assertion: usize,
+    /// For an assertion, [`Command::args_span`]: its term.
+    pub term: (usize, usize),
     /// The `:named` attributes of the command, in text order.
     pub named: Vec<NamedAttr>,
 }
@@ -168,6 +172,7 @@ impl Analyzer {
         let info = &mut self.info;
         info.largest_command = info.largest_command.max(cmd.text.len() as u64);
         let mut assertion = 0;
+        let mut term = (0, 0);
         let class = match head {
             "assert" => {
                 info.assertions += 1;
@@ -175,8 +180,8 @@ impl Analyzer {
                 if info.check_sats > 0 {
                     self.finding(cmd, Reason::AssertAfterCheckSat);
                 }
-                let (s, e) = cmd.args_span();
-                if s >= e {
+                term = cmd.args_span();
+                if term.0 >= term.1 {
                     self.finding(cmd, malformed("assert without a term"));
                 }
                 Class::Assert
@@ -246,7 +251,11 @@ impl Analyzer {
             }
         };
         let mut named = Vec::new();
-        if !self.names.is_empty() || self.named_finder.find(&cmd.text).is_some() {
+        let maybe_named = || {
+            memchr::memchr(b':', &cmd.text)
+                .is_some_and(|k| self.named_finder.find(&cmd.text[k..]).is_some())
+        };
+        if !self.names.is_empty() || maybe_named() {
             match scan_named(&cmd.text, class == Class::Assert) {
                 Ok((attrs, uses)) => {
                     self.record_names(cmd, assertion, &attrs, &uses);
@@ -260,7 +269,9 @@ impl Analyzer {
         }
         Observation {
             class,
+            preamble: matches!(head, "set-option" | "set-info"),
             assertion,
+            term,
             named,
         }
     }

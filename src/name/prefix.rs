@@ -9,10 +9,86 @@
 //! nor an existing `:named` name.
 
 use crate::smtlib::symbol::is_symbol_byte;
+use std::cell::Cell;
 use std::io::{self, Read, Seek, SeekFrom};
 
 /// Automatic prefixes, tried in order; then `cv` followed by letters.
 const CANDIDATES: &[&str] = &["cv", "cv_", "cvx", "cv_x", "cvn", "cv_n", "cvq", "cv_q"];
+
+/// The automatic prefix of almost every file.
+pub const FIRST: &str = CANDIDATES[0];
+
+/// A reader that watches the bytes passing through it for a prefix
+/// followed by a digit (see the module documentation), for a rewrite that
+/// goes ahead with a prefix before having read the whole file. It searches
+/// each block once as it is read, keeping the last bytes of the previous
+/// block so that a match across two blocks is seen.
+pub struct Watch<'s, R> {
+    inner: R,
+    /// `None`: a plain pass-through reader.
+    finder: Option<memchr::memmem::Finder<'static>>,
+    /// The end of the previous block (at most the prefix's length).
+    tail: Vec<u8>,
+    window: Vec<u8>,
+    /// Set once the prefix followed by a digit went through (a prefix at
+    /// the very end of a block is decided with the next one).
+    seen: &'s Cell<bool>,
+}
+
+impl<'s, R: Read> Watch<'s, R> {
+    pub fn new(inner: R, prefix: Option<&str>, seen: &'s Cell<bool>) -> Self {
+        Watch {
+            inner,
+            finder: prefix.map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()),
+            tail: Vec::new(),
+            window: Vec::new(),
+            seen,
+        }
+    }
+
+    fn watch(&mut self, block: &[u8]) {
+        let Some(finder) = &self.finder else {
+            return;
+        };
+        let len = finder.needle().len();
+        let hit = |bytes: &[u8]| {
+            finder
+                .find_iter(bytes)
+                .any(|p| bytes.get(p + len).is_some_and(u8::is_ascii_digit))
+        };
+        let found = if self.tail.is_empty() {
+            hit(block)
+        } else {
+            // Only the junction needs the copy; the block is searched in place.
+            let head = &block[..block.len().min(len)];
+            self.window.clear();
+            self.window.extend_from_slice(&self.tail);
+            self.window.extend_from_slice(head);
+            hit(&self.window) || hit(block)
+        };
+        if found {
+            self.seen.set(true);
+        }
+        let keep = block.len().min(len);
+        if keep == len || self.tail.len() + keep > len {
+            let mut t = std::mem::take(&mut self.tail);
+            t.extend_from_slice(&block[block.len() - keep..]);
+            let cut = t.len().saturating_sub(len);
+            t.drain(..cut);
+            self.tail = t;
+        } else {
+            self.tail.extend_from_slice(block);
+        }
+    }
+}
+
+impl<R: Read> Read for Watch<'_, R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.watch(&out[..n]);
+        Ok(n)
+    }
+}
 
 /// Why no prefix could be used.
 #[derive(Debug)]
@@ -245,6 +321,29 @@ mod tests {
             pick(src, Some("a b")),
             Err(PrefixError::Invalid(_))
         ));
+    }
+
+    #[test]
+    fn watch_sees_a_clash_across_reads() {
+        use std::io::Read;
+        for split in 0..8 {
+            let src = b"(a cv1)";
+            let seen = Cell::new(false);
+            let mut w = Watch::new(&src[..], Some("cv"), &seen);
+            let mut out = [0u8; 16];
+            // Two reads, split anywhere.
+            let n = w.read(&mut out[..split.min(src.len())]).unwrap();
+            assert!(n == split.min(src.len()));
+            while w.read(&mut out).unwrap() > 0 {}
+            assert!(seen.get(), "split at {split}");
+        }
+        for (src, prefix) in [(&b"(a cvc5) cv"[..], Some("cv")), (b"(a cv1)", None)] {
+            let seen = Cell::new(false);
+            let mut w = Watch::new(src, prefix, &seen);
+            let mut out = [0u8; 3];
+            while w.read(&mut out).unwrap() > 0 {}
+            assert!(!seen.get());
+        }
     }
 
     #[test]

@@ -259,3 +259,51 @@ fn giant_single_assert_streams() {
             + "\n(get-unsat-core)".len()
     );
 }
+
+/// `name_file` on a source file, into a fresh file; the output's text.
+fn name_file_text(src: &str, opts: &NameOptions) -> (Result<NameReport, NameError>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, o) = (dir.path().join("in.smt2"), dir.path().join("out.smt2"));
+    std::fs::write(&i, src).unwrap();
+    let mut input = std::fs::File::open(&i).unwrap();
+    let mut output = std::fs::File::options()
+        .create(true)
+        .truncate(true)
+        .read(true)
+        .write(true)
+        .open(&o)
+        .unwrap();
+    let r = name_file(&mut input, &mut output, opts);
+    drop(output);
+    (r, std::fs::read_to_string(&o).unwrap())
+}
+
+#[test]
+fn one_pass_file_naming_matches_the_two_pass_rewrite() {
+    // No clash: one pass. A clash late in the file (after names were
+    // written with `cv`): started over with the prefix chosen first, and
+    // nothing of the first attempt is left in the output.
+    let late_clash = format!("{SRC}; cv7 at the end\n");
+    for src in [SRC.to_string(), late_clash] {
+        let (one, out1) = name_file_text(&src, &NameOptions::default());
+        let (out2, two) = name(&src);
+        assert_eq!(one.unwrap(), two);
+        assert_eq!(out1, out2);
+    }
+    let (r, _) = name_file_text(&format!("{SRC}; cv7\n"), &NameOptions::default());
+    assert_eq!(r.unwrap().prefix, "cv_");
+    let official = NameOptions {
+        prefix: Some("smtcomp".into()),
+        ..NameOptions::default()
+    };
+    let (r, _) = name_file_text(&SRC.replace("; first", "; smtcomp2"), &official);
+    assert!(matches!(r, Err(NameError::Clash { line: 7, .. })), "{r:?}");
+}
+
+#[test]
+fn counter_increments_like_numbers() {
+    let mut c = Counter::default();
+    for n in (1..=2000).chain([5000, 5001, 9999, 10000, 10001]) {
+        assert_eq!(c.set(n), n.to_string().as_bytes(), "{n}");
+    }
+}

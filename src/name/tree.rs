@@ -14,7 +14,7 @@
 //!   with the same source size, modification time and settings, and (for a
 //!   named one) its output exists.
 
-use super::{name_script, NameError, NameOptions};
+use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
 use crate::journal::Journal;
 use anyhow::{bail, Result};
@@ -320,7 +320,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
     };
     let dir = target.parent().unwrap_or(out);
     fs::create_dir_all(dir).map_err(|e| cannot_write(e, dir))?;
-    let input = match File::open(&file.path) {
+    let mut input = match File::open(&file.path) {
         Ok(f) => f,
         Err(e) => {
             entry.error = Some(NameError::from(e).to_string());
@@ -331,14 +331,16 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
     // overwritten when the benchmark is named again.
     let name = target.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.coreval-tmp"));
-    let mut sink = Sink {
-        file: File::create(&tmp).map_err(|e| cannot_write(e, &tmp))?,
-        failed: None,
-    };
-    let result = name_script(input, &mut sink, opts);
-    if let Some(e) = sink.failed.take() {
-        let _ = fs::remove_file(&tmp);
-        return Err(cannot_write(e, &target));
+    let mut output = File::create(&tmp).map_err(|e| cannot_write(e, &tmp))?;
+    let result = name_file(&mut input, &mut output, opts);
+    // A full disk or read-only output is the tool's failure, not the
+    // benchmark's: the run stops, and the benchmark is named again later.
+    if let Err(NameError::Io(e)) = &result {
+        if is_write_failure(e) {
+            let _ = fs::remove_file(&tmp);
+            let e = std::io::Error::new(e.kind(), e.to_string());
+            return Err(cannot_write(e, &target));
+        }
     }
     let eligible = result.as_ref().is_ok_and(|r| r.eligible());
     if eligible {
@@ -374,31 +376,12 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
     Ok(entry)
 }
 
-/// The output of a naming: a file whose write errors are kept aside, so
-/// that they are told apart from errors reading the benchmark.
-struct Sink {
-    file: File,
-    failed: Option<std::io::Error>,
-}
-
-impl Sink {
-    fn keep<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
-        r.inspect_err(|e| {
-            self.failed
-                .get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
-        })
-    }
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let r = self.file.write(buf);
-        self.keep(r)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        let r = self.file.flush();
-        self.keep(r)
-    }
+/// Errors that come from writing the output, not from the benchmark.
+fn is_write_failure(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(e.kind(), StorageFull | ReadOnlyFilesystem | QuotaExceeded | PermissionDenied)
+        || e.raw_os_error() == Some(libc::ENOSPC)
+        || e.raw_os_error() == Some(libc::EROFS)
 }
 
 /// The entries of an index (last one per id wins), and the number of lines

@@ -197,13 +197,30 @@ impl Iterator for Lexer<'_> {
 /// The head symbol of a command's text `( head …)`, or `None` when the
 /// command does not start with a symbol.
 pub fn command_head(text: &[u8]) -> Option<&[u8]> {
+    command_head_span(text).map(|(s, e)| &text[s..e])
+}
+
+/// The span of [`command_head`] in `text`. Called for every command, so
+/// the usual `(head` is read directly; the lexer handles the rest (white
+/// space or a comment before the head, a non-symbol).
+pub fn command_head_span(text: &[u8]) -> Option<(usize, usize)> {
+    if let (Some(b'('), Some(&c)) = (text.first(), text.get(1)) {
+        if !is_delimiter(c) {
+            let end = text[1..]
+                .iter()
+                .position(|&b| is_delimiter(b))
+                .map_or(text.len(), |k| k + 1);
+            let symbol = !(c == b':' || c == b'#' || c.is_ascii_digit());
+            return symbol.then_some((1, end));
+        }
+    }
     let mut lx = Lexer::new(text);
     match lx.next()? {
         Ok(t) if t.kind == TokenKind::Open => {}
         _ => return None,
     }
     match lx.next()? {
-        Ok(t) if t.kind == TokenKind::Symbol => Some(t.bytes(text)),
+        Ok(t) if t.kind == TokenKind::Symbol => Some((t.start, t.end)),
         _ => None,
     }
 }
@@ -270,5 +287,11 @@ mod tests {
     fn head_of_commands() {
         assert_eq!(command_head(b"( ; c\n assert x)"), Some(&b"assert"[..]));
         assert_eq!(command_head(b"((x))"), None);
+        assert_eq!(command_head(b"(assert)"), Some(&b"assert"[..]));
+        assert_eq!(command_head(b"(check-sat;c\n)"), Some(&b"check-sat"[..]));
+        assert_eq!(command_head(b"(:x y)"), None);
+        assert_eq!(command_head(b"(12 y)"), None);
+        assert_eq!(command_head(b"(|assert| y)"), None);
+        assert_eq!(command_head(b"(\tpush 1)"), Some(&b"push"[..]));
     }
 }

@@ -21,6 +21,9 @@ const BLOCK: usize = 1 << 20;
 
 /// Bytes of a stray top-level token quoted in the error message.
 const STRAY_SHOWN: usize = 20;
+/// Bytes of a string, quoted symbol or comment looked at one by one before
+/// searching the rest with `memchr`.
+const SHORT: usize = 24;
 
 /// One top-level command.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +40,11 @@ pub struct Command {
     pub max_depth: u64,
     /// Whether a `;` comment occurs inside the command.
     pub has_comment: bool,
+    /// Offset in `text` just after the last `)` that closed a group
+    /// directly inside the command (an argument), 0 if none: a point where
+    /// [`Command::args_span`] can resume lexing without walking the
+    /// arguments' insides.
+    pub depth1_end: usize,
 }
 
 impl Command {
@@ -52,14 +60,9 @@ impl Command {
     /// after the head to the end of the last token before the closing
     /// parenthesis (white space and comments around them excluded).
     pub fn args_span(&self) -> (usize, usize) {
-        use super::lexer::{is_whitespace, Lexer, TokenKind};
+        use super::lexer::{command_head_span, is_whitespace, Lexer};
         let t = &self.text;
-        let mut lx = Lexer::new(t);
-        let _open = lx.next();
-        let head_end = match lx.next() {
-            Some(Ok(tok)) if tok.kind == TokenKind::Symbol => tok.end,
-            _ => 1,
-        };
+        let head_end = command_head_span(t).map_or(1, |(_, e)| e);
         let close = t.len().saturating_sub(1);
         let mut start = head_end;
         while start < close && is_whitespace(t[start]) {
@@ -73,27 +76,20 @@ impl Command {
             return (start, end);
         }
         // Comments may sit before the first or after the last argument:
-        // take the span from the first token to the end of the last one.
-        let mut depth = 0usize;
-        let (mut first, mut end) = (None, start);
-        for tok in Lexer::new(t).flatten() {
-            if tok.start >= start && tok.end <= close {
-                first.get_or_insert(tok.start);
-                end = tok.end;
-            }
-            match tok.kind {
-                TokenKind::Open => depth += 1,
-                TokenKind::Close => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
+        // the span runs from the first token to the end of the last one.
+        // Only the tail after the last argument group is lexed, so a giant
+        // commented term costs no more than a plain one.
+        let mut first_lx = Lexer::new(&t[start..close]);
+        let first = match first_lx.next() {
+            Some(Ok(tok)) => start + tok.start,
+            _ => return (start, start),
+        };
+        let resume = self.depth1_end.max(first);
+        let mut end = resume;
+        for tok in Lexer::new(&t[resume..close]).flatten() {
+            end = resume + tok.end;
         }
-        let first = first.unwrap_or(start);
-        (first, end.max(first))
+        (first, end)
     }
 }
 
@@ -148,23 +144,22 @@ enum State {
     Comment,
 }
 
-/// Byte classes the hot loop stops at.
-const PLAIN: u8 = 0;
-const OPEN: u8 = 1;
-const CLOSE: u8 = 2;
-const DQUOTE: u8 = 3;
-const BAR: u8 = 4;
-const SEMI: u8 = 5;
-const NEWLINE: u8 = 6;
+/// Depth change of each byte inside a command: `(` +1, `)` −1 (as u64,
+/// wrapping).
+static DELTA: [i8; 256] = {
+    let mut t = [0i8; 256];
+    t[b'(' as usize] = 1;
+    t[b')' as usize] = -1;
+    t
+};
 
-static CLASS: [u8; 256] = {
-    let mut t = [PLAIN; 256];
-    t[b'(' as usize] = OPEN;
-    t[b')' as usize] = CLOSE;
-    t[b'"' as usize] = DQUOTE;
-    t[b'|' as usize] = BAR;
-    t[b';' as usize] = SEMI;
-    t[b'\n' as usize] = NEWLINE;
+/// Bytes that change the scanner's state inside a command, or its line.
+static STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'|' as usize] = true;
+    t[b';' as usize] = true;
+    t[b'\n' as usize] = true;
     t
 };
 
@@ -322,16 +317,15 @@ impl<R: Read> Scanner<R> {
                         b'(' => {
                             self.gap.extend_from_slice(&self.buf[self.pos..i]);
                             let abs = self.base + i as u64;
-                            self.cur = Command {
-                                text: Vec::new(),
-                                offset: abs,
-                                line: self.line,
-                                column: self.column_at(abs),
-                                max_depth: 1,
-                                has_comment: false,
-                            };
+                            // Field by field: `cur.text` is already allocated
+                            // (see the end of `step_command`).
+                            let column = self.column_at(abs);
+                            let c = &mut self.cur;
+                            (c.offset, c.line, c.column) = (abs, self.line, column);
+                            (c.max_depth, c.has_comment, c.depth1_end) = (1, false, 0);
+                            c.text.clear();
+                            c.text.push(b'(');
                             self.depth = 1;
-                            self.cur.text.push(b'(');
                             self.pos = i + 1;
                             self.state = State::Cmd;
                             return Ok(None);
@@ -412,46 +406,77 @@ impl<R: Read> Scanner<R> {
             let b = buf[i];
             match self.state {
                 State::Cmd => {
-                    let class = CLASS[b as usize];
-                    if class == PLAIN {
-                        i += 1;
-                        continue;
-                    }
-                    match class {
-                        OPEN => {
-                            self.depth += 1;
-                            if self.depth > self.cur.max_depth {
-                                self.cur.max_depth = self.depth;
+                    // The hot loop: whole 8-byte chunks when nothing but the
+                    // depth and the line move (`swar::skip`), else bytes:
+                    // the depth moves by a table delta (branch-free), and a
+                    // byte leaves the fast path only when it changes state
+                    // (`STOP`) or at depth ≤ 1 (the head, between arguments,
+                    // the final `)`).
+                    let mut depth = self.depth;
+                    let mut max_depth = self.cur.max_depth;
+                    let mut changed = false;
+                    while i < end && !changed {
+                        // Whole 8-byte chunks first (see `swar`), then the
+                        // byte loop for the next chunk.
+                        i = swar::skip(
+                            buf,
+                            i,
+                            end,
+                            &mut depth,
+                            &mut max_depth,
+                            &mut self.line,
+                            &mut self.line_start,
+                            self.base,
+                        );
+                        let chunk_end = (i + 8).min(end);
+                        while i < chunk_end {
+                            let b = buf[i];
+                            i += 1;
+                            depth = depth.wrapping_add(DELTA[b as usize] as u64);
+                            max_depth = max_depth.max(depth);
+                            if !(STOP[b as usize] | (depth <= 1)) {
+                                continue;
+                            }
+                            match b {
+                                b')' => {
+                                    if depth == 0 {
+                                        done = true;
+                                        changed = true;
+                                        break;
+                                    }
+                                    if depth == 1 {
+                                        self.cur.depth1_end =
+                                            (self.base + i as u64 - self.cur.offset) as usize;
+                                    }
+                                }
+                                b'\n' => {
+                                    self.line += 1;
+                                    self.line_start = self.base + i as u64;
+                                }
+                                b';' => {
+                                    self.cur.has_comment = true;
+                                    self.state = State::Comment;
+                                    changed = true;
+                                    break;
+                                }
+                                b'"' | b'|' => {
+                                    // The token starts at i - 1.
+                                    let abs = self.base + i as u64 - 1;
+                                    self.tok_line = self.line;
+                                    self.tok_col = abs - self.line_start + 1;
+                                    self.state = if b == b'"' { State::Str } else { State::Quoted };
+                                    changed = true;
+                                    break;
+                                }
+                                _ => {}
                             }
                         }
-                        CLOSE => {
-                            self.depth -= 1;
-                            if self.depth == 0 {
-                                i += 1;
-                                done = true;
-                                break;
-                            }
-                        }
-                        DQUOTE | BAR => {
-                            let abs = self.base + i as u64;
-                            self.tok_line = self.line;
-                            self.tok_col = abs - self.line_start + 1;
-                            self.state = if class == DQUOTE {
-                                State::Str
-                            } else {
-                                State::Quoted
-                            };
-                        }
-                        SEMI => {
-                            self.cur.has_comment = true;
-                            self.state = State::Comment;
-                        }
-                        _ => {
-                            self.line += 1;
-                            self.line_start = self.base + i as u64 + 1;
-                        }
                     }
-                    i += 1;
+                    self.depth = depth;
+                    self.cur.max_depth = max_depth;
+                    if done {
+                        break;
+                    }
                 }
                 State::Str | State::Quoted | State::Comment => {
                     let stop = match self.state {
@@ -461,9 +486,16 @@ impl<R: Read> Scanner<R> {
                     };
                     // Count the newlines we pass (strings and symbols may span lines).
                     let rest = &buf[i..end];
-                    let found = memchr::memchr(stop, rest);
+                    // Most are short (`|x@1|`, `; c`): look at a few bytes
+                    // before calling the vectorised search.
+                    let short = &rest[..rest.len().min(SHORT)];
+                    let (found, newlines) =
+                        match short.iter().position(|&b| b == stop || b == b'\n') {
+                            Some(k) if rest[k] == stop => (Some(k), false),
+                            _ => (memchr::memchr(stop, rest), true),
+                        };
                     let upto = found.unwrap_or(rest.len());
-                    if stop != b'\n' {
+                    if stop != b'\n' && newlines {
                         for nl in memchr::memchr_iter(b'\n', &rest[..upto]) {
                             self.line += 1;
                             self.line_start = self.base + (i + nl) as u64 + 1;
@@ -505,7 +537,21 @@ impl<R: Read> Scanner<R> {
         self.pos = i;
         if done {
             self.state = State::Top;
-            return Ok(Some(std::mem::take(&mut self.cur)));
+            // The next command's buffer, sized like this one: one allocation
+            // per command for a run of similar commands.
+            let hint = (self.cur.text.len() + 16).clamp(64, 1 << 16);
+            let c = &self.cur;
+            let cmd = Command {
+                text: Vec::new(),
+                offset: c.offset,
+                line: c.line,
+                column: c.column,
+                max_depth: c.max_depth,
+                has_comment: c.has_comment,
+                depth1_end: c.depth1_end,
+            };
+            let text = std::mem::replace(&mut self.cur.text, Vec::with_capacity(hint));
+            return Ok(Some(Command { text, ..cmd }));
         }
         Ok(None)
     }
@@ -520,6 +566,8 @@ pub fn commands(src: &[u8]) -> Result<Vec<Command>, ScanError> {
     }
     Ok(out)
 }
+
+mod swar;
 
 #[cfg(test)]
 mod tests;

@@ -177,3 +177,28 @@ fn error_names_the_file() {
         "a/b.smt2:3:4: x"
     );
 }
+
+#[test]
+fn args_span_with_comments_resumes_after_the_last_group() {
+    let cases: &[(&str, &str)] = &[
+        ("(assert (and p ; x\n q) ; tail )\n)", "(and p ; x\n q)"),
+        ("(assert ; lead\n (f (g x)) ; a\n ; b\n)", "(f (g x))"),
+        (
+            "(set-info :source (a b) |c d| ; e\n)",
+            ":source (a b) |c d|",
+        ),
+        ("(assert p ; only an atom\n)", "p"),
+        ("(check-sat ; nothing\n)", ""),
+    ];
+    for (src, want) in cases {
+        let cmds = commands(src.as_bytes()).unwrap();
+        let (s, e) = cmds[0].args_span();
+        assert_eq!(
+            std::str::from_utf8(&cmds[0].text[s..e]).unwrap(),
+            *want,
+            "{src}"
+        );
+    }
+    let cmds = commands(b"(assert (a (b)) c)").unwrap();
+    assert_eq!(cmds[0].depth1_end, 15);
+}

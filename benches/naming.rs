@@ -1,0 +1,258 @@
+//! Naming throughput and memory (`cargo bench --bench naming`).
+//!
+//! Generates benchmarks of ~100 MB in a temporary directory (size in MB from
+//! `COREVAL_BENCH_MB`): `many` small assertions (~80 bytes, 1.3 M of them),
+//! `wide` assertions (~800 bytes) and a single `giant` assertion (with a
+//! comment on every line). For each it measures:
+//!
+//! - copying the file in a child process, best of 3: with `cp` (which may
+//!   copy inside the kernel) and with a plain read + write loop of 1 MB
+//!   blocks (this binary, `--copy`), the baseline of the ratio;
+//! - `coreval name FILE -o DIR` in a child process, best of 3.
+//!
+//! Each is shown as wall-clock MB/s and as CPU MB/s (size / (user + sys) of
+//! the child, from `wait4`: on a shared machine the wall clock measures the
+//! neighbours too), with the ratio of naming to the read + write copy and
+//! the child's peak RSS against the largest single command (the scanner
+//! holds one command in memory). A run on a tiny file gives the process's
+//! baseline RSS.
+//!
+//! Targets: ≥ 300 MB/s, ≥ 0.3× the read + write copy, peak RSS − baseline
+//! ≤ 2× the largest command.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const BIN: &str = env!("CARGO_BIN_EXE_coreval");
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--copy") {
+        copy_read_write(Path::new(&args[2]), Path::new(&args[3]));
+        return;
+    }
+    let mb: u64 = std::env::var("COREVAL_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tiny = dir.path().join("tiny.smt2");
+    std::fs::write(
+        &tiny,
+        "(set-logic QF_UF)(declare-fun p () Bool)(assert p)(assert (not p))(check-sat)\n",
+    )
+    .unwrap();
+    let baseline = name_in_child(&tiny, &dir.path().join("out-tiny")).rss;
+    println!(
+        "coreval {BIN}\nbaseline peak RSS (tiny file): {:.1} MB\n\
+         MB/s as wall / CPU (user + sys of the child); ratio = name / read+write copy\n",
+        baseline as f64 / 1e6
+    );
+    println!(
+        "{:<6} {:>6} {:>9} | {:>13} | {:>13} | {:>13} | {:>11} | {:>8} {:>8} {:>8}",
+        "input",
+        "MB",
+        "largest",
+        "cp",
+        "read+write",
+        "name",
+        "ratio",
+        "peak RSS",
+        "RSS-base",
+        "/largest"
+    );
+    let me = std::env::current_exe().expect("bench binary");
+    for (label, shape) in [
+        ("many", Shape::Many),
+        ("wide", Shape::Wide),
+        ("giant", Shape::Giant),
+    ] {
+        let input = dir.path().join(format!("{label}.smt2"));
+        let largest = generate(&input, mb << 20, shape);
+        let size = std::fs::metadata(&input).unwrap().len();
+        let copy = dir.path().join("copy.smt2");
+        let copy_with = |cmd: &mut Command| {
+            best_of(3, || {
+                let _ = std::fs::remove_file(&copy);
+                run_child(cmd)
+            })
+        };
+        let cp = copy_with(Command::new("cp").arg(&input).arg(&copy));
+        let rw = copy_with(Command::new(&me).arg("--copy").arg(&input).arg(&copy));
+        std::fs::remove_file(&copy).unwrap();
+        let name = best_of(3, || {
+            let out = dir.path().join(format!("out-{label}"));
+            let _ = std::fs::remove_dir_all(&out);
+            name_in_child(&input, &out)
+        });
+        let mbs = |secs: f64| size as f64 / 1e6 / secs;
+        let over = name.rss.saturating_sub(baseline);
+        println!(
+            "{:<6} {:>6.1} {:>9} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>5.2} {:>5.2} | {:>7.1}M {:>7.1}M {:>8.2}",
+            label,
+            size as f64 / 1e6,
+            human(largest),
+            mbs(cp.wall),
+            mbs(cp.cpu),
+            mbs(rw.wall),
+            mbs(rw.cpu),
+            mbs(name.wall),
+            mbs(name.cpu),
+            rw.wall / name.wall,
+            rw.cpu / name.cpu,
+            name.rss as f64 / 1e6,
+            over as f64 / 1e6,
+            over as f64 / largest as f64
+        );
+        std::fs::remove_file(&input).unwrap();
+    }
+}
+
+/// The baseline copy: read 1 MB blocks and write them (no
+/// `copy_file_range`, which `cp` and `std::fs::copy` may use to copy inside
+/// the kernel).
+fn copy_read_write(from: &Path, to: &Path) {
+    use std::io::Read;
+    let mut input = std::fs::File::open(from).expect("open source");
+    let mut output = std::fs::File::create(to).expect("create copy");
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = input.read(&mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        output.write_all(&buf[..n]).expect("write");
+    }
+}
+
+fn human(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// One child process: wall seconds, CPU seconds (user + sys), peak RSS.
+#[derive(Clone, Copy)]
+struct Usage {
+    wall: f64,
+    cpu: f64,
+    rss: u64,
+}
+
+/// The run with the least CPU time (its own wall time and the largest
+/// peak RSS of all runs).
+fn best_of(n: usize, mut f: impl FnMut() -> Usage) -> Usage {
+    let runs: Vec<Usage> = (0..n).map(|_| f()).collect();
+    let rss = runs.iter().map(|u| u.rss).max().unwrap_or(0);
+    let best = runs
+        .iter()
+        .copied()
+        .min_by(|a, b| a.cpu.total_cmp(&b.cpu))
+        .expect("runs");
+    let wall = runs.iter().map(|u| u.wall).fold(f64::INFINITY, f64::min);
+    Usage { wall, rss, ..best }
+}
+
+/// Run a child to its end; its usage from `wait4`, for exactly this child.
+fn run_child(cmd: &mut Command) -> Usage {
+    let t = Instant::now();
+    // Reaped below with wait4, which also gives its resource usage.
+    #[allow(clippy::zombie_processes)]
+    let child = cmd
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start child");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain syscall on our own child; rusage is written by the kernel.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = t.elapsed().as_secs_f64();
+    assert_eq!(r, pid, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed"
+    );
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Usage {
+        wall,
+        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
+        rss: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+/// `coreval name input -o out`.
+fn name_in_child(input: &Path, out: &Path) -> Usage {
+    let usage = run_child(
+        Command::new(BIN)
+            .arg("name")
+            .arg(input)
+            .arg("-o")
+            .arg(out)
+            .arg("--allow-no-status"),
+    );
+    let named = out.join(input.file_name().unwrap());
+    assert!(named.is_file(), "no output for {}", input.display());
+    usage
+}
+
+/// The shape of a generated benchmark.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// One assertion per clause (~80 bytes).
+    Many,
+    /// Ten clauses per assertion (~800 bytes).
+    Wide,
+    /// One assertion holding every clause, one per line with a comment.
+    Giant,
+}
+
+/// Write a benchmark of about `target` bytes of clauses. Returns the size
+/// of its largest command.
+fn generate(path: &PathBuf, target: u64, shape: Shape) -> u64 {
+    let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let vars = 1000;
+    writeln!(w, "; generated by benches/naming.rs\n(set-logic QF_LIA)").unwrap();
+    writeln!(w, "(set-info :status unsat)").unwrap();
+    for i in 0..vars {
+        writeln!(w, "(declare-fun x{i} () Int)").unwrap();
+    }
+    let (mut written, mut largest, mut i) = (0u64, 0u64, 0u64);
+    let clause = |i: u64| {
+        let (a, b, c) = (i % vars, (i * 7 + 3) % vars, (i * 13 + 5) % vars);
+        format!(
+            "(or (> x{a} (+ x{b} {})) (= x{c} (* 3 x{a})) (not (<= x{b} |x{c}|)))",
+            i % 1000
+        )
+    };
+    if shape == Shape::Giant {
+        w.write_all(b"(assert (and\n").unwrap();
+        written += 13;
+    }
+    while written < target {
+        let line = match shape {
+            Shape::Many => format!("(assert {})\n", clause(i)),
+            Shape::Wide => {
+                let parts: Vec<String> = (0..10).map(|k| clause(i + k)).collect();
+                format!("(assert (and {}))\n", parts.join(" "))
+            }
+            Shape::Giant => format!("  {} ; c{i}\n", clause(i)),
+        };
+        i += if shape == Shape::Wide { 10 } else { 1 };
+        w.write_all(line.as_bytes()).unwrap();
+        written += line.len() as u64;
+        largest = largest.max(line.len() as u64);
+    }
+    if shape == Shape::Giant {
+        w.write_all(b"))\n").unwrap();
+        largest = written + 2;
+    }
+    w.write_all(b"(assert false)\n(check-sat)\n(exit)\n")
+        .unwrap();
+    w.flush().unwrap();
+    largest
+}
