@@ -147,7 +147,8 @@ struct Lines<'a> {
 
 impl Lines<'_> {
     /// 1-based line of the first byte at or after `byte` that is not a
-    /// line terminator: where the record starts. Records come in order, so
+    /// line terminator: where the record starts. Lines end as records do,
+    /// with CRLF, LF or a lone CR. Records come in order, so
     /// the counting resumes where it stopped.
     fn line_at(&mut self, byte: u64) -> u64 {
         let b = self.bytes;
@@ -158,7 +159,13 @@ impl Lines<'_> {
         if start < self.pos {
             (self.pos, self.line) = (0, 1);
         }
-        self.line += memchr::memchr_iter(b'\n', &b[self.pos..start]).count() as u64;
+        // A line ends with CRLF, LF or a lone CR, as a record does.
+        let span = &b[self.pos..start];
+        let lf = memchr::memchr_iter(b'\n', span).count();
+        let lone_cr = memchr::memchr_iter(b'\r', span)
+            .filter(|&i| span.get(i + 1) != Some(&b'\n'))
+            .count();
+        self.line += (lf + lone_cr) as u64;
         self.pos = start;
         self.line
     }
@@ -403,6 +410,14 @@ validation-check-sat-result_z3,validation-check-sat-result_cvc4,extra";
                     3,S/QF_LIA/c.smt2,z3,complete,z,1,unsat,10,true,4,true,0,6,-,-,x\r\n";
         let imp = import_reader(
             format!("{}\r\n{body}", HEAD).as_bytes(),
+            Path::new("job.csv"),
+        )
+        .unwrap();
+        let lines: Vec<Option<u64>> = imp.issues.iter().map(|i| i.line).collect();
+        assert_eq!(lines, [Some(2), Some(4), Some(6)], "{:?}", imp.issues);
+        // A lone CR ends a line too (the csv crate ends records there).
+        let imp = import_reader(
+            format!("{}\r{}", HEAD, body.replace("\r\n", "\r")).as_bytes(),
             Path::new("job.csv"),
         )
         .unwrap();
