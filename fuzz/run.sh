@@ -5,7 +5,7 @@
 #
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # Each target runs with debug assertions (overflow checks) and AddressSanitizer,
-# niced, one libFuzzer process (-jobs=1), over its working corpus
+# niced, in one libFuzzer process (one core), over its working corpus
 # fuzz/corpus/TARGET (git-ignored; new inputs land here) and the committed
 # seeds fuzz/seeds/TARGET. Crash, timeout and out-of-memory inputs are
 # copied into tests/fuzz-regressions/TARGET/, where tests/fuzz_smoke.rs
@@ -40,12 +40,10 @@ for t in "${targets[@]}"; do
     before=$(ls "artifacts/$t" | grep -cE '^(crash|timeout|oom|leak)-' || true)
     start=$(date +%s)
     "${nice_cmd[@]}" cargo +nightly fuzz run -O -a "$t" "corpus/$t" "seeds/$t" -- \
-        -jobs=1 -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+        -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="artifacts/$t/" "${dict[@]}" \
         >"$log" 2>&1
     status=$?
-    # With -jobs, libFuzzer writes the worker's output to fuzz-0.log.
-    [[ -f fuzz-0.log ]] && { cat fuzz-0.log >>"$log"; rm -f fuzz-0.log; }
     elapsed=$(( $(date +%s) - start ))
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
     units=$(ls "corpus/$t" | wc -l)

@@ -154,6 +154,11 @@ fn smoke_campaign() {
 }
 
 #[test]
+fn smoke_starexec_csv() {
+    smoke("starexec_csv");
+}
+
+#[test]
 fn every_target_has_a_smoke_test() {
     let src = std::fs::read_to_string(Path::new(ROOT).join("tests/fuzz_smoke.rs")).unwrap();
     for (t, _) in TARGETS {

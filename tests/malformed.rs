@@ -486,3 +486,65 @@ fn config_with_broken_syntax_or_bytes() {
         "byte 0xe9 is not UTF-8 text",
     );
 }
+
+// ---------------------------------------------------------------- StarExec CSV
+
+const JOB_HEAD: &str = "pair id,benchmark,solver,status,cpu time,wallclock time,result,\
+number-of-assert-commands,parsable-unsat-core,size-unsat-core,unsat-core-validated,\
+result-is-erroneous";
+
+fn import(text: &[u8]) -> anyhow::Result<coreval::import::Import> {
+    coreval::import::starexec::import_reader(text, Path::new("jobs/job.csv"))
+}
+
+#[test]
+fn starexec_csv_with_missing_columns() {
+    // A required column absent from the header: the file and the column.
+    let head = JOB_HEAD.replace(",cpu time", "");
+    let e =
+        import(format!("{head}\r\n1,S/QF_LIA/a.smt2,z3,complete,1,sat,3,-,-,-,0\r\n").as_bytes())
+            .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "jobs/job.csv: missing required column `cpu time`"
+    );
+    // Rows with cells missing (CRLF, as in the archives): each row is
+    // reported with its line and skipped; the others are imported.
+    let text = format!(
+        "{JOB_HEAD}\r\n\
+         1,S/QF_LIA/a.smt2,z3,complete,1.5,1.6,unsat,10,true,4,true,0\r\n\
+         2,S/QF_LIA/b.smt2,z3,complete\r\n\
+         3,S/QF_LIA/c.smt2,z3,complete,1,1,sat\r\n\
+         4,S/QF_LIA/d.smt2,z3,complete,1,1,sat,10,-,-,-,0\r\n"
+    );
+    let imp = import(text.as_bytes()).unwrap();
+    assert_eq!(imp.pairs.len(), 2);
+    assert_eq!(imp.pairs[1].origin.as_deref(), Some("jobs/job.csv:5"));
+    let msgs: Vec<String> = imp.issues.iter().map(|i| i.to_string()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "jobs/job.csv:3: column `cpu time`: `` is not a non-negative number",
+            "jobs/job.csv:4: column `number-of-assert-commands`: `` is not a count",
+        ]
+    );
+}
+
+#[test]
+fn starexec_csv_truncated_or_binary() {
+    // Cut in the middle of a quoted cell, and a row of binary garbage.
+    let mut text =
+        format!("{JOB_HEAD}\n1,S/QF_LIA/a.smt2,z3,complete,1,1,sat,3,-,-,-,0\n").into_bytes();
+    text.extend_from_slice(b"\0\x01\x02,\xff\n2,\"S/QF_LIA/b");
+    let imp = import(&text).unwrap();
+    assert_eq!(imp.pairs.len(), 1);
+    let lines: Vec<Option<u64>> = imp.issues.iter().map(|i| i.line).collect();
+    assert_eq!(lines, [Some(3), Some(4)], "{:?}", imp.issues);
+    // Nothing but garbage: no header to speak of.
+    let e = format!("{:#}", import(b"\x89PNG\r\n\x1a\n\0\0").unwrap_err());
+    assert!(
+        e.starts_with("jobs/job.csv: cannot read the header line: "),
+        "{e}"
+    );
+    assert!(e.contains("line 1"), "{e}");
+}

@@ -54,8 +54,19 @@ pub fn import_file(path: &Path) -> Result<Import> {
 }
 
 /// Import a job CSV from a reader; `path` names it in messages.
-pub fn import_reader(reader: impl Read, path: &Path) -> Result<Import> {
-    let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(reader);
+pub fn import_reader(mut reader: impl Read, path: &Path) -> Result<Import> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut lines = Lines {
+        bytes: &bytes,
+        pos: 0,
+        line: 1,
+    };
+    let mut rdr = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(&bytes[..]);
     let headers = rdr
         .headers()
         .with_context(|| format!("{}: cannot read the header line", path.display()))?
@@ -87,7 +98,7 @@ pub fn import_reader(reader: impl Read, path: &Path) -> Result<Import> {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map(|p| p.line());
+                let line = e.position().map(|p| lines.line_at(p.byte()));
                 out.issues.push(Issue {
                     file: path.to_path_buf(),
                     line,
@@ -96,7 +107,7 @@ pub fn import_reader(reader: impl Read, path: &Path) -> Result<Import> {
                 continue;
             }
         };
-        let line = record.position().map_or(0, |p| p.line());
+        let line = record.position().map_or(0, |p| lines.line_at(p.byte()));
         let r = Row {
             record: &record,
             cols: &cols,
@@ -121,6 +132,43 @@ pub fn import_reader(reader: impl Read, path: &Path) -> Result<Import> {
         }
     }
     Ok(out)
+}
+
+/// Line numbers of records. The csv crate's own are one short after a CRLF
+/// terminator (the SMT-COMP archives use CRLF) and after blank lines
+/// (BurntSushi/rust-csv#395, #208), so they are counted here from the
+/// record's byte offset.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    /// Offset up to which line feeds are counted, and the line there.
+    pos: usize,
+    line: u64,
+}
+
+impl Lines<'_> {
+    /// 1-based line of the first byte at or after `byte` that is not a
+    /// line terminator: where the record starts. Lines end as records do,
+    /// with CRLF, LF or a lone CR. Records come in order, so
+    /// the counting resumes where it stopped.
+    fn line_at(&mut self, byte: u64) -> u64 {
+        let b = self.bytes;
+        let mut start = usize::try_from(byte).map_or(b.len(), |x| x.min(b.len()));
+        while start < b.len() && matches!(b[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        if start < self.pos {
+            (self.pos, self.line) = (0, 1);
+        }
+        // A line ends with CRLF, LF or a lone CR, as a record does.
+        let span = &b[self.pos..start];
+        let lf = memchr::memchr_iter(b'\n', span).count();
+        let lone_cr = memchr::memchr_iter(b'\r', span)
+            .filter(|&i| span.get(i + 1) != Some(&b'\n'))
+            .count();
+        self.line += (lf + lone_cr) as u64;
+        self.pos = start;
+        self.line
+    }
 }
 
 /// One CSV row with its column index.
@@ -351,6 +399,30 @@ validation-check-sat-result_z3,validation-check-sat-result_cvc4,extra";
             e.to_string(),
             "x/job.csv: missing required column `cpu time`"
         );
+    }
+
+    #[test]
+    fn line_numbers_with_crlf_and_blank_lines() {
+        // The archives end lines with CRLF; a quoted cell may hold a newline.
+        let body = "1,S/QF_LIA/a.smt2,z3,complete,x,1,unsat,10,true,4,true,0,6,-,-,x\r\n\
+                    \r\n\
+                    2,S/QF_LIA/b.smt2,z3,complete,y,1,unsat,10,true,4,true,0,6,-,-,\"x\r\ny\"\r\n\
+                    3,S/QF_LIA/c.smt2,z3,complete,z,1,unsat,10,true,4,true,0,6,-,-,x\r\n";
+        let imp = import_reader(
+            format!("{}\r\n{body}", HEAD).as_bytes(),
+            Path::new("job.csv"),
+        )
+        .unwrap();
+        let lines: Vec<Option<u64>> = imp.issues.iter().map(|i| i.line).collect();
+        assert_eq!(lines, [Some(2), Some(4), Some(6)], "{:?}", imp.issues);
+        // A lone CR ends a line too (the csv crate ends records there).
+        let imp = import_reader(
+            format!("{}\r{}", HEAD, body.replace("\r\n", "\r")).as_bytes(),
+            Path::new("job.csv"),
+        )
+        .unwrap();
+        let lines: Vec<Option<u64>> = imp.issues.iter().map(|i| i.line).collect();
+        assert_eq!(lines, [Some(2), Some(4), Some(6)], "{:?}", imp.issues);
     }
 
     #[test]

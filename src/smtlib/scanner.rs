@@ -16,8 +16,13 @@
 use std::fmt;
 use std::io::{self, Read};
 
-/// Size of the blocks read from the input.
+/// Size of the blocks read from the input…
 const BLOCK: usize = 1 << 20;
+
+/// …after a first block of this size, grown ×4 while reads fill it, so that
+/// a small input (most benchmarks, every solver answer) costs no 1 MB
+/// zeroed buffer.
+const FIRST_BLOCK: usize = 64 << 10;
 
 /// Bytes of a stray top-level token quoted in the error message.
 const STRAY_SHOWN: usize = 20;
@@ -190,7 +195,7 @@ impl<R: Read> Scanner<R> {
     pub fn new(input: R) -> Self {
         Scanner {
             input,
-            buf: vec![0; BLOCK],
+            buf: vec![0; FIRST_BLOCK],
             pos: 0,
             len: 0,
             eof: false,
@@ -229,6 +234,10 @@ impl<R: Read> Scanner<R> {
     fn fill(&mut self) -> Result<bool, ScanError> {
         if self.eof {
             return Ok(false);
+        }
+        if self.len == self.buf.len() && self.buf.len() < BLOCK {
+            let grown = (self.buf.len() * 4).min(BLOCK);
+            self.buf.resize(grown, 0);
         }
         self.base += self.len as u64;
         self.pos = 0;

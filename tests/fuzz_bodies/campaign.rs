@@ -6,24 +6,20 @@
 
 use super::gen::Source;
 use coreval::campaign::{Campaign, CONFIG_FILE};
-use std::path::PathBuf;
 
-/// A private folder per process and thread, reused across inputs.
-fn dir() -> PathBuf {
+/// Load `text` as the config of a private folder (per process and thread,
+/// removed afterwards); the error text on failure.
+fn load(text: &[u8]) -> Result<Campaign, String> {
     let d = std::env::temp_dir().join(format!(
         "coreval-fuzz-campaign-{}-{:?}",
         std::process::id(),
         std::thread::current().id()
     ));
     std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Load `text` as the config; the error text on failure.
-fn load(text: &[u8]) -> Result<Campaign, String> {
-    let d = dir();
     std::fs::write(d.join(CONFIG_FILE), text).unwrap();
-    Campaign::load(&d).map_err(|e| format!("{e:#}"))
+    let result = Campaign::load(&d).map_err(|e| format!("{e:#}"));
+    std::fs::remove_dir_all(&d).unwrap();
+    result
 }
 
 /// The `line L, column C` an error names, if any.

@@ -9,6 +9,7 @@ pub mod gen;
 pub mod lexer;
 pub mod rebuild;
 pub mod scanner;
+pub mod starexec_csv;
 
 /// Every target: its name (the folder of its seeds and regressions) and body.
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
@@ -17,4 +18,5 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("answer", answer::check),
     ("rebuild", rebuild::check),
     ("campaign", campaign::check),
+    ("starexec_csv", starexec_csv::check),
 ];

@@ -87,17 +87,6 @@ pub fn scan(input: impl Read) -> Scan {
     }
 }
 
-/// 1-based (line, column) of a byte offset, counting `\n` as the scanner does.
-pub fn line_col(data: &[u8], offset: usize) -> (u64, u64) {
-    let before = &data[..offset];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, (offset - line_start + 1) as u64)
-}
-
 /// Byte offset of a 1-based (line, column), if the line exists.
 pub fn offset_of(data: &[u8], line: u64, column: u64) -> Option<usize> {
     let mut start = 0usize;
@@ -200,15 +189,30 @@ pub fn check(data: &[u8]) {
 
     // Gaps and command texts put back together.
     let mut pos = 0usize;
+    let (mut line, mut line_start) = (1u64, 0usize);
     for (gap, c) in &whole.commands {
         assert_eq!(&data[pos..pos + gap.len()], &gap[..], "gap bytes");
         check_gap(gap, false);
+        let before = &data[line_start..pos + gap.len()];
+        if let Some(k) = before.iter().rposition(|&b| b == b'\n') {
+            line += before.iter().filter(|&&b| b == b'\n').count() as u64;
+            line_start += k + 1;
+        }
         pos += gap.len();
         assert_eq!(c.offset, pos as u64, "command offset");
-        assert_eq!((c.line, c.column), line_col(data, pos), "command position");
+        assert_eq!(
+            (c.line, c.column),
+            (line, (pos - line_start + 1) as u64),
+            "command position"
+        );
         assert_eq!(&data[pos..pos + c.text.len()], &c.text[..], "command bytes");
         assert!(c.text.starts_with(b"(") && c.text.ends_with(b")"));
         check_command_tokens(c);
+        let nl = c.text.iter().filter(|&&b| b == b'\n').count() as u64;
+        if nl > 0 {
+            line += nl;
+            line_start = pos + c.text.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        }
         pos += c.text.len();
     }
     match &whole.end {
