@@ -4,7 +4,8 @@
 //! The rebuild streams the named file through the scanner and keeps every
 //! command but the assertions whose names are not in the core (names compared
 //! in normal form, so `|a1|` ≡ `a1`), the naming option
-//! `:produce-unsat-cores` and `(get-unsat-core)`. It keeps declarations,
+//! `:produce-unsat-cores`, `(get-unsat-core)` and the `:status` (which is
+//! what the checkers decide, see [`rebuild`]). It keeps declarations,
 //! definitions, `set-info`, `set-logic`, comments and every annotation the
 //! benchmark itself carries (`:pattern` included — the official tool dropped
 //! them). The `(! t :named N)` wrapper that coreval's naming added is taken
@@ -88,6 +89,18 @@ pub fn assert_name(text: &[u8]) -> Option<AssertName> {
     Some(AssertName { name, bare_term })
 }
 
+/// True when the command states the benchmark's `:status`: a core-only
+/// benchmark's status is what the checkers decide (cvc5 1.0.3 aborts with
+/// "Expected result unsat but got sat" on a refuted core that keeps
+/// `:status unsat`, printing no answer; z3 adds an error).
+fn is_status(cmd: &Command) -> bool {
+    cmd.head() == "set-info" && {
+        let (s, e) = cmd.args_span();
+        let args = &cmd.text[s..e];
+        args.starts_with(b":status") && args.get(7).is_none_or(|b| b.is_ascii_whitespace())
+    }
+}
+
 /// True when the command sets `:produce-unsat-cores`.
 fn is_core_option(cmd: &Command) -> bool {
     cmd.head() == "set-option" && {
@@ -113,6 +126,7 @@ pub fn rebuild<R: Read, W: Write>(
         match cmd.head() {
             "get-unsat-core" => continue,
             "set-option" if is_core_option(&cmd) => continue,
+            "set-info" if is_status(&cmd) => continue,
             "assert" => match assert_name(&cmd.text) {
                 None => {
                     stats.unnamed += 1;
@@ -483,7 +497,7 @@ mod tests {
     use super::*;
 
     const NAMED: &str =
-        "; c\n(set-option :produce-unsat-cores true)\n(set-logic UF)\n(declare-fun p (Int) Bool)\n\
+        "; c\n(set-option :produce-unsat-cores true)\n(set-logic UF)\n(set-info :status unsat)\n(set-info :status-x 1)\n(declare-fun p (Int) Bool)\n\
 (assert (! (forall ((x Int)) (! (p x) :pattern ((p x)))) :named cv1))\n\
 (assert (! (not (p 0)) :named cv2))\n(assert (! (= 1 1) :named cv3))\n(assert (> 2 1))\n\
 (check-sat)\n(get-unsat-core)\n(exit)\n";
@@ -517,6 +531,7 @@ mod tests {
         assert!(!out.contains("(= 1 1)"));
         assert!(out.contains("(assert (> 2 1))"));
         assert!(!out.contains("produce-unsat-cores") && !out.contains("get-unsat-core"));
+        assert!(!out.contains(":status unsat") && out.contains("(set-info :status-x 1)"));
         assert!(out.starts_with("; c\n(set-logic UF)") || out.starts_with("; c\n\n(set-logic UF)"));
         assert!(out.contains("(check-sat)") && out.contains("(exit)"));
     }
