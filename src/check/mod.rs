@@ -395,7 +395,22 @@ pub fn check(
     let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let started = std::time::Instant::now();
     let last_end = Mutex::new(0f64);
+    let (tx, rx) = std::sync::mpsc::channel::<CheckRecord>();
     std::thread::scope(|scope| {
+        // Records are written (and fsynced) by one thread, off the workers'
+        // path; a kill loses the few not yet written, whose jobs run again.
+        scope.spawn(|| {
+            for rec in rx {
+                if let Err(e) = checks_journal.append(&rec) {
+                    first_error.lock().unwrap().get_or_insert(e);
+                    sched.stop();
+                    break;
+                }
+                if let Some(w) = cache.put(&rec) {
+                    stats.lock().unwrap().cache_warning.get_or_insert(w);
+                }
+            }
+        });
         scope.spawn(|| {
             while !sched.is_finished() {
                 if cancel.load(Ordering::SeqCst) {
@@ -406,7 +421,10 @@ pub fn check(
             }
         });
         for _ in 0..c.jobs {
-            scope.spawn(|| {
+            let tx = tx.clone();
+            let (stats, answers, sched, plan, files, versions) = (&stats, &answers, &sched, &plan, &files, &versions);
+            let (hash_list, last_end, bar) = (&hash_list, &last_end, &bar);
+            scope.spawn(move || {
                 while let Some(job) = sched.next() {
                     let h = &hash_list[job.core];
                     let k = &checkers[job.checker];
@@ -416,23 +434,10 @@ pub fn check(
                         .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
                     let spec = solve::spec_for(k, &path, c, c.checker_time, false);
                     let out = runner::run(&spec, &job.cancel);
-                    if let Some(rec) = record_run(&stats, &versions, h, k, job.checker, limit, &out)
-                    {
-                        match checks_journal.append(&rec) {
-                            Ok(()) => {
-                                if let Some(w) = cache.put(&rec) {
-                                    stats.lock().unwrap().cache_warning.get_or_insert(w);
-                                }
-                            }
-                            Err(e) => {
-                                first_error.lock().unwrap().get_or_insert(e);
-                                sched.stop();
-                            }
-                        }
-                        answers
-                            .lock()
-                            .unwrap()
-                            .insert((h.clone(), k.name.clone()), rec.answer);
+                    if let Some(rec) = record_run(stats, versions, h, k, job.checker, limit, &out) {
+                        answers.lock().unwrap().insert((h.clone(), k.name.clone()), rec.answer);
+                        // Closed only when the writer stopped on an error.
+                        tx.send(rec).ok();
                     }
                     bar.inc(1);
                     let settled = |core: usize| {
@@ -446,6 +451,7 @@ pub fn check(
                 *end = (*end).max(started.elapsed().as_secs_f64());
             });
         }
+        drop(tx);
     });
     bar.finish_and_clear();
     summary.wall = last_end.into_inner().unwrap();
@@ -535,9 +541,15 @@ fn record_run(
 /// Every checker's version; a failed probe is reported (its answers are
 /// then kept out of the cross-campaign cache).
 fn probe_versions(checkers: &[SolverDef]) -> Vec<Option<String>> {
+    let probes: Vec<Probe> = std::thread::scope(|s| {
+        let handles: Vec<_> = checkers.iter().map(|k| s.spawn(|| k.probe())).collect();
+        let broken = || Probe::Broken { detail: "the version probe panicked".into() };
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| broken())).collect()
+    });
     checkers
         .iter()
-        .map(|k| match k.probe() {
+        .zip(probes)
+        .map(|(k, p)| match p {
             Probe::Ok { version } => Some(version),
             Probe::Missing { detail } | Probe::Broken { detail } => {
                 eprintln!(
