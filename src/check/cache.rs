@@ -158,10 +158,11 @@ mod tests {
             c.get("h", "z3", None, 20.0).is_none(),
             "no version, no cache"
         );
+        assert!(c.get("h2", "z3", Some("5.4.0"), 20.0).is_some());
         assert_eq!(
             c.records().count(),
-            1,
-            "the record without a version was not stored"
+            2,
+            "records without a version are not stored"
         );
     }
 
