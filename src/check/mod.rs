@@ -200,6 +200,7 @@ pub fn check(
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
+    let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs
             .iter()
@@ -243,7 +244,7 @@ pub fn check(
         return Ok(summary);
     }
     let checks_journal = Journal::open(&c.checks_journal())?;
-    let versions = probe_versions(&plan.checkers);
+    let versions = versions(&plan.checkers, probes);
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(w);
     let jobs = plan.jobs(&mut answers, &cache, &versions, &checks_journal, &done)?;
@@ -449,31 +450,37 @@ fn record_run(
     })
 }
 
-/// Every checker's version; a failed probe is reported (its answers are
-/// then kept out of the cross-campaign cache).
-fn probe_versions(checkers: &[SolverDef]) -> Vec<Option<String>> {
-    let probes: Vec<Probe> = std::thread::scope(|s| {
-        let handles: Vec<_> = checkers.iter().map(|k| s.spawn(|| k.probe())).collect();
-        let broken = || Probe::Broken {
-            detail: "the version probe panicked".into(),
-        };
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| broken()))
-            .collect()
-    });
+/// Probe every checker's version in the background (the probes overlap
+/// the rebuilds; when nothing turns out to be needed they are not waited for).
+fn start_probes(checkers: &[SolverDef]) -> Vec<std::thread::JoinHandle<Probe>> {
+    checkers
+        .iter()
+        .map(|k| {
+            let k = k.clone();
+            std::thread::spawn(move || k.probe())
+        })
+        .collect()
+}
+
+/// The probed versions; a failed probe is reported (the checker's answers
+/// are then kept out of the cross-campaign cache).
+fn versions(
+    checkers: &[SolverDef],
+    probes: Vec<std::thread::JoinHandle<Probe>>,
+) -> Vec<Option<String>> {
     checkers
         .iter()
         .zip(probes)
-        .map(|(k, p)| match p {
-            Probe::Ok { version } => Some(version),
-            Probe::Missing { detail } | Probe::Broken { detail } => {
+        .map(|(k, p)| match p.join() {
+            Ok(Probe::Ok { version }) => Some(version),
+            Ok(Probe::Missing { detail } | Probe::Broken { detail }) => {
                 eprintln!(
                     "warning: checker '{}': version unknown ({detail}); its answers are not cached",
                     k.name
                 );
                 None
             }
+            Err(_) => None,
         })
         .collect()
 }
