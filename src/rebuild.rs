@@ -13,6 +13,12 @@
 //! are kept: identical cores from different solvers, in any order and any
 //! quoting, give identical files, stored once under the hash of their bytes
 //! ([`store`]) and checked once.
+//!
+//! A checker with a narrower dialect ([`Dialect`]: no `:named`, rejected
+//! commands, as boolector 1.5) gets a variant of that file ([`adapt`],
+//! [`store_variant`]): option and output commands dropped, `declare-const`
+//! as a nullary `declare-fun`, `:named` attributes removed; a file that
+//! needs another rejected command is [`NotApplicable`] to that checker.
 
 use crate::smtlib::lexer::{Lexer, Token, TokenKind};
 use crate::smtlib::scanner::{Command, Scanner};

@@ -2,7 +2,7 @@
 //! core-only files, and which (core, checker) jobs are still needed.
 //!
 //! A job is needed while some pair using the core selects the checker and
-//! is not settled ([`pair_settled`]). Answers already journaled, then the
+//! is not settled (its decision can still change). Answers already journaled, then the
 //! cross-campaign cache, then the checker's dialect (a variant file, or an
 //! explicit `not-applicable`) remove jobs; what is left is queued per core,
 //! most useful checker first (the one that counts for the most undecided
