@@ -85,6 +85,14 @@ impl Cache {
         j.append(rec).err().map(|e| format!("{e:#}"))
     }
 
+    /// Add fresh answers with one write (those that cannot be keyed are left
+    /// out); a failed write is returned as a warning.
+    pub fn put_all(&self, recs: &[CheckRecord]) -> Option<String> {
+        let keyed: Vec<&CheckRecord> = recs.iter().filter(|r| key(r).is_some()).collect();
+        let j = self.journal.as_ref()?;
+        j.append_all(&keyed).err().map(|e| format!("{e:#}"))
+    }
+
     /// All cached records (for cost estimates).
     pub fn records(&self) -> impl Iterator<Item = &CheckRecord> {
         self.map.values()
@@ -134,6 +142,9 @@ mod tests {
         assert!(w.is_empty(), "{w:?}");
         assert!(c.put(&rec(Some("5.4.0"))).is_none());
         assert!(c.put(&rec(None)).is_none());
+        let mut other = rec(Some("5.4.0"));
+        other.hash = "h2".into();
+        assert!(c.put_all(&[rec(None), other]).is_none());
         let (c, _) = Cache::open(dir.path());
         assert!(c.get("h", "z3", Some("5.4.0"), 20.0).is_some());
         assert!(
@@ -148,10 +159,11 @@ mod tests {
             c.get("h", "z3", None, 20.0).is_none(),
             "no version, no cache"
         );
+        assert!(c.get("h2", "z3", Some("5.4.0"), 20.0).is_some());
         assert_eq!(
             c.records().count(),
-            1,
-            "the record without a version was not stored"
+            2,
+            "records without a version are not stored"
         );
     }
 

@@ -2,7 +2,8 @@
 //! reported core, and run the checkers on it.
 //!
 //! - **Rebuild** once per (solver, benchmark) into `cores/<hash>.smt2`
-//!   (content-addressed, see [`crate::rebuild`]), journaled in `cores.jsonl`.
+//!   (content-addressed, see [`crate::rebuild`]), journaled in `cores.jsonl`
+//!   ([`plan`] decides what is still needed before anything runs).
 //! - **Selection**: per pair, the checkers whose definitions support the
 //!   benchmark's logic, minus the solver's own team when `independent` is on.
 //!   Jobs are per (core hash, checker): identical cores are checked once.
@@ -24,28 +25,29 @@
 //!   answer, is not counted (z3 keeps going after an error and answers for
 //!   the script it did manage to read). A checker that fails to start leaves
 //!   no record: the pair stays pending and the failure is reported.
+//! - **Throughput**: workers only run checkers; one writer thread journals
+//!   their records in groups (one fsync per group), version probes overlap
+//!   the rebuilds. `benches/check.rs` measures dedupe, cache, early-stop
+//!   savings and utilisation.
 
 pub mod cache;
+pub mod plan;
 pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
 use crate::campaign::Campaign;
 use crate::checkers::{self, Probe, SolverDef};
 use crate::journal::Journal;
-use crate::policy::{decided_early, CheckAnswer, Policy, Tally};
-use crate::rebuild::Dialect;
+use crate::policy::{CheckAnswer, Tally};
 use crate::runner::{self, Exit};
 use crate::solve::{self, RunRecord, SolverUnderTest};
 use anyhow::{Context, Result};
+use plan::Plan;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-
-/// File names of the check stage's journals.
-pub const CORES: &str = "cores.jsonl";
-pub const CHECKS: &str = "checks.jsonl";
 
 /// `cores.jsonl`: which core-only benchmark a pair's core became.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -82,6 +84,17 @@ pub struct CheckRecord {
     /// Output flags of the checker run (two answers, error before the answer…).
     #[serde(default)]
     pub flags: Vec<String>,
+}
+
+/// File names of the check stage's journals.
+pub const CORES: &str = "cores.jsonl";
+pub const CHECKS: &str = "checks.jsonl";
+
+/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
+pub fn is_hash(h: &str) -> bool {
+    h.len() == 64
+        && h.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Checker answer as the policies see it.
@@ -197,36 +210,6 @@ impl CheckSummary {
     }
 }
 
-/// One (core hash, checker) job's input: the core, or the checker's variant.
-struct Plan<'a> {
-    c: &'a Campaign,
-    checkers: Vec<SolverDef>,
-    dialects: Vec<Option<Dialect>>,
-    pairs: Vec<(&'a SolverUnderTest, &'a crate::solve::Bench, String)>,
-    /// Hash → indices into `pairs`.
-    hashes: BTreeMap<String, Vec<usize>>,
-}
-
-impl Plan<'_> {
-    /// Pairs of `h` that select checker `k` and are not settled yet.
-    fn waiting(&self, h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>) -> usize {
-        let cfg = &self.c.config.check;
-        self.hashes[h]
-            .iter()
-            .filter(|&&p| {
-                let (s, e, _) = &self.pairs[p];
-                let sel = select(&self.checkers, &e.logic, s, cfg.independent);
-                sel.iter().any(|x| x.name == k)
-                    && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop)
-            })
-            .count()
-    }
-
-    fn needed(&self, h: &str, k: &str, answers: &HashMap<(String, String), CheckAnswer>) -> bool {
-        !answers.contains_key(&(h.to_string(), k.to_string())) && self.waiting(h, k, answers) > 0
-    }
-}
-
 /// Run the check stage of a campaign.
 pub fn check(
     c: &Campaign,
@@ -236,6 +219,7 @@ pub fn check(
     let defs = checkers::load_dir(&solve::checkers_dir(c))?;
     let solvers = solve::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
+    let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs
             .iter()
@@ -258,224 +242,168 @@ pub fn check(
     let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
     solve::reap_orphans(c);
 
-    // 1. Rebuild the cores not yet rebuilt.
-    let cores_path = c.journal_path(CORES);
-    let core_recs: Vec<CoreRecord> = c.read_journal(CORES)?;
-    // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
-    // (a damaged or edited journal) is ignored and the core rebuilt.
-    let mut hash_of: HashMap<(String, String), String> = core_recs
-        .into_iter()
-        .filter(|r| is_hash(&r.hash))
-        .map(|r| ((r.solver, r.benchmark), r.hash))
-        .collect();
-    let cores_journal = Journal::open(&cores_path)?;
-    let mut pairs = Vec::new();
-    let mut seen: HashSet<(&str, &str)> = HashSet::new();
-    for r in &runs {
-        let (Some(s), Some(e)) = (
-            solvers.iter().find(|s| s.name == r.solver),
-            index.get(&r.benchmark),
-        ) else {
-            continue;
-        };
-        let Some(core) = checkable_core(r, e) else {
-            continue;
-        };
-        if !filter(&r.benchmark) || !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
-            continue; // another shard's, or journaled twice
-        }
-        let key = (r.solver.clone(), r.benchmark.clone());
-        let stored = hash_of
-            .get(&key)
-            .is_some_and(|h| c.cores_dir().join(format!("{h}.smt2")).exists());
-        if !stored {
-            let set: HashSet<String> = core.iter().cloned().collect();
-            let own = crate::rebuild::numbered_with(&e.prefix);
-            let (hash, _, stats) =
-                crate::rebuild::store(&c.named_dir().join(&e.output), &c.cores_dir(), &set, &own)?;
-            cores_journal.append(&CoreRecord {
-                solver: key.0.clone(),
-                benchmark: key.1.clone(),
-                hash: hash.clone(),
-                kept: stats.kept,
-            })?;
-            hash_of.insert(key.clone(), hash);
-        }
-        pairs.push((s, e, hash_of[&key].clone()));
-    }
-
-    // 2. Which checkers each distinct core needs, and which answers exist.
-    let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, (_, _, h)) in pairs.iter().enumerate() {
-        hashes.entry(h.clone()).or_default().push(i);
-    }
-    let hash_list: Vec<String> = hashes.keys().cloned().collect();
+    // 1. The pairs with a core to check, their core-only files.
+    let pairs = plan::pairs_to_check(c, &runs, &solvers, &index, filter)?;
+    let plan = Plan::new(c, checkers, pairs);
     let mut summary = CheckSummary {
-        cores: pairs.len(),
-        distinct: hash_list.len(),
+        cores: plan.pairs.len(),
+        distinct: plan.hash_list.len(),
         jobs: c.jobs,
         ..Default::default()
     };
-    let dialects = checkers
-        .iter()
-        .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
-        .collect();
-    let plan = Plan {
-        c,
-        checkers,
-        dialects,
-        pairs,
-        hashes,
-    };
-    let checkers = &plan.checkers;
-    let limit = c.checker_time.as_secs_f64();
+
+    // 2. The jobs still needed.
     let done: Vec<CheckRecord> = c.read_journal(CHECKS)?;
-    let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
-    let mut answers: HashMap<(String, String), CheckAnswer> = HashMap::new();
-    for d in &done {
-        answers.insert((d.hash.clone(), d.checker.clone()), d.answer);
-    }
-    let any_needed = hash_list
+    let mut answers: plan::Answers = done
         .iter()
-        .any(|h| checkers.iter().any(|k| plan.needed(h, &k.name, &answers)));
-    if !any_needed {
+        .map(|d| ((d.hash.clone(), d.checker.clone()), d.answer))
+        .collect();
+    if !plan.any_needed(&answers) {
         return Ok(summary);
     }
-    let versions = probe_versions(checkers);
+    let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
+    let versions = versions(&plan.checkers, probes);
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(w);
-    let cost = mean_cpu(done.iter().chain(cache.records()));
-    let mut files: HashMap<(usize, usize), PathBuf> = HashMap::new();
-    let mut jobs: Vec<Vec<usize>> = Vec::with_capacity(hash_list.len());
-    for (hi, h) in hash_list.iter().enumerate() {
-        let mut want = Vec::new();
-        for (ki, k) in checkers.iter().enumerate() {
-            if !plan.needed(h, &k.name, &answers) {
-                continue;
-            }
-            if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
-                let mut rec = hit.clone();
-                rec.cached = true;
-                checks_journal.append(&rec)?;
-                answers.insert((h.clone(), k.name.clone()), rec.answer);
-                summary.cache_hits += 1;
-                continue;
-            }
-            if let Some(d) = &plan.dialects[ki] {
-                let core = c.cores_dir().join(format!("{h}.smt2"));
-                match crate::rebuild::store_variant(&core, d)? {
-                    Ok(path) => {
-                        files.insert((hi, ki), path);
-                    }
-                    Err(why) => {
-                        let rec =
-                            not_applicable(h, k, versions[ki].clone(), limit, why.to_string());
-                        checks_journal.append(&rec)?;
-                        answers.insert((h.clone(), k.name.clone()), rec.answer);
-                        summary.not_applicable += 1;
-                        continue;
-                    }
-                }
-            }
-            want.push(ki);
-        }
-        // Cache hits may already settle the core; most useful checkers first.
-        want.retain(|&ki| plan.needed(h, &checkers[ki].name, &answers));
-        let useful: HashMap<usize, usize> = want
-            .iter()
-            .map(|&ki| (ki, plan.waiting(h, &checkers[ki].name, &answers)))
-            .collect();
-        want.sort_by(|a, b| {
-            let cost_of = |ki: usize| cost.get(checkers[ki].name.as_str()).copied().unwrap_or(0.0);
-            useful[b]
-                .cmp(&useful[a])
-                .then(cost_of(*a).total_cmp(&cost_of(*b)))
-        });
-        jobs.push(want);
-    }
+    let jobs = plan.jobs(&mut answers, &cache, &versions, &checks_journal, &done)?;
+    (summary.cache_hits, summary.not_applicable) = (jobs.cache_hits, jobs.not_applicable);
 
-    // 3. Run the jobs.
-    let total: usize = jobs.iter().map(Vec::len).sum();
-    let sched = schedule::Scheduler::new(jobs);
-    let answers = Mutex::new(answers);
-    let bar = crate::progress::bar("check", total as u64);
-    let stats = Mutex::new(RunStats::default());
-    let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let started = std::time::Instant::now();
-    let last_end = Mutex::new(0f64);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !sched.is_finished() {
-                if cancel.load(Ordering::SeqCst) {
-                    sched.stop();
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-        });
-        for _ in 0..c.jobs {
-            scope.spawn(|| {
-                while let Some(job) = sched.next() {
-                    let h = &hash_list[job.core];
-                    let k = &checkers[job.checker];
-                    let path = files
-                        .get(&(job.core, job.checker))
-                        .cloned()
-                        .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
-                    let spec = solve::spec_for(k, &path, c, c.checker_time, false);
-                    let out = runner::run(&spec, &job.cancel);
-                    if let Some(rec) = record_run(&stats, &versions, h, k, job.checker, limit, &out)
-                    {
-                        match checks_journal.append(&rec) {
-                            Ok(()) => {
-                                if let Some(w) = cache.put(&rec) {
-                                    stats.lock().unwrap().cache_warning.get_or_insert(w);
-                                }
-                            }
-                            Err(e) => {
-                                first_error.lock().unwrap().get_or_insert(e);
-                                sched.stop();
-                            }
-                        }
-                        answers
-                            .lock()
-                            .unwrap()
-                            .insert((h.clone(), k.name.clone()), rec.answer);
-                    }
-                    bar.inc(1);
-                    let settled = |core: usize| {
-                        let a = answers.lock().unwrap();
-                        let h = &hash_list[core];
-                        !checkers.iter().any(|k| plan.needed(h, &k.name, &a))
-                    };
-                    sched.finish(&job, &settled);
-                }
-                let mut end = last_end.lock().unwrap();
-                *end = (*end).max(started.elapsed().as_secs_f64());
-            });
-        }
-    });
-    bar.finish_and_clear();
-    summary.wall = last_end.into_inner().unwrap();
-    if let Some(e) = first_error.into_inner().unwrap() {
-        return Err(e);
-    }
-    let st = stats.into_inner().unwrap();
-    if let Some(w) = st.cache_warning {
-        eprintln!("warning: {w} (answers not cached)");
-    }
-    for (k, why) in &st.failures {
-        eprintln!("error: checker '{k}' could not be started: {why}; its answers are missing (install it, or remove it from check.checkers)");
-    }
-    (
-        summary.ran,
-        summary.cpu,
-        summary.checker_wall,
-        summary.failed_to_start,
-    ) = (st.ran, st.cpu, st.wall, st.failed);
-    (summary.skipped, summary.killed) = sched.early_stop_counts();
+    // 3. Run them.
+    let run = Run {
+        plan: &plan,
+        versions: &versions,
+        files: &jobs.files,
+        cache: &cache,
+        journal: &checks_journal,
+    };
+    run.all(jobs.queue, answers, cancel, &mut summary)?;
     summary.interrupted = cancel.load(Ordering::SeqCst);
     Ok(summary)
+}
+
+/// The run phase: workers take jobs from the scheduler, one writer thread
+/// journals their records.
+struct Run<'a> {
+    plan: &'a Plan<'a>,
+    versions: &'a [Option<String>],
+    files: &'a HashMap<(usize, usize), PathBuf>,
+    cache: &'a cache::Cache,
+    journal: &'a Journal,
+}
+
+impl Run<'_> {
+    fn all(
+        &self,
+        queue: Vec<Vec<usize>>,
+        answers: plan::Answers,
+        cancel: &AtomicBool,
+        summary: &mut CheckSummary,
+    ) -> Result<()> {
+        let c = self.plan.c;
+        let total: usize = queue.iter().map(Vec::len).sum();
+        let sched = schedule::Scheduler::new(queue);
+        let answers = Mutex::new(answers);
+        let bar = crate::progress::bar("check", total as u64);
+        let stats = Mutex::new(RunStats::default());
+        let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        let started = std::time::Instant::now();
+        let last_end = Mutex::new(0f64);
+        let (tx, rx) = std::sync::mpsc::channel::<CheckRecord>();
+        std::thread::scope(|scope| {
+            // Records are written by one thread, off the workers' path, in
+            // groups (one fsync each); a kill loses the few not yet written,
+            // whose jobs run again.
+            let (first_error, stats, sched) = (&first_error, &stats, &sched);
+            scope.spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut batch = vec![first];
+                    batch.extend(rx.try_iter());
+                    if let Err(e) = self.journal.append_all(&batch) {
+                        first_error.lock().unwrap().get_or_insert(e);
+                        sched.stop();
+                        break;
+                    }
+                    if let Some(w) = self.cache.put_all(&batch) {
+                        stats.lock().unwrap().cache_warning.get_or_insert(w);
+                    }
+                }
+            });
+            scope.spawn(move || {
+                while !sched.is_finished() {
+                    if cancel.load(Ordering::SeqCst) {
+                        sched.stop();
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            });
+            for _ in 0..c.jobs {
+                let tx = tx.clone();
+                let (answers, last_end, bar) = (&answers, &last_end, &bar);
+                scope.spawn(move || {
+                    while let Some(job) = sched.next() {
+                        let h = &self.plan.hash_list[job.core];
+                        let k = &self.plan.checkers[job.checker];
+                        let path = self
+                            .files
+                            .get(&(job.core, job.checker))
+                            .cloned()
+                            .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
+                        let spec = solve::spec_for(k, &path, c, c.checker_time, false);
+                        let out = runner::run(&spec, &job.cancel);
+                        let limit = c.checker_time.as_secs_f64();
+                        if let Some(rec) =
+                            record_run(stats, self.versions, h, k, job.checker, limit, &out)
+                        {
+                            answers
+                                .lock()
+                                .unwrap()
+                                .insert((h.clone(), k.name.clone()), rec.answer);
+                            // Closed only when the writer stopped on an error.
+                            tx.send(rec).ok();
+                        }
+                        bar.inc(1);
+                        let settled = |core: usize| {
+                            let a = answers.lock().unwrap();
+                            let h = &self.plan.hash_list[core];
+                            !self
+                                .plan
+                                .checkers
+                                .iter()
+                                .any(|k| self.plan.needed(h, &k.name, &a))
+                        };
+                        sched.finish(&job, &settled);
+                    }
+                    let mut end = last_end.lock().unwrap();
+                    *end = (*end).max(started.elapsed().as_secs_f64());
+                });
+            }
+            drop(tx);
+        });
+        bar.finish_and_clear();
+        summary.wall = last_end.into_inner().unwrap();
+        if let Some(e) = first_error.into_inner().unwrap() {
+            return Err(e);
+        }
+        let st = stats.into_inner().unwrap();
+        if let Some(w) = st.cache_warning {
+            eprintln!("warning: {w} (answers not cached)");
+        }
+        for (k, why) in &st.failures {
+            eprintln!(
+                "error: checker '{k}' could not be started: {why}; its answers are missing \
+                 (install it, or remove it from check.checkers)"
+            );
+        }
+        (
+            summary.ran,
+            summary.cpu,
+            summary.checker_wall,
+            summary.failed_to_start,
+        ) = (st.ran, st.cpu, st.wall, st.failed);
+        (summary.skipped, summary.killed) = sched.early_stop_counts();
+        Ok(())
+    }
 }
 
 /// Counters the workers share.
@@ -541,95 +469,39 @@ fn record_run(
     })
 }
 
-/// Every checker's version; a failed probe is reported (its answers are
-/// then kept out of the cross-campaign cache).
-fn probe_versions(checkers: &[SolverDef]) -> Vec<Option<String>> {
+/// Probe every checker's version in the background (the probes overlap
+/// the rebuilds; when nothing turns out to be needed they are not waited for).
+fn start_probes(checkers: &[SolverDef]) -> Vec<std::thread::JoinHandle<Probe>> {
     checkers
         .iter()
-        .map(|k| match k.probe() {
-            Probe::Ok { version } => Some(version),
-            Probe::Missing { detail } | Probe::Broken { detail } => {
+        .map(|k| {
+            let k = k.clone();
+            std::thread::spawn(move || k.probe())
+        })
+        .collect()
+}
+
+/// The probed versions; a failed probe is reported (the checker's answers
+/// are then kept out of the cross-campaign cache).
+fn versions(
+    checkers: &[SolverDef],
+    probes: Vec<std::thread::JoinHandle<Probe>>,
+) -> Vec<Option<String>> {
+    checkers
+        .iter()
+        .zip(probes)
+        .map(|(k, p)| match p.join() {
+            Ok(Probe::Ok { version }) => Some(version),
+            Ok(Probe::Missing { detail } | Probe::Broken { detail }) => {
                 eprintln!(
                     "warning: checker '{}': version unknown ({detail}); its answers are not cached",
                     k.name
                 );
                 None
             }
+            Err(_) => None,
         })
         .collect()
-}
-
-/// Mean CPU seconds per run of each checker, from earlier records.
-fn mean_cpu<'r>(records: impl Iterator<Item = &'r CheckRecord>) -> HashMap<&'r str, f64> {
-    let mut sums: HashMap<&str, (f64, u32)> = HashMap::new();
-    for r in records.filter(|r| r.answer != CheckAnswer::NotApplicable) {
-        let e = sums.entry(r.checker.as_str()).or_default();
-        e.0 += r.cpu;
-        e.1 += 1;
-    }
-    sums.into_iter()
-        .map(|(k, (s, n))| (k, s / f64::from(n)))
-        .collect()
-}
-
-fn not_applicable(
-    h: &str,
-    k: &SolverDef,
-    version: Option<String>,
-    limit: f64,
-    why: String,
-) -> CheckRecord {
-    CheckRecord {
-        hash: h.to_string(),
-        checker: k.name.clone(),
-        version,
-        time_limit: limit,
-        answer: CheckAnswer::NotApplicable,
-        raw: Answer::NoAnswer,
-        exit: "not run".into(),
-        wall: 0.0,
-        cpu: 0.0,
-        cached: false,
-        note: Some(why),
-        flags: Vec::new(),
-    }
-}
-
-/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
-pub fn is_hash(h: &str) -> bool {
-    h.len() == 64
-        && h.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-/// Whether a pair's decision can no longer change.
-fn pair_settled(
-    policy: Policy,
-    hash: &str,
-    selected: &[&SolverDef],
-    solver: &SolverUnderTest,
-    answers: &HashMap<(String, String), CheckAnswer>,
-    early_stop: bool,
-) -> bool {
-    let mine: HashMap<&str, CheckAnswer> = selected
-        .iter()
-        .filter_map(|k| {
-            answers
-                .get(&(hash.to_string(), k.name.clone()))
-                .map(|a| (k.name.as_str(), *a))
-        })
-        .collect();
-    let (t, remaining, producer_pending) = tally(&mine, selected, solver);
-    if remaining == 0 {
-        return true;
-    }
-    // A `sat` with no `unsat` yet never settles a core early: the remaining
-    // checkers run, so that one unsound checker shows as a dispute instead of
-    // silently refuting a correct core (refuted cores are rare, this costs little).
-    if t.sat > 0 && t.unsat == 0 {
-        return false;
-    }
-    early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
 }
 
 /// The core of a run when it is worth checking: `unsat`, not timed out,
@@ -695,7 +567,7 @@ pub fn verdict_checkers(
         .collect()
 }
 
-fn warn(ws: Vec<String>) {
+pub(crate) fn warn(ws: Vec<String>) {
     for w in ws {
         eprintln!("warning: {w}");
     }

@@ -3,10 +3,13 @@
 //! Jobs are (core, checker) pairs. Workers take jobs breadth first — a core's
 //! second checker starts only when every core with work left has one running
 //! or done — so that the answers that can settle a core arrive before more
-//! jobs are spent on it, while all workers stay busy. After each answer the
-//! caller-supplied `settled` test decides whether the core still needs its
-//! other checkers; if not, pending jobs are dropped and running ones are
-//! cancelled (the runner kills their process groups).
+//! jobs are spent on it, while all workers stay busy. Among cores that
+//! started as many jobs, one with none running (its answers are in and did
+//! not settle it) goes before one still waiting for an answer, where a new
+//! job is a speculation that the running one may make useless. After each
+//! answer the caller-supplied `settled` test decides whether the core still
+//! needs its other checkers; if not, pending jobs are dropped and running
+//! ones are cancelled (the runner kills their process groups).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,12 +31,43 @@ struct CoreState {
 
 struct State {
     cores: Vec<CoreState>,
-    /// `buckets[k]`: cores with pending work that have started k jobs.
+    /// `idle[k]` / `buckets[k]`: cores with pending work that have started
+    /// k jobs and have none running / may have some running. Entries go
+    /// stale (the core started another job, or got settled) and are
+    /// dropped when met.
+    idle: Vec<VecDeque<usize>>,
     buckets: Vec<VecDeque<usize>>,
     running: usize,
     stopped: bool,
     skipped: usize,
     killed: usize,
+}
+
+impl State {
+    /// The first core with pending work in the `idle` (else `buckets`)
+    /// queues, fewest started jobs first; stale entries are dropped.
+    fn pick(&mut self, idle: bool) -> Option<usize> {
+        let State {
+            cores,
+            idle: iq,
+            buckets,
+            ..
+        } = self;
+        let queues = if idle { iq } else { buckets };
+        for (k, q) in queues.iter_mut().enumerate() {
+            while let Some(core) = q.pop_front() {
+                let c = &cores[core];
+                if !c.settled
+                    && !c.pending.is_empty()
+                    && c.started == k
+                    && (!idle || c.running.is_empty())
+                {
+                    return Some(core);
+                }
+            }
+        }
+        None
+    }
 }
 
 /// The shared job queue.
@@ -46,13 +80,14 @@ impl Scheduler {
     /// `jobs[i]` lists the checkers (indices) core `i` needs, in order.
     pub fn new(jobs: Vec<Vec<usize>>) -> Scheduler {
         let max = jobs.iter().map(Vec::len).max().unwrap_or(0);
-        let mut buckets = vec![VecDeque::new(); max + 1];
+        let buckets = vec![VecDeque::new(); max + 1];
+        let mut idle = vec![VecDeque::new(); max + 1];
         let cores = jobs
             .into_iter()
             .enumerate()
             .map(|(i, j)| {
                 if !j.is_empty() {
-                    buckets[0].push_back(i);
+                    idle[0].push_back(i);
                 }
                 CoreState {
                     pending: j.into(),
@@ -65,6 +100,7 @@ impl Scheduler {
         Scheduler {
             state: Mutex::new(State {
                 cores,
+                idle,
                 buckets,
                 running: 0,
                 stopped: false,
@@ -87,19 +123,7 @@ impl Scheduler {
             if st.stopped {
                 return None;
             }
-            let mut picked = None;
-            for k in 0..st.buckets.len() {
-                while let Some(core) = st.buckets[k].pop_front() {
-                    let c = &st.cores[core];
-                    if !c.settled && !c.pending.is_empty() {
-                        picked = Some(core);
-                        break;
-                    }
-                }
-                if picked.is_some() {
-                    break;
-                }
-            }
+            let picked = st.pick(true).or_else(|| st.pick(false));
             if let Some(core) = picked {
                 let c = &mut st.cores[core];
                 let checker = c
@@ -136,6 +160,8 @@ impl Scheduler {
         let now_settled = settled(job.core);
         let c = &mut st.cores[job.core];
         c.running.retain(|(k, _)| *k != job.checker);
+        let now_idle = c.running.is_empty() && !c.pending.is_empty() && !now_settled;
+        let started = c.started;
         let mut killed = 0;
         let mut skipped = 0;
         if now_settled && !c.settled {
@@ -146,6 +172,10 @@ impl Scheduler {
                 flag.store(true, Ordering::SeqCst);
                 killed += 1;
             }
+        }
+        if now_idle {
+            let last = st.idle.len() - 1;
+            st.idle[started.min(last)].push_back(job.core);
         }
         st.skipped += skipped;
         st.killed += killed;
@@ -202,6 +232,31 @@ mod tests {
             (0, 1),
             "second round starts with the first core"
         );
+    }
+
+    #[test]
+    fn a_core_whose_answers_are_in_goes_before_speculation() {
+        let s = Scheduler::new(vec![vec![0, 1], vec![0, 1]]);
+        let a = s.next().unwrap();
+        let b = s.next().unwrap();
+        assert_eq!([(a.core, a.checker), (b.core, b.checker)], [(0, 0), (1, 0)]);
+        s.finish(&b, &|_| false);
+        let c = s.next().unwrap();
+        assert_eq!(
+            (c.core, c.checker),
+            (1, 1),
+            "core 1 answered and is undecided; core 0 still waits"
+        );
+        let d = s.next().unwrap();
+        assert_eq!(
+            (d.core, d.checker),
+            (0, 1),
+            "then speculation keeps the worker busy"
+        );
+        s.finish(&a, &|_| false);
+        s.finish(&c, &|_| false);
+        s.finish(&d, &|_| false);
+        assert!(s.next().is_none() && s.is_finished());
     }
 
     #[test]

@@ -379,8 +379,10 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
 /// Errors that come from writing the output, not from the benchmark.
 fn is_write_failure(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::*;
-    matches!(e.kind(), StorageFull | ReadOnlyFilesystem | QuotaExceeded | PermissionDenied)
-        || e.raw_os_error() == Some(libc::ENOSPC)
+    matches!(
+        e.kind(),
+        StorageFull | ReadOnlyFilesystem | QuotaExceeded | PermissionDenied
+    ) || e.raw_os_error() == Some(libc::ENOSPC)
         || e.raw_os_error() == Some(libc::EROFS)
 }
 

@@ -1,0 +1,316 @@
+//! Before any checker runs: which pairs have a core to check, their
+//! core-only files, and which (core, checker) jobs are still needed.
+//!
+//! A job is needed while some pair using the core selects the checker and
+//! is not settled (its decision can still change). Answers already journaled, then the
+//! cross-campaign cache, then the checker's dialect (a variant file, or an
+//! explicit `not-applicable`) remove jobs; what is left is queued per core,
+//! most useful checker first (the one that counts for the most undecided
+//! pairs), then the cheapest (mean CPU of earlier answers). Journal writes
+//! of this phase are grouped (one fsync per journal), and rebuilds run in
+//! parallel: on a campaign whose answers are all cached, this phase is the
+//! whole stage.
+
+use super::{cache::Cache, checkable_core, select, tally, CheckRecord, CoreRecord};
+use crate::answer::Answer;
+use crate::campaign::Campaign;
+use crate::checkers::SolverDef;
+use crate::journal::Journal;
+use crate::policy::{decided_early, CheckAnswer, Policy};
+use crate::rebuild::Dialect;
+use crate::solve::{Bench, RunRecord, SolverUnderTest};
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
+
+/// Answers known so far: (core hash, checker) → answer.
+pub type Answers = HashMap<(String, String), CheckAnswer>;
+
+/// A pair with a well-formed core: its solver, benchmark and core hash.
+pub type Pair<'a> = (&'a SolverUnderTest, &'a Bench, String);
+
+/// The pairs to check, rebuilding the core-only files not yet built (or
+/// removed since) and journaling them in `cores.jsonl`.
+pub fn pairs_to_check<'a>(
+    c: &Campaign,
+    runs: &'a [RunRecord],
+    solvers: &'a [SolverUnderTest],
+    index: &'a HashMap<String, Bench>,
+    filter: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Pair<'a>>> {
+    let cores_path = c.journal_path(super::CORES);
+    let core_recs: Vec<CoreRecord> = c.read_journal(super::CORES)?;
+    // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
+    // (a damaged or edited journal) is ignored and the core rebuilt.
+    let mut hash_of: HashMap<(String, String), String> = core_recs
+        .into_iter()
+        .filter(|r| super::is_hash(&r.hash))
+        .map(|r| ((r.solver, r.benchmark), r.hash))
+        .collect();
+    let mut wanted = Vec::new();
+    let mut seen = HashSet::new();
+    for r in runs {
+        let (Some(s), Some(e)) = (
+            solvers.iter().find(|s| s.name == r.solver),
+            index.get(&r.benchmark),
+        ) else {
+            continue;
+        };
+        let Some(core) = checkable_core(r, e) else {
+            continue;
+        };
+        if filter(&r.benchmark) && seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
+            wanted.push((s, e, r, core)); // (else another shard's, or journaled twice)
+        }
+    }
+    let key = |r: &RunRecord| (r.solver.clone(), r.benchmark.clone());
+    let stored = |r: &RunRecord| {
+        hash_of
+            .get(&key(r))
+            .is_some_and(|h| c.cores_dir().join(format!("{h}.smt2")).exists())
+    };
+    let missing: Vec<_> = wanted.iter().filter(|(_, _, r, _)| !stored(r)).collect();
+    // Rebuilds are mostly fsync waits: more threads than cores.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(c.jobs.max(8))
+        .build()
+        .context("cannot start rebuild threads")?;
+    let built: Vec<Result<CoreRecord>> = pool.install(|| {
+        missing
+            .par_iter()
+            .map(|(_, e, r, core)| {
+                let set: HashSet<String> = core.iter().cloned().collect();
+                let own = crate::rebuild::numbered_with(&e.prefix);
+                let (hash, _, stats) = crate::rebuild::store(
+                    &c.named_dir().join(&e.output),
+                    &c.cores_dir(),
+                    &set,
+                    &own,
+                )?;
+                Ok(CoreRecord {
+                    solver: r.solver.clone(),
+                    benchmark: r.benchmark.clone(),
+                    hash,
+                    kept: stats.kept,
+                })
+            })
+            .collect()
+    });
+    let built = built.into_iter().collect::<Result<Vec<_>>>()?;
+    if !built.is_empty() {
+        Journal::open(&cores_path)?.append_all(&built)?;
+    }
+    for (rec, (_, _, r, _)) in built.iter().zip(&missing) {
+        hash_of.insert(key(r), rec.hash.clone());
+    }
+    Ok(wanted
+        .into_iter()
+        .map(|(s, e, r, _)| (s, e, hash_of[&key(r)].clone()))
+        .collect())
+}
+
+/// The distinct cores of the pairs, and what decides whether a job is needed.
+pub struct Plan<'a> {
+    pub c: &'a Campaign,
+    pub checkers: Vec<SolverDef>,
+    pub pairs: Vec<Pair<'a>>,
+    /// Hash → indices into `pairs`.
+    pub hashes: BTreeMap<String, Vec<usize>>,
+    /// The distinct hashes, in order (a job's `core` indexes this).
+    pub hash_list: Vec<String>,
+}
+
+/// The jobs left after journaled answers, cache hits and dialects.
+#[derive(Default)]
+pub struct Jobs {
+    /// Per core (index into `hash_list`): checker indices, in queue order.
+    pub queue: Vec<Vec<usize>>,
+    /// Variant files for (core, checker) jobs of restricted checkers.
+    pub files: HashMap<(usize, usize), PathBuf>,
+    pub cache_hits: usize,
+    pub not_applicable: usize,
+}
+
+impl<'a> Plan<'a> {
+    pub fn new(c: &'a Campaign, checkers: Vec<SolverDef>, pairs: Vec<Pair<'a>>) -> Plan<'a> {
+        let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, (_, _, h)) in pairs.iter().enumerate() {
+            hashes.entry(h.clone()).or_default().push(i);
+        }
+        let hash_list = hashes.keys().cloned().collect();
+        Plan {
+            c,
+            checkers,
+            pairs,
+            hashes,
+            hash_list,
+        }
+    }
+
+    /// Pairs of `h` that select checker `k` and are not settled yet.
+    pub fn waiting(&self, h: &str, k: &str, answers: &Answers) -> usize {
+        let cfg = &self.c.config.check;
+        self.hashes[h]
+            .iter()
+            .filter(|&&p| {
+                let (s, e, _) = &self.pairs[p];
+                let sel = select(&self.checkers, &e.logic, s, cfg.independent);
+                sel.iter().any(|x| x.name == k)
+                    && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop)
+            })
+            .count()
+    }
+
+    pub fn needed(&self, h: &str, k: &str, answers: &Answers) -> bool {
+        !answers.contains_key(&(h.to_string(), k.to_string())) && self.waiting(h, k, answers) > 0
+    }
+
+    /// Whether any job is needed at all.
+    pub fn any_needed(&self, answers: &Answers) -> bool {
+        self.hash_list.iter().any(|h| {
+            self.checkers
+                .iter()
+                .any(|k| self.needed(h, &k.name, answers))
+        })
+    }
+
+    /// The jobs still needed. Cache hits and `not-applicable` answers are
+    /// added to `answers` and journaled in `checks` (one group commit).
+    pub fn jobs(
+        &self,
+        answers: &mut Answers,
+        cache: &Cache,
+        versions: &[Option<String>],
+        checks: &Journal,
+        earlier: &[CheckRecord],
+    ) -> Result<Jobs> {
+        let limit = self.c.checker_time.as_secs_f64();
+        let dialects: Vec<Option<Dialect>> = self
+            .checkers
+            .iter()
+            .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
+            .collect();
+        let cost = mean_cpu(earlier.iter().chain(cache.records()));
+        let mut out = Jobs::default();
+        let mut records = Vec::new();
+        for (hi, h) in self.hash_list.iter().enumerate() {
+            let mut want = Vec::new();
+            for (ki, k) in self.checkers.iter().enumerate() {
+                if !self.needed(h, &k.name, answers) {
+                    continue;
+                }
+                if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
+                    let mut rec = hit.clone();
+                    rec.cached = true;
+                    answers.insert((h.clone(), k.name.clone()), rec.answer);
+                    records.push(rec);
+                    out.cache_hits += 1;
+                    continue;
+                }
+                if let Some(d) = &dialects[ki] {
+                    let core = self.c.cores_dir().join(format!("{h}.smt2"));
+                    match crate::rebuild::store_variant(&core, d)? {
+                        Ok(path) => {
+                            out.files.insert((hi, ki), path);
+                        }
+                        Err(why) => {
+                            let rec =
+                                not_applicable(h, k, versions[ki].clone(), limit, why.to_string());
+                            answers.insert((h.clone(), k.name.clone()), rec.answer);
+                            records.push(rec);
+                            out.not_applicable += 1;
+                            continue;
+                        }
+                    }
+                }
+                want.push(ki);
+            }
+            // Cache hits may already settle the core; most useful checkers first.
+            want.retain(|&ki| self.needed(h, &self.checkers[ki].name, answers));
+            let useful: HashMap<usize, usize> = want
+                .iter()
+                .map(|&ki| (ki, self.waiting(h, &self.checkers[ki].name, answers)))
+                .collect();
+            let cost_of = |ki: usize| {
+                cost.get(self.checkers[ki].name.as_str())
+                    .copied()
+                    .unwrap_or(0.0)
+            };
+            want.sort_by(|a, b| {
+                useful[b]
+                    .cmp(&useful[a])
+                    .then(cost_of(*a).total_cmp(&cost_of(*b)))
+            });
+            out.queue.push(want);
+        }
+        checks.append_all(&records)?;
+        Ok(out)
+    }
+}
+
+/// Mean CPU seconds per run of each checker, from earlier records.
+fn mean_cpu<'r>(records: impl Iterator<Item = &'r CheckRecord>) -> HashMap<&'r str, f64> {
+    let mut sums: HashMap<&str, (f64, u32)> = HashMap::new();
+    for r in records.filter(|r| r.answer != CheckAnswer::NotApplicable) {
+        let e = sums.entry(r.checker.as_str()).or_default();
+        e.0 += r.cpu;
+        e.1 += 1;
+    }
+    sums.into_iter()
+        .map(|(k, (s, n))| (k, s / f64::from(n)))
+        .collect()
+}
+
+fn not_applicable(
+    h: &str,
+    k: &SolverDef,
+    version: Option<String>,
+    limit: f64,
+    why: String,
+) -> CheckRecord {
+    CheckRecord {
+        hash: h.to_string(),
+        checker: k.name.clone(),
+        version,
+        time_limit: limit,
+        answer: CheckAnswer::NotApplicable,
+        raw: Answer::NoAnswer,
+        exit: "not run".into(),
+        wall: 0.0,
+        cpu: 0.0,
+        cached: false,
+        note: Some(why),
+        flags: Vec::new(),
+    }
+}
+
+/// Whether a pair's decision can no longer change.
+fn pair_settled(
+    policy: Policy,
+    hash: &str,
+    selected: &[&SolverDef],
+    solver: &SolverUnderTest,
+    answers: &Answers,
+    early_stop: bool,
+) -> bool {
+    let mine: HashMap<&str, CheckAnswer> = selected
+        .iter()
+        .filter_map(|k| {
+            answers
+                .get(&(hash.to_string(), k.name.clone()))
+                .map(|a| (k.name.as_str(), *a))
+        })
+        .collect();
+    let (t, remaining, producer_pending) = tally(&mine, selected, solver);
+    if remaining == 0 {
+        return true;
+    }
+    // A `sat` with no `unsat` yet never settles a core early: the remaining
+    // checkers run, so that one unsound checker shows as a dispute instead of
+    // silently refuting a correct core (refuted cores are rare, this costs little).
+    if t.sat > 0 && t.unsat == 0 {
+        return false;
+    }
+    early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
+}
