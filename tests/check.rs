@@ -112,7 +112,7 @@ fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.checks_journal()).unwrap().0
+    coreval::journal::read_all(&c.journal_path(coreval::check::CHECKS)).unwrap().0
 }
 
 fn verdict_of<'a>(pairs: &'a [PairVerdict], solver: &str, benchmark: &str) -> &'a PairVerdict {
@@ -229,7 +229,7 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     }
     // …and when early stop decides with fewer answers (fresh journal and cache).
     for p in ALL_PRESETS {
-        std::fs::remove_file(c.checks_journal()).unwrap();
+        std::fs::remove_file(c.journal_path(coreval::check::CHECKS)).unwrap();
         c.config.check.policy = p;
         c.config.check.early_stop = true;
         c.config.cache = Some(dir.path().join(format!("cache-{p}")));
