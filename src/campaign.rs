@@ -64,8 +64,6 @@ pub struct Naming {
     pub allow_no_status: bool,
     /// Accept any declared status, not only `unsat` (`coreval selfcheck`).
     pub accept_any_status: bool,
-    /// Scramble with this seed before naming.
-    pub scramble_seed: Option<u64>,
 }
 
 impl Default for Naming {
@@ -76,7 +74,6 @@ impl Default for Naming {
             min_assertions: 2,
             allow_no_status: false,
             accept_any_status: false,
-            scramble_seed: None,
         }
     }
 }

@@ -131,7 +131,7 @@ pub fn rebuild<R: Read, W: Write>(
 ) -> Result<RebuildStats> {
     let mut sc = Scanner::new(named);
     let mut stats = RebuildStats::default();
-    while let Some(cmd) = sc.next_command().map_err(|e| anyhow::anyhow!("{e}"))? {
+    while let Some(cmd) = sc.next_command()? {
         out.write_all(sc.gap())?;
         match cmd.head() {
             "get-unsat-core" => continue,
@@ -181,7 +181,10 @@ pub fn store(
         core,
         own_name,
     )
-    .with_context(|| format!("cannot rebuild a core of {}", named_path.display()))?;
+    .map_err(|e| match e.downcast_ref::<crate::smtlib::scanner::ScanError>() {
+        Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
+        None => e.context(format!("cannot rebuild a core of {}", named_path.display())),
+    })?;
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let path = dir.join(format!("{hash}.smt2"));
     if !path.exists() {

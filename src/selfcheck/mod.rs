@@ -193,7 +193,6 @@ pub fn run(
             min_assertions: 1,
             allow_no_status: true,
             accept_any_status: true,
-            scramble_seed: None,
         },
         limits: Limits {
             time: opts.timeout,
