@@ -112,7 +112,9 @@ fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::check::CHECKS)).unwrap().0
+    coreval::journal::read_all(&c.journal_path(coreval::check::CHECKS))
+        .unwrap()
+        .0
 }
 
 fn verdict_of<'a>(pairs: &'a [PairVerdict], solver: &str, benchmark: &str) -> &'a PairVerdict {

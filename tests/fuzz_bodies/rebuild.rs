@@ -302,7 +302,10 @@ fn check_raw_with(data: &[u8], core: &HashSet<String>) {
 /// `(set-info :status …)`: a core-only benchmark drops it.
 fn is_status(c: &coreval::smtlib::scanner::Command) -> bool {
     let (s, e) = c.args_span();
-    c.head() == "set-info" && c.text[s..e].starts_with(b":status")
+    let a = &c.text[s..e];
+    c.head() == "set-info"
+        && a.starts_with(b":status")
+        && a.get(7).is_none_or(|b| b.is_ascii_whitespace())
 }
 
 fn is_core_option(c: &coreval::smtlib::scanner::Command) -> bool {
