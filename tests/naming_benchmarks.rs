@@ -13,7 +13,6 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks")
@@ -65,33 +64,22 @@ fn manifest() -> HashMap<String, Row> {
         .collect()
 }
 
-/// z3's answer and core on a named file, within `limit` CPU seconds.
-/// z3 limited to `cpu` seconds of CPU time: the machine is shared, so a
-/// wall-clock limit would turn load into timeouts (`-T` stays as a safety
-/// net, ten times wider).
-fn z3_command(cpu: u64) -> Command {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(z3());
-    cmd.arg(format!("-T:{}", cpu * 10));
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
-    unsafe {
-        cmd.pre_exec(move || {
-            let lim = libc::rlimit {
-                rlim_cur: cpu,
-                rlim_max: cpu + 1,
-            };
-            if libc::setrlimit(libc::RLIMIT_CPU, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    cmd
+/// z3 on `file` through coreval's runner: `-T` at `cpu` seconds and a
+/// wall-clock kill at ten times that (z3 can hang in a futex after its own
+/// `-T` fires; the runner kills the whole group, so the test cannot hang).
+fn run_z3(file: &Path, cpu: u64) -> String {
+    use coreval::runner::{run, RunSpec};
+    let spec = RunSpec::new(
+        z3(),
+        vec![format!("-T:{cpu}"), file.to_string_lossy().into_owned()],
+        std::time::Duration::from_secs(cpu * 10),
+    );
+    let out = run(&spec, &std::sync::atomic::AtomicBool::new(false));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn z3_core(file: &Path, limit: u64) -> (String, Option<Vec<String>>, String) {
-    let out = z3_command(limit).arg(file).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stdout = run_z3(file, limit);
     let mut lines = stdout.lines().filter(|l| !l.trim().is_empty());
     let answer = lines.next().unwrap_or("").trim().to_string();
     let rest: String = lines.collect::<Vec<_>>().join("\n");
@@ -112,23 +100,11 @@ fn z3_core(file: &Path, limit: u64) -> (String, Option<Vec<String>>, String) {
 
 /// z3's answer on a named file with core production switched off.
 fn z3_plain(file: &Path, limit: u64) -> String {
-    use std::io::Write;
     let text = std::fs::read_to_string(file).unwrap();
     let text = text.replacen("(set-option :produce-unsat-cores true)", "", 1);
-    let mut child = z3_command(limit)
-        .arg("-in")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let tmp = tempfile::Builder::new().suffix(".smt2").tempfile().unwrap();
+    std::fs::write(tmp.path(), text).unwrap();
+    let stdout = run_z3(tmp.path(), limit);
     stdout.lines().next().unwrap_or("").trim().to_string()
 }
 
