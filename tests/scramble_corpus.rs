@@ -218,7 +218,7 @@ fn twenty_seeds_scan_parse_and_descramble() {
 
 fn solve(program: &str, args: &[&str], file: &Path) -> String {
     let out = Process::new("timeout")
-        .arg("40")
+        .args(["-k", "5", "40"])
         .arg(program)
         .args(args)
         .arg(file)
