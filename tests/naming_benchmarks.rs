@@ -64,15 +64,20 @@ fn manifest() -> HashMap<String, Row> {
         .collect()
 }
 
-/// z3 on `file` through coreval's runner: `-T` at `cpu` seconds and a
-/// wall-clock kill at ten times that (z3 can hang in a futex after its own
-/// `-T` fires; the runner kills the whole group, so the test cannot hang).
+/// z3 on `file` through coreval's runner: `-T` at three times `cpu`
+/// seconds (the machine may be shared: a tight wall-clock limit would turn
+/// load into timeouts) and a wall-clock kill at five times (z3 can hang in
+/// a futex after its own `-T` fires; the runner kills the whole group, so
+/// the test cannot hang).
 fn run_z3(file: &Path, cpu: u64) -> String {
     use coreval::runner::{run, RunSpec};
     let spec = RunSpec::new(
         z3(),
-        vec![format!("-T:{cpu}"), file.to_string_lossy().into_owned()],
-        std::time::Duration::from_secs(cpu * 10),
+        vec![
+            format!("-T:{}", cpu * 3),
+            file.to_string_lossy().into_owned(),
+        ],
+        std::time::Duration::from_secs(cpu * 5),
     );
     let out = run(&spec, &std::sync::atomic::AtomicBool::new(false));
     String::from_utf8_lossy(&out.stdout).into_owned()
