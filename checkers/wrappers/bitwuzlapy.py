@@ -25,6 +25,8 @@ import ctypes
 import os
 import sys
 
+from cliargs import parse_args, smt_string
+
 ALIASES = {"tlimit-per": "time-limit-per", "tlimit": "time-limit-per", "memory": "memory-limit"}
 
 
@@ -41,30 +43,10 @@ def out(text):
     os.write(1, text.encode("utf-8", "surrogateescape"))
 
 
-def smt_string(msg):
-    return '"' + msg.replace('"', '""') + '"'
-
-
 def finish(code):
     flush_c_stdio()
     sys.stderr.flush()
     os._exit(code)
-
-
-def parse_args(argv):
-    opts, files = [], []
-    for arg in argv:
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, value = arg[2:].partition("=")
-            if not eq:
-                if name.startswith("no-"):
-                    name, value = name[3:], "false"
-                else:
-                    value = "true"
-            opts.append((name, value))
-        else:
-            files.append(arg)
-    return opts, files
 
 
 def set_option(bw, options, name, value):

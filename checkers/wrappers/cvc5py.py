@@ -24,6 +24,8 @@ import os
 import re
 import sys
 
+from cliargs import parse_args, smt_string
+
 UNKNOWN_WITH_REASON = re.compile(r"^unknown \([^()\n]*\)$", re.MULTILINE)
 
 
@@ -32,29 +34,9 @@ def out(text):
         os.write(1, text.encode("utf-8", "surrogateescape"))
 
 
-def smt_string(msg):
-    return '"' + msg.replace('"', '""') + '"'
-
-
 def finish(code):
     sys.stderr.flush()
     os._exit(code)
-
-
-def parse_args(argv):
-    opts, files = [], []
-    for arg in argv:
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, value = arg[2:].partition("=")
-            if not eq:
-                if name.startswith("no-"):
-                    name, value = name[3:], "false"
-                else:
-                    value = "true"
-            opts.append((name, value))
-        else:
-            files.append(arg)
-    return opts, files
 
 
 def main():
