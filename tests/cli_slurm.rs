@@ -2,9 +2,11 @@
 //! line, without a cluster: refusals with their messages, the generated
 //! scripts, and merging shard journals twice.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn coreval() -> Command {
     let mut c = Command::cargo_bin("coreval").unwrap();
@@ -15,14 +17,7 @@ fn coreval() -> Command {
 fn example(named: bool) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("campaign");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/campaign");
-    assert!(std::process::Command::new("cp")
-        .arg("-r")
-        .arg(src)
-        .arg(&dir)
-        .status()
-        .unwrap()
-        .success());
+    common::copy_example_campaign(&dir);
     if named {
         coreval()
             .arg("run")

@@ -2,39 +2,15 @@
 //! on a copy of the bundled example. Every pair gets a final verdict, the
 //! reports exist, and a second run redoes nothing.
 
+mod common;
+
 use assert_cmd::Command;
-use std::path::{Path, PathBuf};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let name = e.file_name();
-        let name_str = name.to_string_lossy();
-        // Only the campaign's inputs, not a previous run's outputs.
-        if ["named", "cores", "reports", ".pids", ".cache", "shards"].contains(&name_str.as_ref())
-            || name_str.ends_with(".jsonl")
-        {
-            continue;
-        }
-        let target = to.join(&name);
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/campaign")
-}
 
 #[test]
 fn example_campaign_runs_to_a_verdict_for_every_pair() {
     let dir = tempfile::tempdir().unwrap();
     let camp = dir.path().join("campaign");
-    copy_dir(&example(), &camp);
+    common::copy_example_campaign(&camp);
     let out = Command::cargo_bin("coreval")
         .unwrap()
         .arg("run")

@@ -455,3 +455,36 @@ fn cpu_time_of_process_trees_is_exact_in_parallel() {
         }
     }
 }
+
+/// `scancel` (or a service stop) sends SIGTERM to every process of the job:
+/// the solver may die of it before coreval's handler raises `cancel`. The
+/// run is then cancelled (not recorded, run again on resume), not a crash.
+#[test]
+fn external_sigterm_followed_by_a_stop_is_a_cancel() {
+    let s = sh("echo unsat; kill -TERM $$; sleep 5", 10.0);
+    let cancel = AtomicBool::new(false);
+    let o = std::thread::scope(|scope| {
+        let runner = scope.spawn(|| run(&s, &cancel));
+        std::thread::sleep(Duration::from_millis(300));
+        cancel.store(true, Ordering::SeqCst);
+        runner.join().unwrap()
+    });
+    assert_eq!(o.exit, Exit::Signaled(libc::SIGTERM));
+    assert!(o.cancelled && !o.timed_out);
+}
+
+/// Without a stop of coreval, a solver killed by its own SIGTERM is its own
+/// outcome and is recorded (after waiting a second for a stop).
+#[test]
+fn sigterm_without_a_stop_is_the_solvers_own_outcome() {
+    let (o, secs) = timed(&sh("kill -TERM $$; sleep 5", 10.0));
+    assert_eq!(o.exit, Exit::Signaled(libc::SIGTERM));
+    assert!(!o.cancelled && !o.timed_out);
+    assert!((1.0..1.0 + SLACK).contains(&secs), "took {secs}s");
+    let (o, secs) = timed(&sh("kill -SEGV $$", 10.0));
+    assert_eq!(o.exit, Exit::Signaled(libc::SIGSEGV));
+    assert!(
+        !o.cancelled && secs < SLACK,
+        "a crash is not waited on: {secs}s"
+    );
+}

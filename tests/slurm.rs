@@ -7,6 +7,7 @@
 //! started as described in `tests/slurm_support/mod.rs`; every test skips
 //! with a message when `sbatch` is absent or no cluster can be started.
 
+mod common;
 mod slurm_support;
 
 use slurm_support::{cluster, coreval, named_example, root, run_ok, wait_idle};

@@ -6,6 +6,7 @@
 //! described in `tests/slurm_support/mod.rs`; every test skips with a
 //! message when `sbatch` is absent or no cluster can be started.
 
+mod common;
 mod slurm_support;
 
 use serde_json::Value;
@@ -163,12 +164,43 @@ fn four_shard_array_equals_single_machine_run() {
     same_reports(cl, reference, &c);
 }
 
+/// Give campaign `c` its own definitions folder where z3 sleeps 0.5 s before
+/// each run: a shard's solve task then lasts seconds, not a fraction of one,
+/// so the test can catch it mid-way. Answers, cores and versions stay those
+/// of the installed definitions; measured times are the reference's anyway.
+fn slow_down_z3(c: &Path) {
+    let installed = slurm_support::root().join("checkers");
+    let slow = c.join("slow-checkers");
+    std::fs::create_dir_all(&slow).unwrap();
+    let abs = installed.to_str().unwrap();
+    for entry in std::fs::read_dir(&installed).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("{checkers}", abs);
+        if path.file_stem().unwrap() == "z3" {
+            let head = "command = [\n";
+            assert!(text.contains(head), "the z3 definition changed");
+            let sleep = "command = [\n  \"/bin/sh\", \"-c\", 'sleep 0.5; exec \"$0\" \"$@\"',\n";
+            text = text.replacen(head, sleep, 1);
+        }
+        std::fs::write(slow.join(entry.file_name()), text).unwrap();
+    }
+    let toml = c.join("campaign.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("checkers_dir = \"slow-checkers\"\n{text}")).unwrap();
+}
+
 #[test]
 fn cancelled_task_is_resubmitted_alone_and_result_is_identical() {
     let Some(cl) = cluster() else { return };
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let reference = reference(cl);
     let c = named_example(cl);
+    slow_down_z3(&c);
     submit(cl, &c, &["--shards", "4", "--throttle", "2"]);
     // Cancel the first solve task caught mid-way: running, with some but
     // not all of its pairs journaled.

@@ -77,6 +77,9 @@ pub const DEFAULT_OUTPUT_CAP: usize = 16 << 20;
 pub const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(100);
 /// How often `cancel` is looked at while nothing else happens.
 const CANCEL_TICK: Duration = Duration::from_millis(20);
+/// How long a run killed by a stop signal that the runner did not send
+/// waits for `cancel` (see [`external_stop`]).
+const EXTERNAL_STOP_WAIT: Duration = Duration::from_secs(1);
 /// How long to wait for killed group members to be reapable.
 const REAP_BOUND: Duration = Duration::from_secs(2);
 /// Read buffer per run; grown to [`FLOOD_BUF`] for a flooding stream.
@@ -261,6 +264,32 @@ enum Stop {
     Killed,
 }
 
+/// True when the child died of SIGTERM, SIGINT or SIGHUP that the runner did
+/// not send and `cancel` becomes true within [`EXTERNAL_STOP_WAIT`]: the
+/// signal was meant for the whole job (`scancel`, a service stop, a shell
+/// killing its process tree), which reaches the solver before coreval's own
+/// handler raises `cancel`. Such a run is cancelled, not a crash of the
+/// solver, so it is not recorded and runs again on resume. Without a stop
+/// of coreval the signal is the solver's own outcome (it killed itself).
+fn external_stop(exit: &Exit, cancel: &AtomicBool) -> bool {
+    if !matches!(
+        exit,
+        Exit::Signaled(libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+    ) {
+        return false;
+    }
+    let until = Instant::now() + EXTERNAL_STOP_WAIT;
+    loop {
+        if cancel.load(Ordering::SeqCst) {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(CANCEL_TICK / 4);
+    }
+}
+
 fn supervise(
     spec: &RunSpec,
     cancel: &AtomicBool,
@@ -337,6 +366,7 @@ fn supervise(
     err.close();
     usage.add(process::reap_group(pid, REAP_BOUND));
 
+    let cancelled = cancelled || (stop == Stop::Running && external_stop(&exit, cancel));
     let wall = exited_at.duration_since(started);
     let timed_out = timed_out || (!cancelled && wall > spec.wall_limit);
     let (stdout, stdout_dropped) = out.finish();

@@ -19,6 +19,42 @@ pub fn q(p: &Path) -> String {
     format!("{:?}", p.to_str().expect("UTF-8 path"))
 }
 
+/// Outputs a run leaves in a campaign folder (README, "Campaign folder").
+const CAMPAIGN_OUTPUTS: &[&str] = &[
+    "named",
+    "cores",
+    "reports",
+    ".pids",
+    ".cache",
+    "shards",
+    "slurm",
+    "slurm.json",
+];
+
+/// Copies the bundled example campaign to `to`: only its inputs, never the
+/// outputs of a run made in the checkout (`coreval run examples/campaign`).
+pub fn copy_example_campaign(to: &Path) {
+    copy_inputs(&repo().join("examples/campaign"), to);
+}
+
+fn copy_inputs(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if CAMPAIGN_OUTPUTS.contains(&name.as_ref()) || name.ends_with(".jsonl") {
+            continue;
+        }
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_inputs(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
 /// Copies benchmarks of the bundled example campaign (ids below its
 /// `benchmarks/`) to the same ids below `root`.
 pub fn copy_examples(root: &Path, ids: &[&str]) {

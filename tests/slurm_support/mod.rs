@@ -143,14 +143,7 @@ pub fn example_copy() -> PathBuf {
         l.push(dir.clone());
     }
     let campaign = dir.join("campaign");
-    let st = Command::new("cp")
-        .arg("-r")
-        .arg(root().join("examples/campaign"))
-        .arg(&campaign)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let _ = std::fs::remove_dir_all(campaign.join(".cache"));
+    crate::common::copy_example_campaign(&campaign);
     let toml = campaign.join("campaign.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     assert!(
