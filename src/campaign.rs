@@ -64,6 +64,11 @@ pub struct Naming {
     pub allow_no_status: bool,
     /// Accept any declared status, not only `unsat` (`coreval selfcheck`).
     pub accept_any_status: bool,
+    /// Scramble every benchmark with this seed before naming it (solvers
+    /// see only scrambled files; maps beside them in `named/`).
+    pub scramble_seed: Option<u32>,
+    /// With `scramble_seed`: also permute commutative arguments.
+    pub scramble_commute: bool,
 }
 
 impl Default for Naming {
@@ -74,6 +79,8 @@ impl Default for Naming {
             min_assertions: 2,
             allow_no_status: false,
             accept_any_status: false,
+            scramble_seed: None,
+            scramble_commute: false,
         }
     }
 }

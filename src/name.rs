@@ -19,6 +19,7 @@
 //! only then.
 
 pub mod prefix;
+mod scrambled;
 mod tree;
 
 pub use tree::{name_tree, IndexEntry, NameSummary, Outcome, TreeOptions, INDEX_FILE};
@@ -45,6 +46,10 @@ pub struct NameOptions {
     /// Validate every command with the strict SMT-LIB parser
     /// ([`crate::smtlib::lint`]); a failure makes the file malformed.
     pub strict: bool,
+    /// The expected status when the script states none: a scrambled
+    /// benchmark's, kept in its descrambling map (the scrambler removes
+    /// `:status` so that solvers cannot read it).
+    pub known_status: Option<String>,
 }
 
 /// What naming one script produced.
@@ -229,7 +234,10 @@ fn rewrite<R: Read, W: Write>(
         }
     }
     out.flush()?;
-    let info = analyzer.finish(std::path::Path::new(""), size);
+    let mut info = analyzer.finish(std::path::Path::new(""), size);
+    if info.status.is_none() {
+        info.status = opts.known_status.clone();
+    }
     let reasons = info.ineligibility(&opts.policy);
     let kept = rw.kept;
     let kept_set: HashSet<&str> = kept.iter().map(|(_, n)| n.as_str()).collect();

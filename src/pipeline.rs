@@ -50,7 +50,15 @@ pub fn name(c: &Campaign) -> Result<NameSummary> {
                 accept_any_status: n.accept_any_status,
             },
             strict: false,
+            known_status: None,
         },
+        scramble: n
+            .scramble_seed
+            .map(|seed| crate::scramble::ScrambleOptions {
+                seed,
+                commute: n.scramble_commute,
+                ..Default::default()
+            }),
         jobs: Some(c.jobs),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };

@@ -8,6 +8,7 @@
 use crate::benchmark::{NamedPolicy, Policy};
 use crate::exit;
 use crate::name::{name_tree, NameOptions, Outcome, TreeOptions};
+use crate::scramble::ScrambleOptions;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
@@ -49,6 +50,14 @@ pub struct NameArgs {
     /// Also validate every command with the strict SMT-LIB 2.6 parser.
     #[arg(long)]
     pub strict: bool,
+    /// Scramble every benchmark with this seed before naming it (shuffle
+    /// and rename; see `coreval scramble`): solvers see only the scrambled,
+    /// named file, and its descrambling map is written beside it.
+    #[arg(long, value_name = "SEED")]
+    pub scramble: Option<u32>,
+    /// With --scramble: also permute arguments of commutative operators.
+    #[arg(long, requires = "scramble")]
+    pub commute: bool,
     /// Files named in parallel (default: one per core).
     #[arg(short, long)]
     pub jobs: Option<usize>,
@@ -72,7 +81,13 @@ impl NameArgs {
                     accept_any_status: false,
                 },
                 strict: self.strict,
+                known_status: None,
             },
+            scramble: self.scramble.map(|seed| ScrambleOptions {
+                seed,
+                commute: self.commute,
+                ..ScrambleOptions::default()
+            }),
             jobs: self.jobs,
             progress: std::io::stderr().is_terminal(),
         }

@@ -15,7 +15,7 @@ use crate::scramble::{self, random, ScrambleOptions};
 use anyhow::{bail, Context};
 use clap::Args;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("seed_source").required(true).args(["seed", "seed_from"])))]
@@ -70,28 +70,6 @@ pub fn resolve_seed(args: &ScrambleArgs) -> anyhow::Result<(u32, String)> {
     }
 }
 
-/// Every `.smt2` file below `dir`, sorted.
-fn find_benchmarks(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).with_context(|| format!("reading folder {}", d.display()))?;
-        for e in entries {
-            let e = e.with_context(|| format!("reading folder {}", d.display()))?;
-            let p = e.path();
-            let ft = e.file_type()?;
-            if ft.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "smt2") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
     let (seed, how) = resolve_seed(&args)?;
     let opts = ScrambleOptions {
@@ -112,17 +90,18 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
                 args.input.display()
             );
         }
-        find_benchmarks(&args.input)?
+        let found = crate::benchmark::discover(&args.input)?;
+        for (link, why) in &found.skipped {
+            eprintln!("{}: not followed: {why}", link.display());
+        }
+        found
+            .files
             .into_iter()
-            .map(|p| {
-                let rel = p
-                    .strip_prefix(&args.input)
-                    .expect("below the input")
-                    .to_path_buf();
-                let out = args.output.join(&rel);
-                (p, out)
+            .map(|f| {
+                let out = crate::safepath::safe_join(&args.output, &f.id)?;
+                Ok((f.path, out))
             })
-            .collect()
+            .collect::<anyhow::Result<_>>()?
     } else {
         if args.output == args.input {
             bail!(

@@ -34,6 +34,9 @@ pub const INDEX_FILE: &str = "index.jsonl";
 #[derive(Clone, Debug, Default)]
 pub struct TreeOptions {
     pub name: NameOptions,
+    /// Scramble each benchmark with these options before naming it
+    /// (`coreval name --scramble SEED`; see [`super::scrambled`]).
+    pub scramble: Option<crate::scramble::ScrambleOptions>,
     /// Worker threads (`None`: one per core).
     pub jobs: Option<usize>,
     /// Show a progress bar (the caller decides: only on a terminal).
@@ -81,6 +84,10 @@ pub struct IndexEntry {
     pub reasons: Vec<Ineligibility>,
     /// For `failed`: what went wrong.
     pub error: Option<String>,
+    /// The descrambling map of a scrambled benchmark, relative to the
+    /// output directory, beside `output` (`x.smt2` → `x.descramble.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descramble: Option<String>,
     /// Source size in bytes, for resuming.
     pub source_size: u64,
     /// Source modification time (ns since the epoch), for resuming.
@@ -145,7 +152,8 @@ impl NameSummary {
 }
 
 /// The settings string stored in every entry.
-fn settings(o: &NameOptions) -> String {
+fn settings(t: &TreeOptions) -> String {
+    let o = &t.name;
     let named = match o.policy.named {
         NamedPolicy::Skip => "skip",
         NamedPolicy::Strip => "strip",
@@ -162,7 +170,11 @@ fn settings(o: &NameOptions) -> String {
         o.policy.min_assertions,
         o.policy.allow_no_status,
         o.strict
-    )
+    ) + &t
+        .scramble
+        .as_ref()
+        .map(super::scrambled::settings)
+        .unwrap_or_default()
 }
 
 /// Name every benchmark under `root` into `out`; see the module
@@ -189,7 +201,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     }
     let index_path = out.join(INDEX_FILE);
     let (previous, previous_lines) = read_index(&index_path)?;
-    let settings = settings(&opts.name);
+    let settings = settings(opts);
     // Opened when the first benchmark is named (a resumed run on a full or
     // read-only disk writes nothing). Not fsynced per entry: the index is
     // rewritten at the end, and a killed run loses nothing the kernel has.
@@ -206,10 +218,9 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let (size, mtime) = stamp(&file.path);
         if let Some(old) = previous.get(&file.id) {
-            let output_ok = old
-                .output
-                .as_ref()
-                .is_none_or(|o| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file()));
+            let exists = |o: &String| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file());
+            let output_ok = old.output.as_ref().is_none_or(exists)
+                && old.descramble.as_ref().is_none_or(exists);
             // A failure may have been passing (an unreadable file): retried.
             if old.outcome != Outcome::Failed
                 && old.source_size == size
@@ -221,7 +232,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
                 return Ok((old.clone(), true));
             }
         }
-        let mut entry = name_one(file, out, &opts.name)?;
+        let mut entry = name_one(file, out, opts)?;
         entry.source_size = size;
         entry.source_mtime_ns = mtime;
         entry.settings = settings.clone();
@@ -289,7 +300,8 @@ fn stamp(path: &Path) -> (u64, u64) {
 /// outcome `failed`; a failure to write the output (disk full, read-only)
 /// is an `Err` naming the file: nothing is wrong with the benchmark, and it
 /// must be named again once the output can be written.
-fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<IndexEntry> {
+fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<IndexEntry> {
+    let mut opts = tree.name.clone();
     let mut entry = IndexEntry {
         id: file.id.clone(),
         outcome: Outcome::Failed,
@@ -303,6 +315,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
         nested_names: Vec::new(),
         reasons: Vec::new(),
         error: None,
+        descramble: None,
         source_size: 0,
         source_mtime_ns: 0,
         settings: String::new(),
@@ -320,19 +333,55 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
     };
     let dir = target.parent().unwrap_or(out);
     fs::create_dir_all(dir).map_err(|e| cannot_write(e, dir))?;
-    let mut input = match File::open(&file.path) {
+    // Fixed temporary names per benchmark: one left by a killed run is
+    // overwritten when the benchmark is named again.
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.coreval-tmp"));
+    let mut source = file.path.clone();
+    let mut map = None;
+    if let Some(s) = &tree.scramble {
+        let scrambled = dir.join(format!(".{name}.coreval-scrambled"));
+        match super::scrambled::scramble(&file.path, &scrambled, s)
+            .map_err(|e| cannot_write(e, &scrambled))?
+        {
+            Ok(m) => {
+                opts.known_status = m.status.clone();
+                source = scrambled;
+                map = Some(m);
+            }
+            Err(why) => {
+                // Naming the original says where a malformed file is wrong.
+                let r = File::open(&file.path)
+                    .map_err(NameError::from)
+                    .and_then(|mut i| {
+                        let mut sink = File::create(&tmp)?;
+                        name_file(&mut i, &mut sink, &opts)
+                    });
+                let _ = fs::remove_file(&tmp);
+                match r {
+                    Ok(r) if r.info.is_malformed() => {
+                        entry.outcome = Outcome::Malformed;
+                        entry.reasons = r.reasons;
+                    }
+                    _ => entry.error = Some(why),
+                }
+                return Ok(entry);
+            }
+        }
+    }
+    let mut input = match File::open(&source) {
         Ok(f) => f,
         Err(e) => {
             entry.error = Some(NameError::from(e).to_string());
             return Ok(entry);
         }
     };
-    // A fixed temporary name per benchmark: one left by a killed run is
-    // overwritten when the benchmark is named again.
-    let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.coreval-tmp"));
     let mut output = File::create(&tmp).map_err(|e| cannot_write(e, &tmp))?;
-    let result = name_file(&mut input, &mut output, opts);
+    let result = name_file(&mut input, &mut output, &opts);
+    if map.is_some() {
+        drop(input);
+        let _ = fs::remove_file(&source);
+    }
     // A full disk or read-only output is the tool's failure, not the
     // benchmark's: the run stops, and the benchmark is named again later.
     if let Err(NameError::Io(e)) = &result {
@@ -343,13 +392,24 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
         }
     }
     let eligible = result.as_ref().is_ok_and(|r| r.eligible());
+    let map_file = crate::scramble::map_path(&target);
     if eligible {
+        if let Some(m) = &map {
+            crate::journal::write_atomic(&map_file, m.to_json().as_bytes())?;
+            entry.descramble = Some(
+                crate::scramble::map_path(Path::new(&file.id))
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
         fs::rename(&tmp, &target).map_err(|e| cannot_write(e, &target))?;
     } else {
         let _ = fs::remove_file(&tmp);
-        if target.is_file() {
-            // A stale output from an earlier run would look named.
-            fs::remove_file(&target).map_err(|e| cannot_write(e, &target))?;
+        // A stale output from an earlier run would look named.
+        for stale in [&target, &map_file] {
+            if stale.is_file() {
+                fs::remove_file(stale).map_err(|e| cannot_write(e, stale))?;
+            }
         }
     }
     match result {
@@ -377,7 +437,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, opts: &NameOptions) -> Result<Inde
 }
 
 /// Errors that come from writing the output, not from the benchmark.
-fn is_write_failure(e: &std::io::Error) -> bool {
+pub(super) fn is_write_failure(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::*;
     matches!(
         e.kind(),

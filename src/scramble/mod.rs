@@ -220,6 +220,18 @@ pub fn scramble_file(
     output: &Path,
     opts: &ScrambleOptions,
 ) -> anyhow::Result<DescrambleMap> {
+    let map = scramble_to(input, output, opts)?;
+    map.write(&map_path(output))?;
+    Ok(map)
+}
+
+/// [`scramble_file`] without writing the map (the caller keeps it, e.g.
+/// `coreval name --scramble`, which writes it beside the named file).
+pub fn scramble_to(
+    input: &Path,
+    output: &Path,
+    opts: &ScrambleOptions,
+) -> anyhow::Result<DescrambleMap> {
     use anyhow::Context;
     let open =
         || std::fs::File::open(input).with_context(|| format!("opening {}", input.display()));
@@ -232,10 +244,7 @@ pub fn scramble_file(
         std::fs::File::create(output).with_context(|| format!("creating {}", output.display()))?;
     let result = scramble(open()?, out, &opts);
     match result {
-        Ok(map) => {
-            map.write(&map_path(output))?;
-            Ok(map)
-        }
+        Ok(map) => Ok(map),
         Err(e) => {
             let _ = std::fs::remove_file(output);
             let at = input.display();

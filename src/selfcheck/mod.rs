@@ -193,6 +193,7 @@ pub fn run(
             min_assertions: 1,
             allow_no_status: true,
             accept_any_status: true,
+            ..Naming::default()
         },
         limits: Limits {
             time: opts.timeout,

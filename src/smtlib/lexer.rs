@@ -106,14 +106,36 @@ impl<'a> Lexer<'a> {
 /// accepts between commands (so that a gap never holds a token).
 #[inline]
 pub fn is_whitespace(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    CLASS[b as usize] & WHITE != 0
 }
 
 /// Bytes that end a symbol, keyword or literal.
 #[inline]
 fn is_delimiter(b: u8) -> bool {
-    is_whitespace(b) || matches!(b, b'(' | b')' | b'"' | b'|' | b';')
+    CLASS[b as usize] & DELIM != 0
 }
+
+const WHITE: u8 = 1;
+const DELIM: u8 = 2;
+
+/// Byte classes as one table lookup each (the lexer's inner loops run once
+/// per byte of every command the scrambler rewrites).
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let white = [b' ', b'\t', b'\n', b'\r', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < white.len() {
+        t[white[i] as usize] = WHITE | DELIM;
+        i += 1;
+    }
+    let delim = [b'(', b')', b'"', b'|', b';'];
+    let mut i = 0;
+    while i < delim.len() {
+        t[delim[i] as usize] = DELIM;
+        i += 1;
+    }
+    t
+};
 
 impl Iterator for Lexer<'_> {
     type Item = Result<Token, LexError>;
