@@ -19,6 +19,7 @@ fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
         nested_names: vec!["inner".into()],
         reasons: Vec::new(),
         error: None,
+        descramble: None,
         source_size: 0,
         source_mtime_ns: 0,
         settings: String::new(),

@@ -576,6 +576,7 @@ pub fn commands(src: &[u8]) -> Result<Vec<Command>, ScanError> {
     Ok(out)
 }
 
+pub mod prefetch;
 mod swar;
 
 #[cfg(test)]
