@@ -28,12 +28,18 @@ use crate::benchmark::{
     Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,
 };
 use crate::smtlib::lint;
+use crate::smtlib::scanner::prefetch::with_commands;
 use crate::smtlib::scanner::{Command, Scanner};
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Capacity of the output buffer.
 const OUT_BUFFER: usize = 1 << 20;
+
+/// Files at least this large are scanned on a second thread while they
+/// are rewritten ([`name_file`]); smaller ones are not worth a thread.
+const PREFETCH_MIN: u64 = 4 << 20;
 
 /// How to name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -118,7 +124,7 @@ pub enum NameError {
 /// twice, once to choose the prefix) into `output`. A script that is not
 /// valid SMT-LIB is not an `Err`: the report then has a `Malformed` reason
 /// and the output is incomplete.
-pub fn name_script<R: Read + Seek, W: Write>(
+pub fn name_script<R: Read + Seek + Send, W: Write>(
     mut input: R,
     output: W,
     opts: &NameOptions,
@@ -145,7 +151,7 @@ pub fn name_script<R: Read + Seek, W: Write>(
         }
     };
     input.seek(SeekFrom::Start(start))?;
-    let report = rewrite(input, output, prefix, opts, false)?;
+    let report = rewrite(input, output, prefix, opts, false, None)?;
     Ok(report.expect("no clash watch"))
 }
 
@@ -170,7 +176,8 @@ pub fn name_file(
             why,
         });
     }
-    if let Some(report) = rewrite(&mut *input, &mut *output, tentative, opts, true)? {
+    let size = input.metadata().ok().map(|m| m.len());
+    if let Some(report) = rewrite(&mut *input, &mut *output, tentative, opts, true, size)? {
         return Ok(report);
     }
     input.seek(SeekFrom::Start(0))?;
@@ -181,15 +188,19 @@ pub fn name_file(
 
 /// The rewrite with `prefix`; with `watch`, `Ok(None)` as soon as the bytes
 /// of `prefix` followed by a digit are seen (the output is then partial).
-fn rewrite<R: Read, W: Write>(
+/// With the input's length `input_len` of at least [`PREFETCH_MIN`], the
+/// input is read and scanned on a second thread
+/// ([`prefetch`](crate::smtlib::scanner::prefetch)).
+fn rewrite<R: Read + Send, W: Write>(
     mut input: R,
     output: W,
     prefix: String,
     opts: &NameOptions,
     watch: bool,
+    input_len: Option<u64>,
 ) -> Result<Option<NameReport>, NameError> {
-    let clash = std::cell::Cell::new(false);
-    let mut input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
+    let clash = AtomicBool::new(false);
+    let input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
     let mut out = BufWriter::with_capacity(OUT_BUFFER, output);
     let mut rw = Rewriter {
         prefix: prefix.as_bytes(),
@@ -200,38 +211,48 @@ fn rewrite<R: Read, W: Write>(
         number: Counter::default(),
     };
     let mut analyzer = Analyzer::new();
-    let mut scanner = Scanner::new(&mut input);
     let mut size = 0u64;
     let mut strict = opts.strict.then(lint::StrictParser::new);
-    loop {
-        match scanner.next_command() {
-            Ok(Some(cmd)) => {
-                if clash.get() {
-                    return Ok(None);
-                }
-                out.write_all(scanner.gap())?;
-                size = cmd.offset + cmd.text.len() as u64;
-                if let Some(parser) = strict.as_mut() {
-                    if let Err(e) = parser.check(&cmd) {
-                        analyzer.malformed(e.line, e.column, cmd.head(), e.message);
+    let clashed = || clash.load(Ordering::Relaxed);
+    let mut scanner = Scanner::new(input);
+    if let Some(n) = input_len {
+        scanner = scanner.with_size_hint(n);
+    }
+    let prefetch = input_len.is_some_and(|n| n >= PREFETCH_MIN);
+    let finished = with_commands(scanner, prefetch, |_| (), |scanner| -> io::Result<bool> {
+        loop {
+            match scanner.next_command() {
+                Ok(Some((cmd, ()))) => {
+                    if clashed() {
+                        return Ok(false);
                     }
+                    out.write_all(scanner.gap())?;
+                    size = cmd.offset + cmd.text.len() as u64;
+                    if let Some(parser) = strict.as_mut() {
+                        if let Err(e) = parser.check(&cmd) {
+                            analyzer.malformed(e.line, e.column, cmd.head(), e.message);
+                        }
+                    }
+                    let obs = analyzer.observe(&cmd);
+                    rw.write(&mut out, &cmd, &obs)?;
                 }
-                let obs = analyzer.observe(&cmd);
-                rw.write(&mut out, &cmd, &obs)?;
-            }
-            Ok(None) => {
-                if clash.get() {
-                    return Ok(None);
+                Ok(None) => {
+                    if clashed() {
+                        return Ok(false);
+                    }
+                    out.write_all(scanner.gap())?;
+                    size += scanner.gap().len() as u64;
+                    return Ok(true);
                 }
-                out.write_all(scanner.gap())?;
-                size += scanner.gap().len() as u64;
-                break;
-            }
-            Err(e) => {
-                analyzer.scan_error(&e);
-                break;
+                Err(e) => {
+                    analyzer.scan_error(&e);
+                    return Ok(true);
+                }
             }
         }
+    })?;
+    if !finished {
+        return Ok(None);
     }
     out.flush()?;
     let mut info = analyzer.finish(std::path::Path::new(""), size);

@@ -9,7 +9,7 @@
 //! nor an existing `:named` name.
 
 use crate::smtlib::symbol::is_symbol_byte;
-use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::io::{self, Read, Seek, SeekFrom};
 
 /// Automatic prefixes, tried in order; then `cv` followed by letters.
@@ -32,11 +32,11 @@ pub struct Watch<'s, R> {
     window: Vec<u8>,
     /// Set once the prefix followed by a digit went through (a prefix at
     /// the very end of a block is decided with the next one).
-    seen: &'s Cell<bool>,
+    seen: &'s AtomicBool,
 }
 
 impl<'s, R: Read> Watch<'s, R> {
-    pub fn new(inner: R, prefix: Option<&str>, seen: &'s Cell<bool>) -> Self {
+    pub fn new(inner: R, prefix: Option<&str>, seen: &'s AtomicBool) -> Self {
         Watch {
             inner,
             finder: prefix.map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()),
@@ -67,7 +67,7 @@ impl<'s, R: Read> Watch<'s, R> {
             hit(&self.window) || hit(block)
         };
         if found {
-            self.seen.set(true);
+            self.seen.store(true, Ordering::Relaxed);
         }
         let keep = block.len().min(len);
         if keep == len || self.tail.len() + keep > len {
@@ -328,21 +328,21 @@ mod tests {
         use std::io::Read;
         for split in 0..8 {
             let src = b"(a cv1)";
-            let seen = Cell::new(false);
+            let seen = AtomicBool::new(false);
             let mut w = Watch::new(&src[..], Some("cv"), &seen);
             let mut out = [0u8; 16];
             // Two reads, split anywhere.
             let n = w.read(&mut out[..split.min(src.len())]).unwrap();
             assert!(n == split.min(src.len()));
             while w.read(&mut out).unwrap() > 0 {}
-            assert!(seen.get(), "split at {split}");
+            assert!(seen.load(Ordering::Relaxed), "split at {split}");
         }
         for (src, prefix) in [(&b"(a cvc5) cv"[..], Some("cv")), (b"(a cv1)", None)] {
-            let seen = Cell::new(false);
+            let seen = AtomicBool::new(false);
             let mut w = Watch::new(src, prefix, &seen);
             let mut out = [0u8; 3];
             while w.read(&mut out).unwrap() > 0 {}
-            assert!(!seen.get());
+            assert!(!seen.load(Ordering::Relaxed));
         }
     }
 

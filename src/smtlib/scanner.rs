@@ -189,7 +189,13 @@ pub struct Scanner<R> {
     /// Position of the token that opened the current string or symbol.
     tok_line: u64,
     tok_col: u64,
+    /// Bytes of the whole input, when known ([`Scanner::with_size_hint`]).
+    size_hint: Option<u64>,
 }
+
+/// A command longer than this grows to the rest of the input at once when
+/// the input's size is known (see [`Scanner::with_size_hint`]).
+const BIG_COMMAND: usize = 16 << 20;
 
 impl<R: Read> Scanner<R> {
     pub fn new(input: R) -> Self {
@@ -209,6 +215,31 @@ impl<R: Read> Scanner<R> {
             gap: Vec::new(),
             tok_line: 0,
             tok_col: 0,
+            size_hint: None,
+        }
+    }
+
+    /// Tell the scanner how many bytes the input has. A command that
+    /// outgrows [`BIG_COMMAND`] is then given room for the rest of the
+    /// input in one step instead of doubling its buffer: peak memory for a
+    /// giant assertion stays near its size (an allocator may keep the
+    /// outgrown buffers of a doubling chain resident for a while).
+    pub fn with_size_hint(mut self, bytes: u64) -> Self {
+        self.size_hint = Some(bytes);
+        self
+    }
+
+    /// Room for `more` bytes in the current command (see [`Self::with_size_hint`]).
+    fn reserve(&mut self, more: usize) {
+        let text = &mut self.cur.text;
+        if text.capacity() - text.len() >= more || text.len() + more < BIG_COMMAND {
+            return;
+        }
+        if let Some(total) = self.size_hint {
+            let rest = total.saturating_sub(self.cur.offset) as usize;
+            if rest >= text.len() + more {
+                text.reserve_exact(rest - text.len());
+            }
         }
     }
 
@@ -542,6 +573,8 @@ impl<R: Read> Scanner<R> {
                 }
             }
         }
+        self.reserve(i - self.pos);
+        let buf = &self.buf[..self.len];
         self.cur.text.extend_from_slice(&buf[self.pos..i]);
         self.pos = i;
         if done {

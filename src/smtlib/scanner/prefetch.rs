@@ -106,11 +106,16 @@ impl<T> Commands<T> for Prefetch<T> {
     }
 }
 
-/// Run `consume` over the commands of `reader`, each with what `prepare`
+/// Run `consume` over the commands of `sc`, each with what `prepare`
 /// made of it. With `prefetch`, the scanner and `prepare` run on a second
 /// thread, ahead of `consume`; without, in line. Same commands, same gaps,
 /// same errors either way.
-pub fn with_commands<R, T, F, C, O>(reader: R, prefetch: bool, mut prepare: F, consume: C) -> O
+pub fn with_commands<R, T, F, C, O>(
+    mut sc: Scanner<R>,
+    prefetch: bool,
+    mut prepare: F,
+    consume: C,
+) -> O
 where
     R: Read + Send,
     T: Send,
@@ -118,16 +123,12 @@ where
     C: FnOnce(&mut dyn Commands<T>) -> O,
 {
     if !prefetch {
-        let mut inline = Inline {
-            sc: Scanner::new(reader),
-            prepare,
-        };
+        let mut inline = Inline { sc, prepare };
         return consume(&mut inline);
     }
     let (tx, rx) = sync_channel::<Batch<T>>(BATCHES_AHEAD);
     std::thread::scope(|scope| {
         scope.spawn(move || {
-            let mut sc = Scanner::new(reader);
             loop {
                 let mut batch = Batch {
                     items: Vec::new(),
@@ -175,7 +176,7 @@ mod tests {
 
     /// Every command with its gap, and the final gap or error.
     fn collect(src: &[u8], prefetch: bool) -> (Vec<(Vec<u8>, Vec<u8>, usize)>, Result<Vec<u8>, String>) {
-        with_commands(src, prefetch, |c| c.text.len(), |s| {
+        with_commands(Scanner::new(src), prefetch, |c| c.text.len(), |s| {
             let mut items = Vec::new();
             loop {
                 match s.next_command() {
@@ -210,7 +211,7 @@ mod tests {
     #[test]
     fn a_consumer_that_stops_early_ends_the_producer() {
         let big: Vec<u8> = b"(assert p)\n".repeat(1 << 20);
-        let first = with_commands(&big[..], true, |_| (), |s| {
+        let first = with_commands(Scanner::new(&big[..]), true, |_| (), |s| {
             s.next_command().unwrap().map(|(c, ())| c.text)
         });
         assert_eq!(first.unwrap(), b"(assert p)");
