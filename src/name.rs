@@ -219,38 +219,43 @@ fn rewrite<R: Read + Send, W: Write>(
         scanner = scanner.with_size_hint(n);
     }
     let prefetch = input_len.is_some_and(|n| n >= PREFETCH_MIN);
-    let finished = with_commands(scanner, prefetch, |_| (), |scanner| -> io::Result<bool> {
-        loop {
-            match scanner.next_command() {
-                Ok(Some((cmd, ()))) => {
-                    if clashed() {
-                        return Ok(false);
-                    }
-                    out.write_all(scanner.gap())?;
-                    size = cmd.offset + cmd.text.len() as u64;
-                    if let Some(parser) = strict.as_mut() {
-                        if let Err(e) = parser.check(&cmd) {
-                            analyzer.malformed(e.line, e.column, cmd.head(), e.message);
+    let finished = with_commands(
+        scanner,
+        prefetch,
+        |_| (),
+        |scanner| -> io::Result<bool> {
+            loop {
+                match scanner.next_command() {
+                    Ok(Some((cmd, ()))) => {
+                        if clashed() {
+                            return Ok(false);
                         }
+                        out.write_all(scanner.gap())?;
+                        size = cmd.offset + cmd.text.len() as u64;
+                        if let Some(parser) = strict.as_mut() {
+                            if let Err(e) = parser.check(&cmd) {
+                                analyzer.malformed(e.line, e.column, cmd.head(), e.message);
+                            }
+                        }
+                        let obs = analyzer.observe(&cmd);
+                        rw.write(&mut out, &cmd, &obs)?;
                     }
-                    let obs = analyzer.observe(&cmd);
-                    rw.write(&mut out, &cmd, &obs)?;
-                }
-                Ok(None) => {
-                    if clashed() {
-                        return Ok(false);
+                    Ok(None) => {
+                        if clashed() {
+                            return Ok(false);
+                        }
+                        out.write_all(scanner.gap())?;
+                        size += scanner.gap().len() as u64;
+                        return Ok(true);
                     }
-                    out.write_all(scanner.gap())?;
-                    size += scanner.gap().len() as u64;
-                    return Ok(true);
-                }
-                Err(e) => {
-                    analyzer.scan_error(&e);
-                    return Ok(true);
+                    Err(e) => {
+                        analyzer.scan_error(&e);
+                        return Ok(true);
+                    }
                 }
             }
-        }
-    })?;
+        },
+    )?;
     if !finished {
         return Ok(None);
     }

@@ -176,6 +176,8 @@ pub struct Bench {
     pub top_level: HashSet<String>,
     /// Names of nested `:named` terms.
     pub nested: HashSet<String>,
+    /// The descrambling map of a scrambled benchmark, relative to `named/`.
+    pub descramble: Option<String>,
 }
 
 impl Bench {
@@ -191,6 +193,7 @@ impl Bench {
             assertions: e.assertions as u64,
             status: e.status.clone(),
             nested: e.nested_names.iter().cloned().collect(),
+            descramble: e.descramble.clone(),
             top_level,
             id: e.id,
         })

@@ -12,6 +12,7 @@ use crate::campaign::Campaign;
 use crate::check::{self, CheckRecord, CoreRecord};
 use crate::checkers::{self, SolverDef};
 use crate::policy::{CheckAnswer, Decision};
+use crate::scramble::DescrambleMap;
 use crate::solve::Bench;
 use crate::solve::{self, RunRecord, SolverUnderTest};
 use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
@@ -39,6 +40,11 @@ pub struct PairVerdict {
     pub core_hash: Option<String>,
     /// The decision policy used.
     pub policy: String,
+    /// For a scrambled benchmark (`scramble_seed`): the core as 1-based
+    /// positions of assertions in the original benchmark, in the order
+    /// printed, read through the descrambling map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_core: Option<Vec<usize>>,
 }
 
 /// Verdict for a run whose answer needs no checker (everything but a
@@ -114,6 +120,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
             .insert(k.checker.clone(), k.answer);
     }
     let mut seen = std::collections::HashSet::new();
+    let mut maps = HashMap::new();
     let mut out = Vec::new();
     for r in &runs {
         let (Some(s), Some(e)) = (
@@ -128,7 +135,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
         let hash = hash_of
             .get(&(r.solver.as_str(), r.benchmark.as_str()))
             .copied();
-        out.push(pair_verdict(
+        let mut v = pair_verdict(
             c,
             r,
             e,
@@ -136,7 +143,9 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
             &checkers,
             hash,
             hash.and_then(|h| answers.get(h)),
-        ));
+        );
+        v.original_core = original_core(c, e, r.core.as_deref(), &mut maps);
+        out.push(v);
     }
     out.sort_by(|a, b| {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
@@ -211,5 +220,33 @@ pub fn pair_verdict(
         flags: r.flags.clone(),
         core_hash: hash.map(str::to_string),
         policy: policy.to_string(),
+        original_core: None,
     }
+}
+
+/// The 1-based original positions of `core` (names `PN` of a scrambled,
+/// named benchmark, see [`PairVerdict::original_core`]); `None` when the
+/// benchmark is not scrambled, its map is unreadable (a warning, once), or
+/// a name is not one coreval gave. `maps` caches the maps by benchmark.
+fn original_core(
+    c: &Campaign,
+    e: &Bench,
+    core: Option<&[String]>,
+    maps: &mut HashMap<String, Option<DescrambleMap>>,
+) -> Option<Vec<usize>> {
+    let (core, rel) = (core?, e.descramble.as_deref()?);
+    let map = maps.entry(e.id.clone()).or_insert_with(|| {
+        let path = crate::safepath::safe_join(&c.named_dir(), rel).ok()?;
+        DescrambleMap::load(&path)
+            .map_err(|err| eprintln!("warning: {err:#}: cores of {} shown as printed", e.id))
+            .ok()
+    });
+    let map = map.as_ref()?;
+    core.iter()
+        .map(|name| {
+            let n: usize = name.strip_prefix(&e.prefix)?.parse().ok()?;
+            let scrambled = n.checked_sub(1)?;
+            map.original_position(scrambled).map(|p| p + 1)
+        })
+        .collect()
 }

@@ -241,4 +241,33 @@ fn a_campaign_with_scramble_seed_runs_on_scrambled_files() {
             >= 60,
         "{runs}"
     );
+    // The reports show each core on the original benchmark: the mapped
+    // positions, restricted in the original, are unsat for z3.
+    let pairs = std::fs::read_to_string(camp.join("reports/pairs.jsonl")).unwrap();
+    let mut mapped = 0;
+    for line in pairs.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(orig) = v["original_core"].as_array() else {
+            assert!(
+                v["core"].is_null(),
+                "a core without original positions: {line}"
+            );
+            continue;
+        };
+        assert_eq!(orig.len(), v["core"].as_array().unwrap().len());
+        if v["verdict"]["kind"] != "validated" || mapped >= 12 {
+            continue;
+        }
+        let keep: HashSet<usize> = orig
+            .iter()
+            .map(|p| p.as_u64().unwrap() as usize - 1)
+            .collect();
+        let id = v["benchmark"].as_str().unwrap();
+        let original = std::fs::read(example_benchmarks().join(id)).unwrap();
+        let only_core = tmp.path().join("core.smt2");
+        std::fs::write(&only_core, restrict(&original, &keep)).unwrap();
+        assert_eq!(z3(&only_core).0, "unsat", "{id}: original core {keep:?}");
+        mapped += 1;
+    }
+    assert!(mapped >= 10, "only {mapped} validated cores mapped back");
 }

@@ -9,8 +9,8 @@
 //! nor an existing `:named` name.
 
 use crate::smtlib::symbol::is_symbol_byte;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Automatic prefixes, tried in order; then `cv` followed by letters.
 const CANDIDATES: &[&str] = &["cv", "cv_", "cvx", "cv_x", "cvn", "cv_n", "cvq", "cv_q"];

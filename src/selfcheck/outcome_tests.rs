@@ -68,6 +68,7 @@ fn verdict(
         flags: Vec::new(),
         core_hash: None,
         policy: "smtcomp-2025".into(),
+        original_core: None,
     }
 }
 

@@ -175,17 +175,25 @@ mod tests {
     use super::*;
 
     /// Every command with its gap, and the final gap or error.
-    fn collect(src: &[u8], prefetch: bool) -> (Vec<(Vec<u8>, Vec<u8>, usize)>, Result<Vec<u8>, String>) {
-        with_commands(Scanner::new(src), prefetch, |c| c.text.len(), |s| {
-            let mut items = Vec::new();
-            loop {
-                match s.next_command() {
-                    Ok(Some((c, n))) => items.push((s.gap().to_vec(), c.text, n)),
-                    Ok(None) => return (items, Ok(s.gap().to_vec())),
-                    Err(e) => return (items, Err(e.to_string())),
+    fn collect(
+        src: &[u8],
+        prefetch: bool,
+    ) -> (Vec<(Vec<u8>, Vec<u8>, usize)>, Result<Vec<u8>, String>) {
+        with_commands(
+            Scanner::new(src),
+            prefetch,
+            |c| c.text.len(),
+            |s| {
+                let mut items = Vec::new();
+                loop {
+                    match s.next_command() {
+                        Ok(Some((c, n))) => items.push((s.gap().to_vec(), c.text, n)),
+                        Ok(None) => return (items, Ok(s.gap().to_vec())),
+                        Err(e) => return (items, Err(e.to_string())),
+                    }
                 }
-            }
-        })
+            },
+        )
     }
 
     #[test]
@@ -211,9 +219,12 @@ mod tests {
     #[test]
     fn a_consumer_that_stops_early_ends_the_producer() {
         let big: Vec<u8> = b"(assert p)\n".repeat(1 << 20);
-        let first = with_commands(Scanner::new(&big[..]), true, |_| (), |s| {
-            s.next_command().unwrap().map(|(c, ())| c.text)
-        });
+        let first = with_commands(
+            Scanner::new(&big[..]),
+            true,
+            |_| (),
+            |s| s.next_command().unwrap().map(|(c, ())| c.text),
+        );
         assert_eq!(first.unwrap(), b"(assert p)");
     }
 }
