@@ -130,6 +130,7 @@ fn every_unsat_benchmark_names_lints_and_keeps_its_core() {
             accept_any_status: false,
         },
         strict: true,
+        known_status: None,
     };
     let unsat: Vec<(&String, &Row)> = rows.iter().filter(|(_, r)| r.status == "unsat").collect();
     assert!(unsat.len() >= 350, "{} unsat benchmarks", unsat.len());

@@ -174,11 +174,14 @@ where
 mod tests {
     use super::*;
 
+    /// (gap before, text, what `prepare` made) per command.
+    type Seen = Vec<(Vec<u8>, Vec<u8>, usize)>;
+
     /// Every command with its gap, and the final gap or error.
     fn collect(
         src: &[u8],
         prefetch: bool,
-    ) -> (Vec<(Vec<u8>, Vec<u8>, usize)>, Result<Vec<u8>, String>) {
+    ) -> (Seen, Result<Vec<u8>, String>) {
         with_commands(
             Scanner::new(src),
             prefetch,
