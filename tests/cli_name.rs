@@ -1,8 +1,10 @@
 //! `coreval name` and `coreval lint` end to end: outputs, index, messages,
 //! exit codes, resuming.
 
+mod common;
+
 use assert_cmd::Command;
-use coreval::name::{IndexEntry, Outcome};
+use coreval::name::Outcome;
 use predicates::str::contains;
 use std::path::Path;
 
@@ -17,14 +19,6 @@ fn write(root: &Path, id: &str, text: &str) {
     let p = root.join(id);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
-}
-
-fn index(out: &Path) -> Vec<IndexEntry> {
-    std::fs::read_to_string(out.join("index.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// A tree with one benchmark of each kind.
@@ -72,7 +66,7 @@ fn names_a_tree_and_reports_each_file() {
     assert!(named.contains("(assert (! (> x 0) :named cv1))"));
     assert!(!out.path().join("QF_LIA/fam/sat.smt2").exists());
     assert!(!out.path().join("QF_LIA/other/broken.smt2").exists());
-    let idx = index(out.path());
+    let idx = common::read_index(out.path());
     let ids: Vec<&str> = idx.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -127,7 +121,7 @@ fn a_clashing_fixed_prefix_fails_clearly() {
         .stderr(contains(
             "smtcomp.smt2: names with prefix 'smtcomp' would clash with 'smtcomp1' at line 3, column 14",
         ));
-    let idx = index(out.path());
+    let idx = common::read_index(out.path());
     assert_eq!(idx[0].outcome, Outcome::Failed);
     coreval()
         .arg("name")
@@ -174,7 +168,11 @@ fn resumes_and_redoes_changed_files() {
         "stale output removed"
     );
     run(&["--min-assertions", "3"]).stdout(contains("0 named, 2 ineligible"));
-    assert_eq!(index(out.path()).len(), 2, "one entry per benchmark");
+    assert_eq!(
+        common::read_index(out.path()).len(),
+        2,
+        "one entry per benchmark"
+    );
 }
 
 #[test]
@@ -231,7 +229,7 @@ fn policies_and_minimum_from_the_command_line() {
         .assert()
         .code(0)
         .stdout(contains("2 named"));
-    let idx = index(out.path());
+    let idx = common::read_index(out.path());
     assert_eq!(idx[0].kept_names, vec![(1, "h".to_string())]);
     assert_eq!(idx[0].top_level_names(), vec!["h", "cv2"]);
 }

@@ -10,7 +10,6 @@ mod common;
 use assert_cmd::Command;
 use coreval::name::{IndexEntry, Outcome};
 use coreval::scramble::{core_positions, DescrambleMap};
-use coreval::smtlib::scanner::commands;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -22,14 +21,6 @@ fn coreval() -> Command {
 
 fn example_benchmarks() -> PathBuf {
     common::repo().join("examples/campaign/benchmarks")
-}
-
-fn index(out: &Path) -> Vec<IndexEntry> {
-    std::fs::read_to_string(out.join("index.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 fn name_scrambled(out: &Path, seed: &str) -> String {
@@ -64,30 +55,12 @@ fn z3(file: &Path) -> (String, Vec<String>) {
     (answer, core)
 }
 
-/// The original with only its assertions at `keep` (0-based), asking
-/// nothing but `check-sat`.
-fn restrict(orig: &[u8], keep: &HashSet<usize>) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    for c in commands(orig).unwrap() {
-        if c.head() == "assert" {
-            pos += 1;
-            if !keep.contains(&(pos - 1)) {
-                continue;
-            }
-        }
-        out.extend_from_slice(&c.text);
-        out.push(b'\n');
-    }
-    out
-}
-
 #[test]
 fn scrambled_names_keep_the_status_and_cores_map_back() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("named");
     let line = name_scrambled(&out, "42");
-    let entries = index(&out);
+    let entries = common::read_index(&out);
     // Without --allow-no-status, only benchmarks whose (removed) status is
     // unsat are named: the status came from the maps.
     let named: Vec<&IndexEntry> = entries
@@ -118,7 +91,7 @@ fn scrambled_names_keep_the_status_and_cores_map_back() {
             .collect();
         let orig = std::fs::read(example_benchmarks().join(&e.id)).unwrap();
         let only_core = tmp.path().join("core.smt2");
-        std::fs::write(&only_core, restrict(&orig, &original)).unwrap();
+        std::fs::write(&only_core, common::restrict(&orig, &original)).unwrap();
         assert_eq!(
             z3(&only_core).0,
             "unsat",
@@ -146,7 +119,10 @@ fn same_seed_same_bytes_other_seed_other_bytes_and_resume() {
     name_scrambled(&a, "7");
     name_scrambled(&b, "7");
     name_scrambled(&c, "8");
-    let named: Vec<String> = index(&a).into_iter().filter_map(|e| e.output).collect();
+    let named: Vec<String> = common::read_index(&a)
+        .into_iter()
+        .filter_map(|e| e.output)
+        .collect();
     let mut differ = 0;
     for id in &named {
         let x = std::fs::read(a.join(id)).unwrap();
@@ -162,7 +138,10 @@ fn same_seed_same_bytes_other_seed_other_bytes_and_resume() {
     // everything (the seed is part of the settings).
     let again = name_scrambled(&a, "7");
     assert!(
-        again.contains(&format!("({} from an earlier run)", index(&a).len())),
+        again.contains(&format!(
+            "({} from an earlier run)",
+            common::read_index(&a).len()
+        )),
         "{again}"
     );
     let other = name_scrambled(&a, "8");
@@ -195,7 +174,7 @@ fn a_malformed_benchmark_is_reported_where_it_is_wrong() {
     assert_eq!(o.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("bad.smt2:5:1"), "{stderr}");
-    assert_eq!(index(&out)[0].outcome, Outcome::Malformed);
+    assert_eq!(common::read_index(&out)[0].outcome, Outcome::Malformed);
     let left: Vec<_> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -218,7 +197,7 @@ fn a_campaign_with_scramble_seed_runs_on_scrambled_files() {
     let o = coreval().arg("run").arg(&camp).output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
-    let entries = index(&camp.join("named"));
+    let entries = common::read_index(&camp.join("named"));
     let named: Vec<&IndexEntry> = entries
         .iter()
         .filter(|e| e.outcome == Outcome::Named)
@@ -265,7 +244,7 @@ fn a_campaign_with_scramble_seed_runs_on_scrambled_files() {
         let id = v["benchmark"].as_str().unwrap();
         let original = std::fs::read(example_benchmarks().join(id)).unwrap();
         let only_core = tmp.path().join("core.smt2");
-        std::fs::write(&only_core, restrict(&original, &keep)).unwrap();
+        std::fs::write(&only_core, common::restrict(&original, &keep)).unwrap();
         assert_eq!(z3(&only_core).0, "unsat", "{id}: original core {keep:?}");
         mapped += 1;
     }

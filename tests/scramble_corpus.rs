@@ -6,6 +6,8 @@
 //! a core z3 finds on the scrambled file, mapped back, is a core of the
 //! original (z3 says unsat on the original restricted to it).
 
+mod common;
+
 use coreval::scramble::{core_positions, scramble, DescrambleMap, ScrambleOptions};
 use coreval::smtlib::lexer::{Lexer, TokenKind};
 use coreval::smtlib::scanner::{commands, Command};
@@ -263,23 +265,6 @@ fn name_asserts(out: &[u8], prefix: &str) -> Vec<u8> {
     named
 }
 
-/// The original with only the assertions at `keep` (0-based positions).
-fn restrict(orig: &[u8], keep: &HashSet<usize>) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    for c in commands(orig).unwrap() {
-        if c.head() == "assert" {
-            pos += 1;
-            if !keep.contains(&(pos - 1)) {
-                continue;
-            }
-        }
-        out.extend_from_slice(&c.text);
-        out.push(b'\n');
-    }
-    out
-}
-
 /// What the solvers did on one scrambled version.
 #[derive(Default)]
 struct Outcome {
@@ -358,7 +343,7 @@ fn solvers_agree_and_mapped_cores_are_cores() {
                         .unwrap_or_else(|e| panic!("{}: {e}", b.rel));
                     let orig: HashSet<usize> =
                         map.original_positions(&pos).unwrap().into_iter().collect();
-                    let restricted = restrict(&b.bytes, &orig);
+                    let restricted = common::restrict(&b.bytes, &orig);
                     let rfile = dir.path().join(format!("{i}-{seed}-core.smt2"));
                     std::fs::write(&rfile, &restricted).unwrap();
                     let check = solve(Z3, &["-T:20"], &rfile);

@@ -55,6 +55,33 @@ fn copy_inputs(from: &Path, to: &Path) {
     }
 }
 
+/// The entries of a naming output's `index.jsonl`.
+pub fn read_index(out: &Path) -> Vec<coreval::name::IndexEntry> {
+    std::fs::read_to_string(out.join("index.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A script with only its assertions at `keep` (0-based positions among
+/// its assertions), every other command kept, one per line.
+pub fn restrict(script: &[u8], keep: &std::collections::HashSet<usize>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for c in coreval::smtlib::scanner::commands(script).unwrap() {
+        if c.head() == "assert" {
+            pos += 1;
+            if !keep.contains(&(pos - 1)) {
+                continue;
+            }
+        }
+        out.extend_from_slice(&c.text);
+        out.push(b'\n');
+    }
+    out
+}
+
 /// Copies benchmarks of the bundled example campaign (ids below its
 /// `benchmarks/`) to the same ids below `root`.
 pub fn copy_examples(root: &Path, ids: &[&str]) {

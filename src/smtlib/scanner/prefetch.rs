@@ -178,10 +178,7 @@ mod tests {
     type Seen = Vec<(Vec<u8>, Vec<u8>, usize)>;
 
     /// Every command with its gap, and the final gap or error.
-    fn collect(
-        src: &[u8],
-        prefetch: bool,
-    ) -> (Seen, Result<Vec<u8>, String>) {
+    fn collect(src: &[u8], prefetch: bool) -> (Seen, Result<Vec<u8>, String>) {
         with_commands(
             Scanner::new(src),
             prefetch,
