@@ -230,6 +230,9 @@ impl Campaign {
                 l.grace
             );
         }
+        if config.naming.scramble_commute && config.naming.scramble_seed.is_none() {
+            bail!("naming.scramble_commute needs naming.scramble_seed (the seed to scramble with)");
+        }
         let mut seen = std::collections::HashSet::new();
         for s in &config.solvers {
             if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {

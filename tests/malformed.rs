@@ -399,6 +399,12 @@ fn config_with_wrong_types() {
         "expected a string",
     );
     assert_config_error(
+        "benchmarks = \"b\"\n[naming]\nscramble_seed = -5\n",
+        3,
+        17,
+        "invalid value: integer `-5`",
+    );
+    assert_config_error(
         "benchmarks = \"b\"\njobs = -1\n",
         2,
         8,
@@ -430,6 +436,10 @@ fn config_with_out_of_range_numbers() {
         (
             "[limits]\noutput_cap_mb = 9223372036854775807\n",
             "limits.output_cap_mb is too large",
+        ),
+        (
+            "[naming]\nscramble_commute = true\n",
+            "naming.scramble_commute needs naming.scramble_seed",
         ),
     ] {
         let (e, path) = config_error(format!("benchmarks = \"b\"\n{text}").as_bytes());
