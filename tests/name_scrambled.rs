@@ -23,6 +23,15 @@ fn example_benchmarks() -> PathBuf {
     common::repo().join("examples/campaign/benchmarks")
 }
 
+fn name_scrambled_tree(root: &Path, out: &Path) {
+    coreval()
+        .args(["name", "--scramble", "1", "-o"])
+        .arg(out)
+        .arg(root)
+        .assert()
+        .success();
+}
+
 fn name_scrambled(out: &Path, seed: &str) -> String {
     let o = coreval()
         .args(["name", "--scramble", seed, "-o"])
@@ -159,12 +168,14 @@ fn a_malformed_benchmark_is_reported_where_it_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("in");
     std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(
-        root.join("bad.smt2"),
-        "(set-logic QF_UF)\n(set-info :status unsat)\n(declare-const p Bool)\n(assert p)\n(assert (not p)\n(check-sat)\n",
-    )
-    .unwrap();
+    let good = "(set-logic QF_UF)\n(set-info :status unsat)\n(declare-const p Bool)\n(assert p)\n(assert (not p))\n(check-sat)\n";
+    std::fs::write(root.join("bad.smt2"), good).unwrap();
     let out = tmp.path().join("out");
+    name_scrambled_tree(&root, &out);
+    assert!(out.join("bad.descramble.json").is_file());
+    // The file breaks (one parenthesis less, another size): named again,
+    // malformed, and the earlier output and map are gone.
+    std::fs::write(root.join("bad.smt2"), good.replace("(not p))", "(not p)")).unwrap();
     let o = coreval()
         .args(["name", "--scramble", "1", "-o"])
         .arg(&out)

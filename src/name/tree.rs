@@ -337,6 +337,16 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
     // overwritten when the benchmark is named again.
     let name = target.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.coreval-tmp"));
+    let map_file = crate::scramble::map_path(&target);
+    // A stale output from an earlier run would look named.
+    let remove_stale = || -> Result<()> {
+        for stale in [&target, &map_file] {
+            if stale.is_file() {
+                fs::remove_file(stale).map_err(|e| cannot_write(e, stale))?;
+            }
+        }
+        Ok(())
+    };
     let mut source = file.path.clone();
     let mut map = None;
     if let Some(s) = &tree.scramble {
@@ -365,6 +375,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
                     }
                     _ => entry.error = Some(why),
                 }
+                remove_stale()?;
                 return Ok(entry);
             }
         }
@@ -392,7 +403,6 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         }
     }
     let eligible = result.as_ref().is_ok_and(|r| r.eligible());
-    let map_file = crate::scramble::map_path(&target);
     if eligible {
         if let Some(m) = &map {
             crate::journal::write_atomic(&map_file, m.to_json().as_bytes())?;
@@ -405,12 +415,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         fs::rename(&tmp, &target).map_err(|e| cannot_write(e, &target))?;
     } else {
         let _ = fs::remove_file(&tmp);
-        // A stale output from an earlier run would look named.
-        for stale in [&target, &map_file] {
-            if stale.is_file() {
-                fs::remove_file(stale).map_err(|e| cannot_write(e, stale))?;
-            }
-        }
+        remove_stale()?;
     }
     match result {
         Err(e) => entry.error = Some(e.to_string()),
