@@ -111,23 +111,28 @@ fn tick_label(v: f64) -> String {
     }
 }
 
-fn frame(out: &mut String, title: &str, xl: &str, yl: &str, xs: Scale, ys: Scale) {
+/// The `<svg>` element of a plot `h` high with its title centred at `cx`,
+/// and the vertical grid lines and labels of the x scale.
+fn open_plot(out: &mut String, title: &str, h: f64, cx: f64, xs: &Scale) {
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" class="plot" role="img"><title>{t}</title><text x="{cx}" y="20" text-anchor="middle" class="pt">{t}</text>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" class="plot" role="img"><title>{t}</title><text x="{cx}" y="20" text-anchor="middle" class="pt">{t}</text>"#,
         t = esc(title),
-        cx = LEFT + (W - LEFT - RIGHT) / 2.0
     );
     for v in xs.ticks() {
         let x = xs.map(v);
         let _ = write!(
             out,
             r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{y2}" stroke="#e5e5e5"/><text x="{x:.1}" y="{ty}" text-anchor="middle" class="tk">{l}</text>"##,
-            y2 = H - BOTTOM,
-            ty = H - BOTTOM + 14.0,
+            y2 = h - BOTTOM,
+            ty = h - BOTTOM + 14.0,
             l = tick_label(v)
         );
     }
+}
+
+fn frame(out: &mut String, title: &str, xl: &str, yl: &str, xs: Scale, ys: Scale) {
+    open_plot(out, title, H, LEFT + (W - LEFT - RIGHT) / 2.0, &xs);
     for v in ys.ticks() {
         let y = ys.map(v);
         let _ = write!(
@@ -177,22 +182,7 @@ pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64, &str)]) -> St
     let h = TOP + BOTTOM + row * bars.len().max(1) as f64;
     let xs = Scale::new(0.0, max.max(1.0), false, left, W - 30.0);
     let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" class="plot" role="img"><title>{t}</title><text x="{cx}" y="20" text-anchor="middle" class="pt">{t}</text>"#,
-        t = esc(title),
-        cx = W / 2.0
-    );
-    for v in xs.ticks() {
-        let x = xs.map(v);
-        let _ = write!(
-            out,
-            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{y2}" stroke="#e5e5e5"/><text x="{x:.1}" y="{ty}" text-anchor="middle" class="tk">{l}</text>"##,
-            y2 = h - BOTTOM,
-            ty = h - BOTTOM + 14.0,
-            l = tick_label(v)
-        );
-    }
+    open_plot(&mut out, title, h, W / 2.0, &xs);
     for (i, (label, v, color)) in bars.iter().enumerate() {
         let y = TOP + 3.0 + i as f64 * row;
         let short: String = label.chars().take(28).collect();
