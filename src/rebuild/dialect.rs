@@ -202,7 +202,7 @@ fn tokens(text: &[u8]) -> Result<Vec<Token>> {
 }
 
 /// Index just past the balanced item (one token or one list) at `i`.
-fn skip_item(toks: &[Token], mut i: usize) -> usize {
+pub(super) fn skip_item(toks: &[Token], mut i: usize) -> usize {
     let mut depth = 0i64;
     while i < toks.len() {
         match toks[i].kind {

@@ -65,19 +65,10 @@ pub fn assert_name(text: &[u8]) -> Option<AssertName> {
     {
         return None;
     }
-    // Walk t (one token or one balanced list) to find where the attributes start.
-    let mut i = 4;
-    let mut depth = 0i64;
-    loop {
-        match toks.get(i)?.kind {
-            TokenKind::Open => depth += 1,
-            TokenKind::Close => depth -= 1,
-            _ => {}
-        }
-        i += 1;
-        if depth <= 0 {
-            break;
-        }
+    // Skip t (one token or one balanced list): the attributes start there.
+    let i = dialect::skip_item(&toks, 4);
+    if i > toks.len() - 2 {
+        return None;
     }
     let term_end = toks[i - 1].end;
     let attrs = &toks[i..toks.len() - 2];
