@@ -17,7 +17,7 @@ use super::commute::permutable_from;
 use super::random::GlibcRandom;
 use super::symtab::SymTab;
 use super::tree::{Tree, TreeError};
-use crate::smtlib::lexer::{Lexer, TokenKind};
+use crate::smtlib::lexer::TokenKind;
 use crate::smtlib::symbol::normalize_bytes;
 
 #[derive(Clone, Copy, Debug)]
@@ -60,9 +60,15 @@ pub struct Renderer {
     /// Children of the special form being expanded.
     scratch: Vec<u32>,
     named_finder: memchr::memmem::Finder<'static>,
-    /// Use the flat fast path when possible (tests turn it off to compare).
-    flat: bool,
+    /// Use the one-pass path when possible (tests turn it off to compare).
+    stream: bool,
     space: bool,
+    /// The one-pass path's open lists, the spans of the variables of its
+    /// open binding lists, and the flags of the `:named` names it declared
+    /// (restored when it gives up).
+    frames: Vec<stream::Frame>,
+    names: Vec<(u32, u32)>,
+    undo: Vec<(u32, u8)>,
 }
 
 type R<T = ()> = Result<T, TreeError>;
@@ -86,8 +92,11 @@ impl Renderer {
             seq: Vec::new(),
             scratch: Vec::new(),
             named_finder: memchr::memmem::Finder::new(b":named"),
-            flat: true,
+            stream: true,
             space: false,
+            frames: Vec::new(),
+            names: Vec::new(),
+            undo: Vec::new(),
         }
     }
 
@@ -95,7 +104,7 @@ impl Renderer {
     /// `out` may hold part of the command; the caller discards it.
     pub fn render(&mut self, text: &[u8], rng: &mut GlibcRandom, out: &mut Vec<u8>) -> R {
         let mark = out.len();
-        if !self.commute && self.flat && self.render_flat(text, out) {
+        if !self.commute && self.stream && self.render_stream(text, out) {
             return Ok(());
         }
         out.truncate(mark);
@@ -111,88 +120,6 @@ impl Renderer {
             self.tab.unbind_all();
         }
         result
-    }
-
-    /// The fast path for the commonest command, an `assert` whose term has
-    /// no binder, annotation or qualified/indexed identifier: every symbol
-    /// is then a term-position use, so the tokens can be renamed in one
-    /// pass without a tree. Returns false (having written a prefix of the
-    /// output, which the caller discards) when the command needs the full
-    /// path, including every malformed case, so errors are reported by the
-    /// full path.
-    fn render_flat(&mut self, text: &[u8], out: &mut Vec<u8>) -> bool {
-        let mut lx = Lexer::new(text);
-        match (lx.next(), lx.next()) {
-            (Some(Ok(o)), Some(Ok(h)))
-                if o.kind == TokenKind::Open
-                    && h.kind == TokenKind::Symbol
-                    && h.bytes(text) == b"assert" => {}
-            _ => return false,
-        }
-        out.extend_from_slice(b"(assert");
-        self.space = true;
-        let mut depth = 1usize;
-        let mut top_items = 0usize;
-        // 0: after a token other than '(', 1: after '(', 2: after '(' head.
-        let mut state = 0u8;
-        for tok in lx {
-            let Ok(tok) = tok else { return false };
-            let bytes = tok.bytes(text);
-            match tok.kind {
-                TokenKind::Open => {
-                    if depth == 1 {
-                        top_items += 1;
-                    }
-                    depth += 1;
-                    if self.space {
-                        out.push(b' ');
-                    }
-                    out.push(b'(');
-                    self.space = false;
-                    state = 1;
-                    continue;
-                }
-                TokenKind::Close => {
-                    if state != 0 {
-                        return false; // `()` or `(f)`
-                    }
-                    depth -= 1;
-                    out.push(b')');
-                    self.space = true;
-                    continue;
-                }
-                TokenKind::Symbol => {
-                    if matches!(
-                        bytes,
-                        b"let"
-                            | b"forall"
-                            | b"exists"
-                            | b"lambda"
-                            | b"match"
-                            | b"!"
-                            | b"as"
-                            | b"_"
-                            | b"par"
-                    ) {
-                        return false;
-                    }
-                    self.put_term_bytes(bytes, out);
-                }
-                TokenKind::QuotedSymbol => self.put_term_bytes(bytes, out),
-                TokenKind::Keyword => return false,
-                TokenKind::String | TokenKind::Literal => {
-                    if state == 1 {
-                        return false; // a literal in head position
-                    }
-                    self.put(bytes, out);
-                }
-            }
-            if depth == 1 {
-                top_items += 1;
-            }
-            state = if state == 1 { 2 } else { 0 };
-        }
-        depth == 0 && top_items == 1
     }
 
     /// Push `seq` so that its first job runs first.
@@ -228,7 +155,11 @@ impl Renderer {
     /// Print a symbol node under its fresh name (or as written when not
     /// renaming), interning it.
     fn put_name(&mut self, text: &[u8], id: u32, out: &mut Vec<u8>) -> u32 {
-        let raw = self.tree.bytes(text, id);
+        self.put_name_bytes(self.tree.bytes(text, id), out)
+    }
+
+    /// [`Self::put_name`] for a symbol token's bytes.
+    fn put_name_bytes(&mut self, raw: &[u8], out: &mut Vec<u8>) -> u32 {
         let i = self.tab.intern(normalize_bytes(raw));
         if self.rename {
             if self.space {
@@ -271,6 +202,24 @@ impl Renderer {
             }
         }
         self.put(raw, out);
+    }
+
+    /// A sort-position symbol: a user sort gets its fresh name.
+    fn put_sort_bytes(&mut self, raw: &[u8], out: &mut Vec<u8>) {
+        match self
+            .tab
+            .sort_ref(normalize_bytes(raw))
+            .filter(|_| self.rename)
+        {
+            Some(i) => {
+                if self.space {
+                    out.push(b' ');
+                }
+                self.tab.write_fresh(i, out);
+                self.space = true;
+            }
+            None => self.put(raw, out),
+        }
     }
 
     fn run(&mut self, text: &[u8], rng: &mut GlibcRandom, out: &mut Vec<u8>) -> R {
@@ -350,21 +299,7 @@ impl Renderer {
             if !self.tree.is_symbol(id) {
                 return err(&self.tree, id, "expected a sort");
             }
-            let raw = self.tree.bytes(text, id);
-            match self
-                .tab
-                .sort_ref(normalize_bytes(raw))
-                .filter(|_| self.rename)
-            {
-                Some(i) => {
-                    if self.space {
-                        out.push(b' ');
-                    }
-                    self.tab.write_fresh(i, out);
-                    self.space = true;
-                }
-                None => self.put(raw, out),
-            }
+            self.put_sort_bytes(self.tree.bytes(text, id), out);
             return Ok(());
         }
         let kids = self.tree.kids(id);
@@ -582,5 +517,6 @@ impl Renderer {
 }
 
 mod commands;
+mod stream;
 #[cfg(test)]
 mod tests;

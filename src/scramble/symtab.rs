@@ -20,23 +20,58 @@
 
 use std::io::{self, Read};
 
-/// FxHash over 8-byte words: fast for short symbol names.
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().unwrap());
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+#[inline]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(K)
+}
+
+/// A name of at most 8 bytes as a little-endian word, zero-padded. Read
+/// with two overlapping loads: a byte loop or a `memcpy` into a stack
+/// buffer followed by a word load stalls on store forwarding, which was a
+/// third of the scrambler's time.
+#[inline]
+fn load_short(b: &[u8]) -> u64 {
+    let n = b.len();
+    debug_assert!(n <= 8);
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]) as u64;
+        lo | hi << (8 * (n - 4))
+    } else if n > 0 {
+        b[0] as u64 | (b[n / 2] as u64) << (8 * (n / 2)) | (b[n - 1] as u64) << (8 * (n - 1))
+    } else {
+        0
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
+}
+
+/// FxHash over 8-byte words (fast for short symbol names) and the key kept
+/// in a slot: the name itself when it fits in 8 bytes, else the hash.
+#[inline]
+fn hash_key(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len();
+    let h = if n <= 8 {
+        let w = load_short(bytes);
+        let h = mix(n as u64, w);
+        return (h ^ (h >> 29), w);
+    } else {
+        let mut h = n as u64;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h = mix(h, u64::from_le_bytes(c.try_into().unwrap()));
+        }
+        let rest = chunks.remainder().len();
+        if rest > 0 {
+            // The last 8 bytes, shifted so that only the remainder is left.
+            let last = u64::from_le_bytes(bytes[n - 8..].try_into().unwrap());
+            h = mix(h, last >> (8 * (8 - rest)));
+        }
+        h
+    };
     // Mix the high bits down: the slot index uses the low bits.
-    h ^ (h >> 29)
+    let h = h ^ (h >> 29);
+    (h, h)
 }
 
 /// Flag bits of a symbol (see [`SymTab`]).
@@ -48,6 +83,9 @@ const DECL_SORT: u8 = 16;
 
 /// Longest fresh name kept in a slot (prefix of up to 3 bytes + 10 digits).
 const INLINE_OUT: usize = 14;
+/// Where a slot's `out` keeps the length of the printed name, and the flags.
+const OUT_LEN: usize = 14;
+const FLAGS: usize = 15;
 
 /// One slot of the index, one half cache line: names of up to 8 bytes are
 /// stored inline (and compared without touching anything else), longer ones
@@ -60,19 +98,35 @@ struct Slot {
     /// Symbol index + 1; 0 for an empty slot.
     idx: u32,
     len: u32,
-    out: [u8; INLINE_OUT],
-    out_len: u8,
-    flags: u8,
+    /// The printed fresh name (up to [`INLINE_OUT`] bytes), its length at
+    /// [`OUT_LEN`] (0: not printed yet, or too long) and the flags at
+    /// [`FLAGS`]: 16 bytes, copied to the output in one move.
+    out: [u8; 16],
 }
 
-fn inline_key(name: &[u8], h: u64) -> u64 {
-    if name.len() <= 8 {
-        let mut w = [0u8; 8];
-        w[..name.len()].copy_from_slice(name);
-        u64::from_le_bytes(w)
-    } else {
-        h
+impl Slot {
+    fn flags(&self) -> u8 {
+        self.out[FLAGS]
     }
+
+    fn out_len(&self) -> usize {
+        self.out[OUT_LEN] as usize
+    }
+}
+
+/// Append the first `len` bytes of `bytes` to `out` with one fixed-size
+/// copy of the whole array (a variable-length copy of a few bytes is a
+/// call to `memcpy`).
+#[inline]
+pub fn push_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    assert!(len <= N);
+    out.reserve(N);
+    let spare = out.spare_capacity_mut();
+    for (d, &s) in spare[..N].iter_mut().zip(bytes) {
+        d.write(s);
+    }
+    // SAFETY: the first N >= len spare bytes were initialised just above.
+    unsafe { out.set_len(out.len() + len) };
 }
 
 /// The table. Names are normal forms ([`crate::smtlib::symbol::normalize`]).
@@ -158,8 +212,8 @@ impl SymTab {
 
     #[inline]
     fn slot(&self, name: &[u8]) -> Option<usize> {
-        let h = hash(name);
-        self.find(name, h, inline_key(name, h)).ok()
+        let (h, key) = hash_key(name);
+        self.find(name, h, key).ok()
     }
 
     pub fn lookup(&self, name: &[u8]) -> Option<u32> {
@@ -167,8 +221,7 @@ impl SymTab {
     }
 
     pub fn intern(&mut self, name: &[u8]) -> u32 {
-        let h = hash(name);
-        let key = inline_key(name, h);
+        let (h, key) = hash_key(name);
         let free = match self.find(name, h, key) {
             Ok(s) => return self.slots[s].idx - 1,
             Err(free) => free,
@@ -195,7 +248,7 @@ impl SymTab {
         let mut slots = vec![Slot::default(); self.slots.len() * 2];
         let mask = slots.len() - 1;
         for old in self.slots.iter().filter(|s| s.idx != 0) {
-            let h = hash(self.name(old.idx - 1));
+            let (h, _) = hash_key(self.name(old.idx - 1));
             let mut i = h as usize & mask;
             while slots[i].idx != 0 {
                 i = (i + 1) & mask;
@@ -207,7 +260,7 @@ impl SymTab {
     }
 
     fn flags_mut(&mut self, i: u32) -> &mut u8 {
-        &mut self.slots[self.slot_of[i as usize] as usize].flags
+        &mut self.slots[self.slot_of[i as usize] as usize].out[FLAGS]
     }
 
     /// Recompute the TERM and SORT bits of symbol `i`.
@@ -242,8 +295,18 @@ impl SymTab {
         self.refresh(i);
     }
 
+    /// The flag bits of symbol `i`, to [`Self::restore_flags`] later.
+    pub fn flags_of(&self, i: u32) -> u8 {
+        self.slots[self.slot_of[i as usize] as usize].flags()
+    }
+
+    /// Undo flag changes (with the binders they depended on closed).
+    pub fn restore_flags(&mut self, i: u32, flags: u8) {
+        *self.flags_mut(i) = flags;
+    }
+
     pub fn is_ctor(&self, i: u32) -> bool {
-        self.slots[self.slot_of[i as usize] as usize].flags & CTOR != 0
+        self.slots[self.slot_of[i as usize] as usize].flags() & CTOR != 0
     }
 
     /// The symbol's fresh number, assigned on first use.
@@ -263,7 +326,7 @@ impl SymTab {
         if printed.len() <= INLINE_OUT {
             let slot = &mut self.slots[self.slot_of[i as usize] as usize];
             slot.out[..printed.len()].copy_from_slice(printed);
-            slot.out_len = printed.len() as u8;
+            slot.out[OUT_LEN] = printed.len() as u8;
         }
         n
     }
@@ -271,8 +334,8 @@ impl SymTab {
     /// Append the fresh name of symbol `i` to `out`.
     pub fn write_fresh(&mut self, i: u32, out: &mut Vec<u8>) {
         let slot = &self.slots[self.slot_of[i as usize] as usize];
-        if slot.out_len > 0 {
-            out.extend_from_slice(&slot.out[..slot.out_len as usize]);
+        if slot.out_len() > 0 {
+            push_prefix(out, &slot.out, slot.out_len());
             return;
         }
         let n = self.fresh(i) as usize;
@@ -283,13 +346,13 @@ impl SymTab {
     /// is a user symbol.
     pub fn term_ref(&self, name: &[u8]) -> Option<u32> {
         let s = &self.slots[self.slot(name)?];
-        (s.flags & TERM != 0).then_some(s.idx - 1)
+        (s.flags() & TERM != 0).then_some(s.idx - 1)
     }
 
     /// Same for a sort-position occurrence.
     pub fn sort_ref(&self, name: &[u8]) -> Option<u32> {
         let s = &self.slots[self.slot(name)?];
-        (s.flags & SORT != 0).then_some(s.idx - 1)
+        (s.flags() & SORT != 0).then_some(s.idx - 1)
     }
 
     /// Write the fresh name of `name` when it refers to a user symbol in
@@ -300,11 +363,11 @@ impl SymTab {
             return false;
         };
         let slot = &self.slots[s];
-        if slot.flags & (if sort { SORT } else { TERM }) == 0 {
+        if slot.flags() & (if sort { SORT } else { TERM }) == 0 {
             return false;
         }
-        if slot.out_len > 0 {
-            out.extend_from_slice(&slot.out[..slot.out_len as usize]);
+        if slot.out_len() > 0 {
+            push_prefix(out, &slot.out, slot.out_len());
         } else {
             let i = slot.idx - 1;
             self.write_fresh(i, out);

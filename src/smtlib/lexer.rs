@@ -68,6 +68,7 @@ impl fmt::Display for LexError {
 impl std::error::Error for LexError {}
 
 /// Iterator over the tokens of `src`; comments and white space are skipped.
+#[derive(Clone)]
 pub struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
@@ -140,39 +141,65 @@ static CLASS: [u8; 256] = {
 impl Iterator for Lexer<'_> {
     type Item = Result<Token, LexError>;
 
+    /// Inlined: the scrambler calls this for every token of every command;
+    /// the rare tokens (strings, quoted symbols, comments) are out of line.
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
         }
         let src = self.src;
-        // Skip white space and comments; a comment ends at a line feed, as
-        // in the scanner (a lone carriage return does not end it).
-        loop {
-            while self.pos < src.len() && is_whitespace(src[self.pos]) {
-                self.pos += 1;
+        let mut start = self.pos;
+        let b = loop {
+            while start < src.len() && is_whitespace(src[start]) {
+                start += 1;
             }
-            if self.pos < src.len() && src[self.pos] == b';' {
-                self.pos =
-                    memchr::memchr(b'\n', &src[self.pos..]).map_or(src.len(), |k| self.pos + k);
-                continue;
+            match *src.get(start)? {
+                b';' => start = comment_end(src, start),
+                b => break b,
             }
-            break;
-        }
-        let start = self.pos;
-        let &b = src.get(start)?;
+        };
         let kind = match b {
             b'(' => {
-                self.pos += 1;
+                self.pos = start + 1;
                 TokenKind::Open
             }
             b')' => {
-                self.pos += 1;
+                self.pos = start + 1;
                 TokenKind::Close
             }
+            b'"' | b'|' => {
+                self.pos = start;
+                return self.rare();
+            }
+            _ => {
+                self.pos = atom_end(src, start + 1);
+                match b {
+                    b':' => TokenKind::Keyword,
+                    b'#' | b'0'..=b'9' => TokenKind::Literal,
+                    _ => TokenKind::Symbol,
+                }
+            }
+        };
+        Some(Ok(Token {
+            kind,
+            start,
+            end: self.pos,
+        }))
+    }
+}
+
+impl Lexer<'_> {
+    /// A string literal or a quoted symbol at `self.pos`.
+    #[inline(never)]
+    fn rare(&mut self) -> Option<Result<Token, LexError>> {
+        let src = self.src;
+        let start = self.pos;
+        let kind = match src[start] {
             b'"' => {
                 let mut i = start + 1;
                 loop {
-                    match src[i..].iter().position(|&c| c == b'"') {
+                    match memchr::memchr(b'"', &src[i..]) {
                         None => return self.fail(start, "unterminated string literal"),
                         Some(k) => {
                             i += k + 1;
@@ -187,32 +214,73 @@ impl Iterator for Lexer<'_> {
                 self.pos = i;
                 TokenKind::String
             }
-            b'|' => match src[start + 1..].iter().position(|&c| c == b'|') {
+            _ => match memchr::memchr(b'|', &src[start + 1..]) {
                 None => return self.fail(start, "unterminated quoted symbol"),
                 Some(k) => {
                     self.pos = start + k + 2;
                     TokenKind::QuotedSymbol
                 }
             },
-            _ => {
-                let mut i = start + 1;
-                while i < src.len() && !is_delimiter(src[i]) {
-                    i += 1;
-                }
-                self.pos = i;
-                match b {
-                    b':' => TokenKind::Keyword,
-                    b'#' => TokenKind::Literal,
-                    b'0'..=b'9' => TokenKind::Literal,
-                    _ => TokenKind::Symbol,
-                }
-            }
         };
         Some(Ok(Token {
             kind,
             start,
             end: self.pos,
         }))
+    }
+}
+
+/// Where the comment at `src[start]` ends: at its line feed (as in the
+/// scanner, a lone carriage return does not end it) or at the end.
+#[inline(never)]
+fn comment_end(src: &[u8], start: usize) -> usize {
+    memchr::memchr(b'\n', &src[start..]).map_or(src.len(), |k| start + k)
+}
+
+/// The end of the symbol, keyword or literal whose bytes continue at
+/// `src[i]`: the first delimiter at or after `i`, or the end. SSE2 (always
+/// present on x86_64) takes 16 bytes at a time, so a short token costs no
+/// loop; a byte loop elsewhere and near the end of `src`.
+#[inline(always)]
+fn atom_end(src: &[u8], mut i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    while i + 16 <= src.len() {
+        // SAFETY: 16 bytes from `i` are inside `src` (checked above).
+        let mask = unsafe { sse2::delimiters(src.as_ptr().add(i)) };
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while i < src.len() && !is_delimiter(src[i]) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::*;
+
+    /// Bit k set when byte k of the 16 at `p` is a delimiter (exactly the
+    /// bytes of `is_delimiter`).
+    ///
+    /// # Safety
+    /// `p` must point to 16 readable bytes.
+    #[inline(always)]
+    pub(super) unsafe fn delimiters(p: *const u8) -> u32 {
+        let v = _mm_loadu_si128(p.cast());
+        let set = |b: u8| _mm_set1_epi8(b as i8);
+        // \t \n \v \f \r are 9..=13: v − 9 ≤ 4 unsigned.
+        let t = _mm_sub_epi8(v, set(9));
+        let ctl = _mm_cmpeq_epi8(_mm_min_epu8(t, set(4)), t);
+        // Space 0x20 and '"' 0x22; '(' 0x28 and ')' 0x29.
+        let sq = _mm_cmpeq_epi8(_mm_or_si128(v, set(0x02)), set(0x22));
+        let paren = _mm_cmpeq_epi8(_mm_and_si128(v, set(0xfe)), set(0x28));
+        let bar = _mm_cmpeq_epi8(v, set(b'|'));
+        let semi = _mm_cmpeq_epi8(v, set(b';'));
+        let m = _mm_or_si128(_mm_or_si128(ctl, sq), _mm_or_si128(paren, _mm_or_si128(bar, semi)));
+        _mm_movemask_epi8(m) as u32
     }
 }
 
@@ -303,6 +371,27 @@ mod tests {
         assert!(e.message.contains("string"));
         let e = Lexer::new(b"(a |open").find_map(|t| t.err()).unwrap();
         assert!(e.message.contains("quoted symbol"));
+    }
+
+    #[test]
+    fn atom_ends_agree_with_the_byte_classes() {
+        // Every byte value at every place of a 40-byte window.
+        for b in 0..=255u8 {
+            for at in 0..40 {
+                let mut src = vec![b'a'; 40];
+                src[at] = b;
+                let want = if is_delimiter(b) { at } else { 40 };
+                assert_eq!(atom_end(&src, 0), want, "byte {b} at {at}");
+                assert_eq!(atom_end(&src, at.min(39)), if is_delimiter(b) { at } else { 40 });
+            }
+        }
+    }
+
+    #[test]
+    fn comments_and_white_space_between_tokens() {
+        let toks = kinds(" ; c1\n;c2\n\x0b( a;c3\r b\n)\t;end");
+        let text: Vec<String> = toks.into_iter().map(|(_, t)| t).collect();
+        assert_eq!(text, ["(", "a", ")"]);
     }
 
     #[test]

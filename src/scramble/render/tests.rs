@@ -230,7 +230,7 @@ fn the_flat_fast_path_prints_what_the_tree_path_prints() {
         let mut outs = Vec::new();
         for flat in [true, false] {
             let mut r = Renderer::new(SymTab::new("x_"), true, false);
-            r.flat = flat;
+            r.stream = flat;
             let mut rng = GlibcRandom::new(1);
             let mut printed = Vec::new();
             for c in setup.iter().chain([&case]) {
