@@ -79,6 +79,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         commute: args.commute,
         prefix: None,
         window: (args.window_mib as usize) << 20,
+        ..ScrambleOptions::default()
     };
     let meta = std::fs::metadata(&args.input)
         .with_context(|| format!("reading {}", args.input.display()))?;

@@ -57,6 +57,7 @@
 
 pub mod commute;
 pub mod map;
+mod parallel;
 pub mod random;
 mod render;
 pub mod symtab;
@@ -67,7 +68,9 @@ pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
 pub use symtab::choose_prefix;
 
 use crate::smtlib::lexer::{Lexer, TokenKind};
+use crate::smtlib::scanner::prefetch::{with_commands, Commands};
 use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use parallel::{Item, PrintError};
 use render::Renderer;
 use std::collections::HashSet;
 use std::io::{self, Read, Write};
@@ -82,6 +85,13 @@ const OUT_BLOCK: usize = 1 << 20;
 
 /// Default largest buffered run: 16 MiB.
 pub const DEFAULT_WINDOW: usize = 16 << 20;
+
+/// Default shortest run printed on two threads: 1 MiB.
+pub const DEFAULT_SPLIT_MIN: usize = 1 << 20;
+
+/// Files smaller than this are scrambled on one thread ([`scramble_to`]):
+/// a second thread would cost more to start than it saves.
+const TWO_THREADS_MIN: u64 = 4 << 20;
 
 /// What to do to a benchmark.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +110,12 @@ pub struct ScrambleOptions {
     pub prefix: Option<String>,
     /// Largest run buffered for shuffling, in bytes.
     pub window: usize,
+    /// Threads for one file: with 2, the input is scanned on a second
+    /// thread and long runs of assertions are printed half on each
+    /// ([`parallel`]); the output is the same bytes with 1.
+    pub threads: usize,
+    /// Shortest run of assertions (bytes) printed on two threads.
+    pub split_min: usize,
 }
 
 impl Default for ScrambleOptions {
@@ -111,6 +127,8 @@ impl Default for ScrambleOptions {
             commute: false,
             prefix: None,
             window: DEFAULT_WINDOW,
+            threads: 2,
+            split_min: DEFAULT_SPLIT_MIN,
         }
     }
 }
@@ -139,18 +157,6 @@ enum RunKind {
     DeclareSort,
 }
 
-/// One buffered command of the current run: its text is
-/// `Driver::buf[start..end]` (one buffer per run: the scanner's allocation
-/// is freed at once and reused for the next command).
-struct Item {
-    start: usize,
-    end: usize,
-    line: u64,
-    column: u64,
-    /// Original assertion position (assertions only).
-    orig: u32,
-}
-
 struct Driver<W: Write> {
     out: W,
     opts: ScrambleOptions,
@@ -165,11 +171,10 @@ struct Driver<W: Write> {
     /// Output not yet written (commands are rendered straight into it).
     pending: Vec<u8>,
     asserts: u64,
-    named_finder: memchr::memmem::Finder<'static>,
 }
 
 /// Scramble the script read from `reader` into `writer`.
-pub fn scramble<R: Read, W: Write>(
+pub fn scramble<R: Read + Send, W: Write>(
     reader: R,
     writer: W,
     opts: &ScrambleOptions,
@@ -199,22 +204,38 @@ pub fn scramble<R: Read, W: Write>(
         named: HashSet::new(),
         pending: Vec::with_capacity(OUT_BLOCK + (64 << 10)),
         asserts: 0,
-        named_finder: memchr::memmem::Finder::new(b":named"),
     };
     let guard = PrefixFinder::new(prefix.as_bytes());
-    let mut sc = Scanner::new(reader);
-    while let Some(cmd) = sc.next_command()? {
-        if d.opts.rename && (guard.occurs_in(sc.gap()) || guard.occurs_in(&cmd.text)) {
-            return Err(ScrambleError::PrefixInInput {
-                prefix,
-                line: cmd.line,
-            });
-        }
-        d.command(cmd)?;
-    }
-    if d.opts.rename && guard.occurs_in(sc.gap()) {
-        return Err(ScrambleError::PrefixInInput { prefix, line: 0 });
-    }
+    let rename = d.opts.rename;
+    let named_finder = memchr::memmem::Finder::new(b":named");
+    with_commands(
+        Scanner::new(reader),
+        opts.threads >= 2,
+        |cmd: &Command| {
+            (
+                rename && guard.occurs_in(&cmd.text),
+                named_finder.find(&cmd.text).is_some(),
+            )
+        },
+        |src: &mut dyn Commands<(bool, bool)>| -> Result<(), ScrambleError> {
+            while let Some((cmd, (clash, named))) = src.next_command()? {
+                if clash || (rename && guard.occurs_in(src.gap())) {
+                    return Err(ScrambleError::PrefixInInput {
+                        prefix: prefix.clone(),
+                        line: cmd.line,
+                    });
+                }
+                d.command(cmd, named)?;
+            }
+            if rename && guard.occurs_in(src.gap()) {
+                return Err(ScrambleError::PrefixInInput {
+                    prefix: prefix.clone(),
+                    line: 0,
+                });
+            }
+            Ok(())
+        },
+    )?;
     d.flush()?;
     d.out.write_all(&d.pending)?;
     d.out.flush()?;
@@ -251,6 +272,10 @@ pub fn scramble_to(
         let p = choose_prefix(open()?).with_context(|| format!("reading {}", input.display()))?;
         opts.prefix = Some(p);
     }
+    let small = std::fs::metadata(input).is_ok_and(|m| m.len() < TWO_THREADS_MIN);
+    if small {
+        opts.threads = 1;
+    }
     let out =
         std::fs::File::create(output).with_context(|| format!("creating {}", output.display()))?;
     let result = scramble(open()?, out, &opts);
@@ -278,7 +303,7 @@ pub fn scramble_to(
 }
 
 impl<W: Write> Driver<W> {
-    fn command(&mut self, cmd: Command) -> Result<(), ScrambleError> {
+    fn command(&mut self, cmd: Command, named: bool) -> Result<(), ScrambleError> {
         let kind = match cmd.head() {
             "assert" => Some(RunKind::Assert),
             "declare-fun" | "declare-const" => Some(RunKind::DeclareFun),
@@ -305,7 +330,7 @@ impl<W: Write> Driver<W> {
                 message: "more than 2^32 assertions".into(),
             })?;
             self.asserts += 1;
-            if self.named_finder.find(&cmd.text).is_some() {
+            if named {
                 self.collect_named(&cmd.text);
             }
             p
@@ -351,17 +376,40 @@ impl<W: Write> Driver<W> {
         }
         let mut items = std::mem::take(&mut self.items);
         let mut buf = std::mem::take(&mut self.buf);
-        for k in 0..items.len() {
-            // Shuffled commands are read from random places of a buffer
-            // larger than the caches: ask for the next ones early.
-            for ahead in items.iter().skip(k + 1).take(PREFETCH_AHEAD) {
-                prefetch(&buf[ahead.start..ahead.end]);
+        let split = self.kind == Some(RunKind::Assert)
+            && self.opts.threads >= 2
+            && !self.opts.commute
+            && self.named.is_empty();
+        let (out, pending, rng) = (&mut self.out, &mut self.pending, &mut self.rng);
+        let mut rest = &items[..];
+        while !rest.is_empty() {
+            // Two pieces of about `split_min` bytes each: the first printed
+            // here, the second ahead on another thread when that is valid.
+            let (a, b) = match split {
+                true => parallel::halves(&self.renderer, rest, self.opts.split_min),
+                false => (rest.len(), 0),
+            };
+            let (first, second) = (&rest[..a], &rest[a..a + b]);
+            rest = &rest[a + b..];
+            if second.is_empty() {
+                print_run(&mut self.renderer, rng, out, pending, &buf, first)?;
+                continue;
             }
-            let it = &items[k];
-            self.emit(&buf[it.start..it.end], it.line, it.column)?;
-            if self.kind == Some(RunKind::Assert) {
-                self.map.assertions.push(it.orig);
+            let (printed, ahead) = parallel::print_split(&mut self.renderer, &buf, second, |r| {
+                print_run(r, rng, out, pending, &buf, first)
+            });
+            printed?;
+            match ahead {
+                Some(text) => {
+                    out.write_all(pending)?;
+                    pending.clear();
+                    out.write_all(&text)?;
+                }
+                None => print_run(&mut self.renderer, rng, out, pending, &buf, second)?,
             }
+        }
+        if self.kind == Some(RunKind::Assert) {
+            self.map.assertions.extend(items.iter().map(|it| it.orig));
         }
         items.clear();
         // Keep the allocations for the next run.
@@ -418,41 +466,44 @@ impl<W: Write> Driver<W> {
 
     /// Render one command and write it on its own line.
     fn emit(&mut self, text: &[u8], line: u64, column: u64) -> Result<(), ScrambleError> {
-        let mark = self.pending.len();
-        if let Err(e) = self.renderer.render(text, &mut self.rng, &mut self.pending) {
-            self.pending.truncate(mark);
-            let (l, c) = position(text, e.offset, line, column);
-            return Err(ScrambleError::Syntax {
-                line: l,
-                column: c,
-                message: e.message,
-            });
-        }
-        self.pending.push(b'\n');
-        if self.pending.len() >= OUT_BLOCK {
-            self.out.write_all(&self.pending)?;
-            self.pending.clear();
-        }
-        Ok(())
+        let item = Item {
+            start: 0,
+            end: text.len(),
+            line,
+            column,
+            orig: 0,
+        };
+        let (out, pending) = (&mut self.out, &mut self.pending);
+        print_run(&mut self.renderer, &mut self.rng, out, pending, text, &[item])
     }
 }
 
-/// Commands of a run whose text is fetched into the cache ahead of printing.
-const PREFETCH_AHEAD: usize = 4;
-
-/// Ask the CPU to bring the first bytes of `text` into the cache (a hint;
-/// nothing on other architectures).
-#[inline]
-fn prefetch(text: &[u8]) {
-    #[cfg(target_arch = "x86_64")]
-    for line in text.chunks(64).take(4) {
-        // SAFETY: a prefetch is only a hint; the address is valid anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(line.as_ptr().cast(), std::arch::x86_64::_MM_HINT_T0)
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = text;
+/// Print `items` of `buf` into `pending`, writing it to `out` by blocks.
+fn print_run<W: Write>(
+    renderer: &mut Renderer,
+    rng: &mut GlibcRandom,
+    out: &mut W,
+    pending: &mut Vec<u8>,
+    buf: &[u8],
+    items: &[Item],
+) -> Result<(), ScrambleError> {
+    let block = |p: &mut Vec<u8>| {
+        out.write_all(p)?;
+        p.clear();
+        Ok(())
+    };
+    parallel::print_items(renderer, rng, buf, items, pending, OUT_BLOCK, block).map_err(|e| match e {
+        PrintError::Render(k, e) => {
+            let it = &items[k];
+            let (line, column) = position(&buf[it.start..it.end], e.offset, it.line, it.column);
+            ScrambleError::Syntax {
+                line,
+                column,
+                message: e.message,
+            }
+        }
+        PrintError::Write(e) => ScrambleError::Io(e),
+    })
 }
 
 /// Line and column of byte `offset` of a command that starts at

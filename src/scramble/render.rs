@@ -69,6 +69,7 @@ pub struct Renderer {
     frames: Vec<stream::Frame>,
     names: Vec<(u32, u32)>,
     undo: Vec<(u32, u8)>,
+    bitmaps: crate::smtlib::bitlex::Bitmaps,
 }
 
 type R<T = ()> = Result<T, TreeError>;
@@ -97,7 +98,16 @@ impl Renderer {
             frames: Vec::new(),
             names: Vec::new(),
             undo: Vec::new(),
+            bitmaps: Default::default(),
         }
+    }
+
+    /// A renderer in the same state, with a copy of the table.
+    pub fn fork(&self) -> Renderer {
+        let mut r = Renderer::new(self.tab.clone(), self.rename, self.commute);
+        r.difference_logic = self.difference_logic;
+        r.stream = self.stream;
+        r
     }
 
     /// Render the command `text` into `out` (no trailing newline). On error
@@ -144,6 +154,7 @@ impl Renderer {
         }
     }
 
+    #[inline]
     fn put(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
         if self.space {
             out.push(b' ');
@@ -181,6 +192,7 @@ impl Renderer {
     }
 
     /// [`Self::put_term_symbol`] for a symbol token's bytes.
+    #[inline(always)]
     fn put_term_bytes(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         if self.rename {
             let name = normalize_bytes(raw);

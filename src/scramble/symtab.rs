@@ -129,11 +129,13 @@ pub fn push_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usiz
     unsafe { out.set_len(out.len() + len) };
 }
 
-/// The table. Names are normal forms ([`crate::smtlib::symbol::normalize`]).
+/// The table (cloned to print ahead on a second thread, see
+/// [`super::parallel`]). Names are normal forms ([`crate::smtlib::symbol::normalize`]).
 ///
 /// Every token of a rewritten command is looked up, so the layout is
 /// chosen for few cache misses: an open-addressing index of 32-byte slots
 /// (see `Slot`) and per-symbol data in dense arrays.
+#[derive(Clone)]
 pub struct SymTab {
     slots: Vec<Slot>,
     /// Names end to end; symbol i is `arena[offs[i]..offs[i + 1]]`.
@@ -176,6 +178,19 @@ impl SymTab {
         &self.prefix
     }
 
+    /// Fresh numbers assigned so far.
+    pub fn fresh_count(&self) -> usize {
+        self.by_fresh.len()
+    }
+
+    /// About how many bytes a copy of the table takes.
+    pub fn memory(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+            + self.arena.len()
+            + self.names_out.len()
+            + self.slot_of.len() * 40
+    }
+
     /// Number of symbols.
     pub fn len(&self) -> usize {
         self.slot_of.len()
@@ -191,7 +206,7 @@ impl SymTab {
     }
 
     /// `Ok(slot of the symbol)` or `Err(free slot)`.
-    #[inline]
+    #[inline(always)]
     fn find(&self, name: &[u8], h: u64, key: u64) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
@@ -210,7 +225,7 @@ impl SymTab {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, name: &[u8]) -> Option<usize> {
         let (h, key) = hash_key(name);
         self.find(name, h, key).ok()
@@ -357,7 +372,7 @@ impl SymTab {
 
     /// Write the fresh name of `name` when it refers to a user symbol in
     /// term position (`sort`: in sort position); false otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn write_ref(&mut self, name: &[u8], sort: bool, out: &mut Vec<u8>) -> bool {
         let Some(s) = self.slot(name) else {
             return false;

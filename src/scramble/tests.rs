@@ -256,3 +256,94 @@ fn deep_nesting_streams_without_recursion() {
     assert_eq!(last.matches("(and").count(), depth);
     assert_eq!(last.matches(')').count(), depth + 1);
 }
+
+/// `opts` on one thread, and on two with every run of assertions split.
+fn one_and_two_threads(o: &ScrambleOptions) -> [ScrambleOptions; 2] {
+    [
+        ScrambleOptions {
+            threads: 1,
+            ..o.clone()
+        },
+        ScrambleOptions {
+            threads: 2,
+            split_min: 1,
+            ..o.clone()
+        },
+    ]
+}
+
+/// Scramble `src` with both [`one_and_two_threads`] options: same bytes,
+/// same map, or the same error.
+fn same_on_two_threads(src: &str, o: &ScrambleOptions) -> Result<String, String> {
+    let [one, two] = one_and_two_threads(o).map(|o| {
+        let mut out = Vec::new();
+        scramble(src.as_bytes(), &mut out, &o)
+            .map(|map| (String::from_utf8(out).unwrap(), map))
+            .map_err(|e| e.to_string())
+    });
+    assert_eq!(one, two);
+    one.map(|(out, _)| out)
+}
+
+#[test]
+fn two_threads_print_the_same_bytes() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut src = String::from("(set-logic QF_LIA)\n");
+    for i in 0..50 {
+        src.push_str(&format!("(declare-fun v{i} () Int)\n"));
+    }
+    // First run: every symbol and the let variable get their numbers.
+    let body = |i: usize| {
+        format!(
+            "(assert (let ((s (+ v{} v{}))) (forall ((k Int)) (or (> s k) (= (as v{} Int) {i})))))\n",
+            i % 50,
+            (i * 7) % 50,
+            (i * 3) % 50
+        )
+    };
+    for i in 0..400 {
+        src.push_str(&body(i));
+    }
+    src.push_str("(check-sat)\n");
+    // Second run: nothing new, so the second half is printed ahead.
+    for i in 0..400 {
+        src.push_str(&body(i + 1000));
+    }
+    // Third run: a new symbol in the second half (not numbered yet).
+    src.push_str("(push 1)\n(declare-fun late () Int)\n");
+    for i in 0..400 {
+        src.push_str(&body(i));
+    }
+    src.push_str("(assert (> late 0))\n(check-sat)\n");
+    let used = parallel::AHEAD_USED.load(Relaxed);
+    for seed in 0..5 {
+        let out = same_on_two_threads(&src, &opts(seed)).unwrap();
+        assert_eq!(out.lines().count(), 50 + 1201 + 5);
+    }
+    assert!(parallel::AHEAD_USED.load(Relaxed) > used, "never printed ahead");
+    // With `:named` in a run, or commuting, one thread prints (same bytes).
+    let named = src.replace("(assert (> late 0))", "(assert (! (> late 0) :named n))");
+    same_on_two_threads(&named, &opts(3)).unwrap();
+    let commute = ScrambleOptions {
+        commute: true,
+        ..opts(3)
+    };
+    same_on_two_threads(&src, &commute).unwrap();
+}
+
+#[test]
+fn two_threads_report_the_same_errors() {
+    let mut lines: Vec<String> = (0..300)
+        .map(|i| format!("(assert (> x{} 0))", i % 7))
+        .collect();
+    lines.insert(0, "(declare-fun x0 () Int)".into());
+    for bad in [10, 150, 299] {
+        let mut l = lines.clone();
+        l[bad] = "(assert (let ((y)) y))".into();
+        let src = l.join("\n");
+        for seed in 0..4 {
+            let e = same_on_two_threads(&src, &opts(seed)).unwrap_err();
+            assert!(e.contains(&format!("line {}", bad + 1)), "{e}");
+        }
+    }
+}

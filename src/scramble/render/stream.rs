@@ -18,7 +18,8 @@
 //! assigns them (both print in reading order).
 
 use super::Renderer;
-use crate::smtlib::lexer::{Lexer, TokenKind};
+use crate::smtlib::bitlex::BitLexer;
+use crate::smtlib::lexer::{LexError, Lexer, Token, TokenKind};
 use crate::smtlib::symbol::normalize_bytes;
 
 /// What the children of an open list are.
@@ -116,7 +117,12 @@ impl Renderer {
         frames.clear();
         self.names.clear();
         self.undo.clear();
-        let done = self.stream(text, &mut frames, out);
+        let mut maps = std::mem::take(&mut self.bitmaps);
+        let done = match BitLexer::new(text, &mut maps) {
+            Some(lx) => self.stream(text, lx, &mut frames, out),
+            None => self.stream(text, Lexer::new(text), &mut frames, out),
+        };
+        self.bitmaps = maps;
         if !done {
             self.tab.unbind_all();
             for &(i, flags) in self.undo.iter().rev() {
@@ -127,8 +133,10 @@ impl Renderer {
         done
     }
 
-    fn stream(&mut self, text: &[u8], frames: &mut Vec<Frame>, out: &mut Vec<u8>) -> bool {
-        let mut lx = Lexer::new(text);
+    fn stream<L>(&mut self, text: &[u8], mut lx: L, frames: &mut Vec<Frame>, out: &mut Vec<u8>) -> bool
+    where
+        L: Iterator<Item = Result<Token, LexError>> + Clone,
+    {
         match (lx.next(), lx.next()) {
             (Some(Ok(o)), Some(Ok(h)))
                 if o.kind == TokenKind::Open
@@ -282,7 +290,7 @@ impl Renderer {
 }
 
 /// After `(_ is`: whether exactly one symbol and `)` follow.
-fn tester_follows(mut lx: Lexer) -> bool {
+fn tester_follows(mut lx: impl Iterator<Item = Result<Token, LexError>>) -> bool {
     matches!(
         (lx.next(), lx.next()),
         (Some(Ok(c)), Some(Ok(e)))
@@ -291,6 +299,7 @@ fn tester_follows(mut lx: Lexer) -> bool {
 }
 
 /// The role of child number `pos` of frame `f`, a token of kind `kind`.
+#[inline(always)]
 fn role(f: &mut Frame, pos: u32, kind: TokenKind, bytes: &[u8]) -> Role {
     match f.ctx {
         Ctx::Assert => {

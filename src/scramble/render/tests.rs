@@ -203,12 +203,37 @@ fn difference_logic_keeps_arithmetic_order() {
     }
 }
 
+/// Render `cmds` in order with the one-pass path on and off: every output
+/// (or error position and message) is the same.
+fn both_paths(cmds: &[&[u8]], what: &str) {
+    let mut outs = Vec::new();
+    for stream in [true, false] {
+        let mut r = Renderer::new(SymTab::new("x_"), true, false);
+        r.stream = stream;
+        let mut rng = GlibcRandom::new(1);
+        let mut printed = Vec::new();
+        for c in cmds {
+            let mut out = Vec::new();
+            match r.render(c, &mut rng, &mut out) {
+                Ok(()) => printed.push(String::from_utf8_lossy(&out).into_owned()),
+                Err(e) => printed.push(format!("error at {}: {}", e.offset, e.message)),
+            }
+        }
+        outs.push(printed);
+    }
+    for (k, (a, b)) in outs[0].iter().zip(&outs[1]).enumerate() {
+        assert_eq!(a, b, "{what}: {}", String::from_utf8_lossy(cmds[k]));
+    }
+}
+
 #[test]
-fn the_flat_fast_path_prints_what_the_tree_path_prints() {
+fn the_one_pass_path_prints_what_the_tree_path_prints() {
     let setup = [
         "(declare-fun f (Int Int) Int)",
         "(declare-const |q r| Bool)",
         "(declare-fun s () String)",
+        "(declare-sort U 0)",
+        "(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))",
     ];
     let cases = [
         "(assert (= (f 1 2) 3))",
@@ -216,32 +241,78 @@ fn the_flat_fast_path_prints_what_the_tree_path_prints() {
         "(assert (and |q r| (not (= s \"a b\"\"c\")) (> (f #x0F 2.5) (- 1))))",
         "(assert (=> ; comment\n |q r| |and|))",
         "(assert (let ((y 1)) (f y y)))",
+        "(assert (let ((y 1) (z y)) (let ((y z)) (f y z))))",
+        "(assert (let () true))",
         "(assert (! |q r| :named n))",
+        "(assert (! (> (f 1 2) 0) :named m :pattern ((f 1 2) (f 2 1)) :no-pattern (f 0 0) :qid f :weight))",
+        "(assert (forall ((x Int) (u U)) (! (exists ((y U)) (= u y)) :pattern ((f x x)))))",
+        "(assert (forall ((x (_ BitVec 8)) (a (Array Int U))) (= ((_ extract 1 0) x) (_ bv0 2))))",
+        "(assert (lambda ((x Int)) x))",
         "(assert (= ((as f Int) 1 2) ((_ extract 1 0) 3)))",
+        "(assert (= (as nil L) (cons 1 (as nil L))))",
+        "(assert (and ((_ is cons) nil) (is-cons nil) ((_ is cons extra) nil)))",
+        "(assert (match nil ((nil true) ((cons h t) false))))",
         "(assert (f))",
         "(assert ())",
         "(assert (1 2))",
+        "(assert (:k 2))",
         "(assert)",
         "(assert |q r| |q r|)",
         "(assert (f 1 2) )",
         "(assert (= (is-f 1) (g f)))",
+        "(assert (let ((y 1) z) y))",
+        "(assert (let ((y)) y))",
+        "(assert (let ((1 2)) y))",
+        "(assert (let ((y 1)) y y))",
+        "(assert (forall ((x)) x))",
+        "(assert (forall ((x Int 1)) x))",
+        "(assert (forall ((x 1)) x))",
+        "(assert (forall ((x ())) x))",
+        "(assert (! p 1))",
+        "(assert (! p :named (a)))",
+        "(assert (! p :named 1))",
+        "(assert (! p :pattern x))",
+        "(assert (!))",
+        "(assert (as x))",
+        "(assert (and n (! p :named n) (as x Int Int)))",
+        "(assert (and n (! p :named n) (match nil ((nil true)))))",
+        "(assert (! q :named n2))",
+        "(assert n2)",
+        "(assert (par (X) x))",
+        "(assert ((f 1) 2))",
+        "(assert (let ((y 1)) (! (> y 0) :named y)))",
+        "(assert (! (let ((w 1)) w) :named w))",
     ];
     for case in cases {
-        let mut outs = Vec::new();
-        for flat in [true, false] {
-            let mut r = Renderer::new(SymTab::new("x_"), true, false);
-            r.stream = flat;
-            let mut rng = GlibcRandom::new(1);
-            let mut printed = Vec::new();
-            for c in setup.iter().chain([&case]) {
-                let mut out = Vec::new();
-                match r.render(c.as_bytes(), &mut rng, &mut out) {
-                    Ok(()) => printed.push(String::from_utf8(out).unwrap()),
-                    Err(e) => printed.push(format!("error at {}: {}", e.offset, e.message)),
-                }
-            }
-            outs.push(printed);
-        }
-        assert_eq!(outs[0], outs[1], "{case}");
+        let cmds: Vec<&[u8]> = setup
+            .iter()
+            .chain([&case])
+            .map(|c| c.as_bytes())
+            .collect();
+        both_paths(&cmds, case);
     }
+}
+
+#[test]
+fn the_one_pass_path_prints_what_the_tree_path_prints_on_the_benchmarks() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks");
+    let mut files = 0;
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "smt2") {
+                let bytes = std::fs::read(&p).unwrap();
+                let Ok(cmds) = crate::smtlib::scanner::commands(&bytes) else {
+                    continue;
+                };
+                let texts: Vec<&[u8]> = cmds.iter().map(|c| &c.text[..]).collect();
+                both_paths(&texts, &p.display().to_string());
+                files += 1;
+            }
+        }
+    }
+    assert!(files >= 390, "{files} benchmarks");
 }
