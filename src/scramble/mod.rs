@@ -171,6 +171,8 @@ struct Driver<W: Write> {
     /// Output not yet written (commands are rendered straight into it).
     pending: Vec<u8>,
     asserts: u64,
+    /// The second thread's renderer (see [`parallel`]).
+    ahead: parallel::Ahead,
 }
 
 /// Scramble the script read from `reader` into `writer`.
@@ -204,6 +206,7 @@ pub fn scramble<R: Read + Send, W: Write>(
         named: HashSet::new(),
         pending: Vec::with_capacity(OUT_BLOCK + (64 << 10)),
         asserts: 0,
+        ahead: Default::default(),
     };
     let guard = PrefixFinder::new(prefix.as_bytes());
     let rename = d.opts.rename;
@@ -395,17 +398,18 @@ impl<W: Write> Driver<W> {
                 print_run(&mut self.renderer, rng, out, pending, &buf, first)?;
                 continue;
             }
-            let (printed, ahead) = parallel::print_split(&mut self.renderer, &buf, second, |r| {
-                print_run(r, rng, out, pending, &buf, first)
-            });
+            let (printed, valid) = self
+                .ahead
+                .print_split(&mut self.renderer, &buf, second, |r| {
+                    print_run(r, rng, out, pending, &buf, first)
+                });
             printed?;
-            match ahead {
-                Some(text) => {
-                    out.write_all(pending)?;
-                    pending.clear();
-                    out.write_all(&text)?;
-                }
-                None => print_run(&mut self.renderer, rng, out, pending, &buf, second)?,
+            if valid {
+                out.write_all(pending)?;
+                pending.clear();
+                out.write_all(&self.ahead.out)?;
+            } else {
+                print_run(&mut self.renderer, rng, out, pending, &buf, second)?;
             }
         }
         if self.kind == Some(RunKind::Assert) {
@@ -474,7 +478,14 @@ impl<W: Write> Driver<W> {
             orig: 0,
         };
         let (out, pending) = (&mut self.out, &mut self.pending);
-        print_run(&mut self.renderer, &mut self.rng, out, pending, text, &[item])
+        print_run(
+            &mut self.renderer,
+            &mut self.rng,
+            out,
+            pending,
+            text,
+            &[item],
+        )
     }
 }
 
@@ -492,7 +503,8 @@ fn print_run<W: Write>(
         p.clear();
         Ok(())
     };
-    parallel::print_items(renderer, rng, buf, items, pending, OUT_BLOCK, block).map_err(|e| match e {
+    parallel::print_items(renderer, rng, buf, items, pending, OUT_BLOCK, block).map_err(|e| match e
+    {
         PrintError::Render(k, e) => {
             let it = &items[k];
             let (line, column) = position(&buf[it.start..it.end], e.offset, it.line, it.column);

@@ -104,44 +104,64 @@ pub fn halves(renderer: &Renderer, items: &[Item], min_piece: usize) -> (usize, 
     (cut, items.len() - cut)
 }
 
-/// Print the first half of a run with `renderer` (through `print_first`,
-/// on this thread) while a copy prints `second` on another thread.
-/// Returns what `print_first` returned and the second half's output when
-/// it is valid (see the module doc).
-pub fn print_split<T>(
-    renderer: &mut Renderer,
-    buf: &[u8],
-    second: &[Item],
-    print_first: impl FnOnce(&mut Renderer) -> T,
-) -> (T, Option<Vec<u8>>) {
-    assert!(!renderer.commute, "commuting draws random numbers in output order");
-    let numbered = renderer.tab.fresh_count();
-    let mut copy = renderer.fork();
-    let (first, ahead) = std::thread::scope(|scope| {
-        let helper = scope.spawn(move || {
-            // Without commuting the renderer draws no random numbers.
-            let mut rng = GlibcRandom::new(0);
-            let mut out = Vec::new();
-            let printed = print_items(&mut copy, &mut rng, buf, second, &mut out, usize::MAX, |_| {
-                Ok::<(), ()>(())
-            });
-            let unchanged = copy.tab.fresh_count() == numbered;
-            (printed.is_ok() && unchanged).then_some(out)
-        });
-        let first = print_first(renderer);
-        let ahead = match helper.join() {
-            Ok(out) => out,
-            Err(panic) => std::panic::resume_unwind(panic),
+/// The second renderer and its output, kept from run to run so that its
+/// allocations are reused.
+#[derive(Default)]
+pub struct Ahead {
+    copy: Option<Renderer>,
+    /// The second half's output, after a [`Ahead::print_split`] that
+    /// returned true.
+    pub out: Vec<u8>,
+}
+
+impl Ahead {
+    /// Print the first half of a run with `renderer` (through
+    /// `print_first`, on this thread) while a copy prints `second` on
+    /// another thread into `self.out`. Returns what `print_first`
+    /// returned and whether `self.out` is valid (see the module doc).
+    pub fn print_split<T>(
+        &mut self,
+        renderer: &mut Renderer,
+        buf: &[u8],
+        second: &[Item],
+        print_first: impl FnOnce(&mut Renderer) -> T,
+    ) -> (T, bool) {
+        assert!(
+            !renderer.commute,
+            "commuting draws random numbers in output order"
+        );
+        let numbered = renderer.tab.fresh_count();
+        let copy = match &mut self.copy {
+            Some(copy) => {
+                copy.copy_from(renderer);
+                copy
+            }
+            None => self.copy.insert(renderer.fork()),
         };
-        (first, ahead)
-    });
-    let valid = renderer.tab.fresh_count() == numbered;
-    let ahead = ahead.filter(|_| valid);
-    #[cfg(test)]
-    if ahead.is_some() {
-        AHEAD_USED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = &mut self.out;
+        out.clear();
+        let (first, ahead) = std::thread::scope(|scope| {
+            let helper = scope.spawn(move || {
+                // Without commuting the renderer draws no random numbers.
+                let mut rng = GlibcRandom::new(0);
+                let block = |_: &mut Vec<u8>| Ok::<(), ()>(());
+                let printed = print_items(copy, &mut rng, buf, second, out, usize::MAX, block);
+                printed.is_ok() && copy.tab.fresh_count() == numbered
+            });
+            let first = print_first(renderer);
+            let ahead = match helper.join() {
+                Ok(valid) => valid,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            (first, ahead)
+        });
+        let valid = ahead && renderer.tab.fresh_count() == numbered;
+        #[cfg(test)]
+        if valid {
+            AHEAD_USED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        (first, valid)
     }
-    (first, ahead)
 }
 
 /// Ask the CPU to bring the first bytes of `text` into the cache (a hint;

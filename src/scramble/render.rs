@@ -110,6 +110,14 @@ impl Renderer {
         r
     }
 
+    /// Become a copy of `other` (as [`Self::fork`], reusing allocations).
+    pub fn copy_from(&mut self, other: &Renderer) {
+        self.tab.clone_from(&other.tab);
+        (self.rename, self.commute) = (other.rename, other.commute);
+        self.difference_logic = other.difference_logic;
+        self.stream = other.stream;
+    }
+
     /// Render the command `text` into `out` (no trailing newline). On error
     /// `out` may hold part of the command; the caller discards it.
     pub fn render(&mut self, text: &[u8], rng: &mut GlibcRandom, out: &mut Vec<u8>) -> R {

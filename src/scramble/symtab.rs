@@ -51,27 +51,29 @@ fn load_short(b: &[u8]) -> u64 {
 #[inline]
 fn hash_key(bytes: &[u8]) -> (u64, u64) {
     let n = bytes.len();
-    let h = if n <= 8 {
+    if n <= 8 {
         let w = load_short(bytes);
-        let h = mix(n as u64, w);
-        return (h ^ (h >> 29), w);
-    } else {
-        let mut h = n as u64;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            h = mix(h, u64::from_le_bytes(c.try_into().unwrap()));
-        }
-        let rest = chunks.remainder().len();
-        if rest > 0 {
-            // The last 8 bytes, shifted so that only the remainder is left.
-            let last = u64::from_le_bytes(bytes[n - 8..].try_into().unwrap());
-            h = mix(h, last >> (8 * (8 - rest)));
-        }
-        h
-    };
-    // Mix the high bits down: the slot index uses the low bits.
-    let h = h ^ (h >> 29);
+        return (finish(mix(n as u64, w)), w);
+    }
+    let mut h = n as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = mix(h, u64::from_le_bytes(c.try_into().unwrap()));
+    }
+    let rest = chunks.remainder().len();
+    if rest > 0 {
+        // The last 8 bytes, shifted so that only the remainder is left.
+        let last = u64::from_le_bytes(bytes[n - 8..].try_into().unwrap());
+        h = mix(h, last >> (8 * (8 - rest)));
+    }
+    let h = finish(h);
     (h, h)
+}
+
+/// Mix the high bits down: the slot index uses the low bits.
+#[inline]
+fn finish(h: u64) -> u64 {
+    h ^ (h >> 29)
 }
 
 /// Flag bits of a symbol (see [`SymTab`]).
@@ -135,7 +137,6 @@ pub fn push_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usiz
 /// Every token of a rewritten command is looked up, so the layout is
 /// chosen for few cache misses: an open-addressing index of 32-byte slots
 /// (see `Slot`) and per-symbol data in dense arrays.
-#[derive(Clone)]
 pub struct SymTab {
     slots: Vec<Slot>,
     /// Names end to end; symbol i is `arena[offs[i]..offs[i + 1]]`.
@@ -155,6 +156,44 @@ pub struct SymTab {
     prefix: Vec<u8>,
     /// Active binders: symbol index and whether it binds a sort parameter.
     binds: Vec<(u32, bool)>,
+}
+
+impl Clone for SymTab {
+    fn clone(&self) -> Self {
+        let mut copy = SymTab::new("");
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Field by field, reusing `self`'s allocations (the second renderer
+    /// copies the table for every piece it prints ahead).
+    fn clone_from(&mut self, o: &Self) {
+        // Destructured: a new field cannot be forgotten here.
+        let SymTab {
+            slots,
+            arena,
+            offs,
+            slot_of,
+            fresh,
+            names_out,
+            out_offs,
+            bound,
+            by_fresh,
+            prefix,
+            binds,
+        } = o;
+        self.slots.clone_from(slots);
+        self.arena.clone_from(arena);
+        self.offs.clone_from(offs);
+        self.slot_of.clone_from(slot_of);
+        self.fresh.clone_from(fresh);
+        self.names_out.clone_from(names_out);
+        self.out_offs.clone_from(out_offs);
+        self.bound.clone_from(bound);
+        self.by_fresh.clone_from(by_fresh);
+        self.prefix.clone_from(prefix);
+        self.binds.clone_from(binds);
+    }
 }
 
 impl SymTab {
@@ -569,6 +608,26 @@ mod tests {
         assert_eq!(choose_prefix(&text[..]).unwrap(), "xx_");
         text.extend_from_slice(b"xx_1");
         assert_eq!(choose_prefix(&text[..]).unwrap(), "xy_");
+    }
+
+    #[test]
+    fn short_names_load_as_zero_padded_words() {
+        let bytes = b"\x01\x82c\xffe\x00g\x7f";
+        for n in 0..=8 {
+            let mut w = [0u8; 8];
+            w[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(load_short(&bytes[..n]), u64::from_le_bytes(w), "{n}");
+            assert_eq!(hash_key(&bytes[..n]).1, u64::from_le_bytes(w));
+        }
+        // Longer names: the hash depends on every byte and on the length.
+        let long = b"abcdefghijklmnopqrstu";
+        let mut seen = std::collections::HashSet::new();
+        for n in 9..=long.len() {
+            assert!(seen.insert(hash_key(&long[..n]).0), "{n}");
+            let mut other = long[..n].to_vec();
+            other[n - 1] ^= 1;
+            assert_ne!(hash_key(&other).0, hash_key(&long[..n]).0, "{n}");
+        }
     }
 
     #[test]

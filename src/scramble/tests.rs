@@ -320,7 +320,10 @@ fn two_threads_print_the_same_bytes() {
         let out = same_on_two_threads(&src, &opts(seed)).unwrap();
         assert_eq!(out.lines().count(), 50 + 1201 + 5);
     }
-    assert!(parallel::AHEAD_USED.load(Relaxed) > used, "never printed ahead");
+    assert!(
+        parallel::AHEAD_USED.load(Relaxed) > used,
+        "never printed ahead"
+    );
     // With `:named` in a run, or commuting, one thread prints (same bytes).
     let named = src.replace("(assert (> late 0))", "(assert (! (> late 0) :named n))");
     same_on_two_threads(&named, &opts(3)).unwrap();

@@ -226,7 +226,9 @@ mod tests {
             let mut y = x;
             let src: Vec<u8> = (0..len)
                 .map(|_| {
-                    y = y.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    y = y
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     alphabet[(y >> 33) as usize % alphabet.len()]
                 })
                 .collect();

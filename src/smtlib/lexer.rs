@@ -284,7 +284,10 @@ mod sse2 {
         let paren = _mm_cmpeq_epi8(_mm_and_si128(v, set(0xfe)), set(0x28));
         let bar = _mm_cmpeq_epi8(v, set(b'|'));
         let semi = _mm_cmpeq_epi8(v, set(b';'));
-        let m = _mm_or_si128(_mm_or_si128(ctl, sq), _mm_or_si128(paren, _mm_or_si128(bar, semi)));
+        let m = _mm_or_si128(
+            _mm_or_si128(ctl, sq),
+            _mm_or_si128(paren, _mm_or_si128(bar, semi)),
+        );
         _mm_movemask_epi8(m) as u32
     }
 }
@@ -387,7 +390,10 @@ mod tests {
                 src[at] = b;
                 let want = if is_delimiter(b) { at } else { 40 };
                 assert_eq!(atom_end(&src, 0), want, "byte {b} at {at}");
-                assert_eq!(atom_end(&src, at.min(39)), if is_delimiter(b) { at } else { 40 });
+                assert_eq!(
+                    atom_end(&src, at.min(39)),
+                    if is_delimiter(b) { at } else { 40 }
+                );
             }
         }
     }

@@ -133,7 +133,13 @@ impl Renderer {
         done
     }
 
-    fn stream<L>(&mut self, text: &[u8], mut lx: L, frames: &mut Vec<Frame>, out: &mut Vec<u8>) -> bool
+    fn stream<L>(
+        &mut self,
+        text: &[u8],
+        mut lx: L,
+        frames: &mut Vec<Frame>,
+        out: &mut Vec<u8>,
+    ) -> bool
     where
         L: Iterator<Item = Result<Token, LexError>> + Clone,
     {

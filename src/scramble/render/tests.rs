@@ -284,11 +284,7 @@ fn the_one_pass_path_prints_what_the_tree_path_prints() {
         "(assert (! (let ((w 1)) w) :named w))",
     ];
     for case in cases {
-        let cmds: Vec<&[u8]> = setup
-            .iter()
-            .chain([&case])
-            .map(|c| c.as_bytes())
-            .collect();
+        let cmds: Vec<&[u8]> = setup.iter().chain([&case]).map(|c| c.as_bytes()).collect();
         both_paths(&cmds, case);
     }
 }
