@@ -62,6 +62,7 @@ pub mod random;
 mod render;
 pub mod symtab;
 mod tree;
+mod tree_feed;
 
 pub use map::{core_positions, map_path, CoreMapError, DescrambleMap, SymbolMap};
 pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
@@ -208,6 +209,9 @@ pub fn scramble<R: Read + Send, W: Write>(
         asserts: 0,
         ahead: Default::default(),
     };
+    if opts.threads >= 2 && opts.commute {
+        d.renderer.trees_ahead_min = Some(opts.split_min);
+    }
     let guard = PrefixFinder::new(prefix.as_bytes());
     let rename = d.opts.rename;
     let named_finder = memchr::memmem::Finder::new(b":named");

@@ -41,7 +41,9 @@ const PREFETCH_AHEAD: usize = 4;
 
 /// Print `items` of `buf` in order with `renderer`, each on its own line,
 /// calling `block` whenever `out` holds at least `block_size` bytes. Stops
-/// at the first error: (index of the item, error).
+/// at the first error: (index of the item, error). A run of at least
+/// `renderer.trees_ahead_min` bytes has its trees built on a second thread
+/// ([`super::tree_feed`]).
 pub fn print_items<E>(
     renderer: &mut Renderer,
     rng: &mut GlibcRandom,
@@ -51,23 +53,33 @@ pub fn print_items<E>(
     block_size: usize,
     mut block: impl FnMut(&mut Vec<u8>) -> Result<(), E>,
 ) -> Result<(), PrintError<E>> {
-    for (k, it) in items.iter().enumerate() {
-        // Shuffled commands are read from random places of a buffer
-        // larger than the caches: ask for the next ones early.
-        for ahead in items.iter().skip(k + 1).take(PREFETCH_AHEAD) {
-            prefetch(&buf[ahead.start..ahead.end]);
+    let mut print = |renderer: &mut Renderer| {
+        for (k, it) in items.iter().enumerate() {
+            // Shuffled commands are read from random places of a buffer
+            // larger than the caches: ask for the next ones early.
+            for ahead in items.iter().skip(k + 1).take(PREFETCH_AHEAD) {
+                prefetch(&buf[ahead.start..ahead.end]);
+            }
+            let mark = out.len();
+            if let Err(e) = renderer.render(&buf[it.start..it.end], rng, out) {
+                out.truncate(mark);
+                return Err(PrintError::Render(k, e));
+            }
+            out.push(b'\n');
+            if out.len() >= block_size {
+                block(out).map_err(PrintError::Write)?;
+            }
         }
-        let mark = out.len();
-        if let Err(e) = renderer.render(&buf[it.start..it.end], rng, out) {
-            out.truncate(mark);
-            return Err(PrintError::Render(k, e));
-        }
-        out.push(b'\n');
-        if out.len() >= block_size {
-            block(out).map_err(PrintError::Write)?;
-        }
+        Ok(())
+    };
+    let long = renderer.trees_ahead_min.is_some_and(|min| {
+        items.len() > 1 && items.iter().map(|it| it.end - it.start).sum::<usize>() >= min
+    });
+    if long {
+        super::tree_feed::with_feed(renderer, buf, items, print)
+    } else {
+        print(renderer)
     }
-    Ok(())
 }
 
 /// Why [`print_items`] stopped.

@@ -70,6 +70,10 @@ pub struct Renderer {
     names: Vec<(u32, u32)>,
     undo: Vec<(u32, u8)>,
     bitmaps: crate::smtlib::bitlex::Bitmaps,
+    /// Runs of at least this many bytes have their trees built on a second
+    /// thread ([`super::tree_feed`]); the feed while one is printed.
+    pub trees_ahead_min: Option<usize>,
+    pub feed: Option<super::tree_feed::Feed>,
 }
 
 type R<T = ()> = Result<T, TreeError>;
@@ -99,6 +103,8 @@ impl Renderer {
             names: Vec::new(),
             undo: Vec::new(),
             bitmaps: Default::default(),
+            trees_ahead_min: None,
+            feed: None,
         }
     }
 
@@ -126,8 +132,17 @@ impl Renderer {
             return Ok(());
         }
         out.truncate(mark);
-        let named = self.named_finder.find(text).is_some();
-        let root = self.tree.build(text, named)?;
+        let root = match self
+            .feed
+            .as_mut()
+            .and_then(|f| f.next(text, &mut self.tree))
+        {
+            Some(built) => built?,
+            None => {
+                let named = self.named_finder.find(text).is_some();
+                self.tree.build(text, named)?
+            }
+        };
         self.jobs.clear();
         self.seq.clear();
         self.space = false;

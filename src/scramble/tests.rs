@@ -331,7 +331,12 @@ fn two_threads_print_the_same_bytes() {
         commute: true,
         ..opts(3)
     };
+    let fed = tree_feed::FED.load(Relaxed);
     same_on_two_threads(&src, &commute).unwrap();
+    assert!(
+        tree_feed::FED.load(Relaxed) > fed + 1000,
+        "trees not built ahead"
+    );
 }
 
 #[test]
@@ -345,7 +350,12 @@ fn two_threads_report_the_same_errors() {
         l[bad] = "(assert (let ((y)) y))".into();
         let src = l.join("\n");
         for seed in 0..4 {
-            let e = same_on_two_threads(&src, &opts(seed)).unwrap_err();
+            // Odd seeds commute: the trees are built on the second thread.
+            let o = ScrambleOptions {
+                commute: seed % 2 == 1,
+                ..opts(seed)
+            };
+            let e = same_on_two_threads(&src, &o).unwrap_err();
             assert!(e.contains(&format!("line {}", bad + 1)), "{e}");
         }
     }

@@ -7,7 +7,8 @@
 //! builder keeps an explicit stack of open lists, so a nesting depth of 10⁶
 //! costs memory, not stack. Buffers are reused from command to command.
 
-use crate::smtlib::lexer::{Lexer, TokenKind};
+use crate::smtlib::bitlex::{BitLexer, Bitmaps};
+use crate::smtlib::lexer::{LexError, Lexer, Token, TokenKind};
 
 /// One node: an atom (a token) or a list of children.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +45,7 @@ pub struct Tree {
     kids: Vec<u32>,
     pending: Vec<u32>,
     frames: Vec<(u32, usize)>,
+    bitmaps: Bitmaps,
 }
 
 impl Tree {
@@ -62,7 +64,22 @@ impl Tree {
         self.kids.clear();
         self.pending.clear();
         self.frames.clear();
-        for tok in Lexer::new(text) {
+        let mut maps = std::mem::take(&mut self.bitmaps);
+        let built = match BitLexer::new(text, &mut maps) {
+            Some(tokens) => self.build_from(text, tokens, track_named),
+            None => self.build_from(text, Lexer::new(text), track_named),
+        };
+        self.bitmaps = maps;
+        built
+    }
+
+    fn build_from(
+        &mut self,
+        text: &[u8],
+        tokens: impl Iterator<Item = Result<Token, LexError>>,
+        track_named: bool,
+    ) -> Result<u32, TreeError> {
+        for tok in tokens {
             let tok = tok.map_err(|e| TreeError {
                 offset: e.offset,
                 message: e.message,
