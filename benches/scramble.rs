@@ -9,7 +9,8 @@
 //! `cargo bench --bench scramble` (add `-- --mb 200` for another size).
 //! Throughput is given per wall-clock second and per CPU second (user +
 //! system) of the child; the ratio to the official scrambler uses wall
-//! seconds (both scramble a file on one thread).
+//! seconds (it runs on one thread; coreval uses two for a file this size,
+//! and prints the same bytes on one).
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

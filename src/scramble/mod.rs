@@ -43,17 +43,31 @@
 //! Memory: the current run (at most `window` bytes of commands plus a small
 //! per-command record), the tree of the command being printed, the symbol
 //! table, and 4 bytes per assertion for the map; never the whole script.
+//! With two threads, add a copy of the symbol table and the output of one
+//! piece printed ahead (or a few batches of trees), and the scanner's
+//! batches.
 //!
-//! Speed (`cargo bench --bench scramble`): one thread, ~70 MB/s on small
-//! assertions; the time goes to lexing and renaming, ~10 ns per token.
-//! A shuffled run is read from random places of its buffer, so the text of
-//! the next commands is prefetched into the cache while one is printed
-//! (~10 % less CPU).
-//! Tried and dropped: scanning on a second thread (as naming does,
-//! [`crate::smtlib::scanner::prefetch`]) gained nothing, the scan being a
-//! tenth of the work; lexing there too was slower, because a buffered
-//! run's tokens (4 bytes per byte of text) are out of the caches by the
-//! time the run is printed.
+//! Speed (`cargo bench --bench scramble`, 100 MB of small assertions):
+//! ~130 MB/s wall on two cores without commuting, ~85 MB/s per CPU second.
+//! Where the time went, and what changed it:
+//! - assertions are printed in one pass without a tree
+//!   ([`render`]'s `stream` module), the commonest ones tokenized by
+//!   bitmaps ([`crate::smtlib::bitlex`]) rather than byte by byte, and a
+//!   symbol's hash and inline key are read with overlapping word loads (a
+//!   byte copy into a stack buffer stalled on store forwarding: a third of
+//!   the time);
+//! - the input is scanned on a second thread
+//!   ([`crate::smtlib::scanner::prefetch`]), and a long run of assertions
+//!   is printed half on each thread when the table shows that is exact
+//!   ([`parallel`]); with commuting, only the trees are built ahead
+//!   ([`tree_feed`]);
+//! - a shuffled run is read from random places of its buffer, so the text
+//!   of the next commands is prefetched into the cache while one is
+//!   printed.
+//!
+//! Files under 4 MB are scrambled on one thread (`threads` is set to 1 by
+//! [`scramble_to`]): the second thread would cost more to start than it
+//! saves, and `coreval scramble DIR` already scrambles files in parallel.
 
 pub mod commute;
 pub mod map;

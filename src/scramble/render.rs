@@ -9,9 +9,10 @@
 //! are opaque (indices, attribute values other than `:named`, `:pattern`
 //! and `:no-pattern`, options, keywords, literals). Opaque parts are copied
 //! token by token. Tokens are separated by one space: comments and the
-//! original layout do not survive. The commonest command, an `assert` with
-//! no binder or annotation, takes a flat one-pass path without a tree when
-//! nothing is commuted (a test checks both paths print the same bytes).
+//! original layout do not survive. Without commuting, an `assert` is
+//! printed in one pass without a tree ([`stream`]; tests check that both
+//! paths print the same bytes, on every construct and on the shared
+//! benchmarks).
 
 use super::commute::permutable_from;
 use super::random::GlibcRandom;

@@ -1,7 +1,9 @@
 //! In-memory lexer on arbitrary bytes: tokens are ordered, in bounds and of
 //! the kind their bytes say; only white space and comments lie between them;
-//! an error points at the opening `"` or `|` and ends the iteration.
+//! an error points at the opening `"` or `|` and ends the iteration; the
+//! bitmap lexer agrees with it.
 
+use coreval::smtlib::bitlex::{BitLexer, Bitmaps};
 use coreval::smtlib::lexer::{command_head, Lexer, TokenKind};
 
 fn is_space(b: u8) -> bool {
@@ -124,4 +126,14 @@ pub fn check(data: &[u8]) {
         _ => None,
     };
     assert_eq!(command_head(data), want);
+    // The bitmap lexer gives the same tokens, or declines the input
+    // exactly when it holds a string, quoted symbol or comment byte.
+    let mut maps = Bitmaps::default();
+    match BitLexer::new(data, &mut maps) {
+        Some(bits) => assert_eq!(
+            bits.collect::<Vec<_>>(),
+            Lexer::new(data).collect::<Vec<_>>()
+        ),
+        None => assert!(data.iter().any(|b| b"\"|;".contains(b))),
+    }
 }
