@@ -5,8 +5,8 @@
 //! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one fsynced record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. Runs go through
-//! the [runner](crate::runner) with the campaign's limits; what a solver
-//! printed becomes an [answer](crate::answer) plus flags. An answer printed
+//! the runner ([`crate::runner`]) with the campaign's limits; what a solver
+//! printed becomes an answer ([`crate::answer`]) plus flags. An answer printed
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};

@@ -35,7 +35,7 @@ pub const INDEX_FILE: &str = "index.jsonl";
 pub struct TreeOptions {
     pub name: NameOptions,
     /// Scramble each benchmark with these options before naming it
-    /// (`coreval name --scramble SEED`; see [`super::scrambled`]).
+    /// (`coreval name --scramble SEED`; see `name::scrambled`).
     pub scramble: Option<crate::scramble::ScrambleOptions>,
     /// Worker threads (`None`: one per core).
     pub jobs: Option<usize>,

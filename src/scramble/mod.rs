@@ -48,10 +48,11 @@
 //! batches.
 //!
 //! Speed (`cargo bench --bench scramble`, 100 MB of small assertions):
-//! ~130 MB/s wall on two cores without commuting, ~85 MB/s per CPU second.
+//! ~130 MB/s wall on two cores without commuting, ~85 MB/s per CPU second;
+//! ~80 MB/s with commuting, where the job-driven tree walk is the limit.
 //! Where the time went, and what changed it:
 //! - assertions are printed in one pass without a tree
-//!   ([`render`]'s `stream` module), the commonest ones tokenized by
+//!   (`render::stream`), the commonest ones tokenized by
 //!   bitmaps ([`crate::smtlib::bitlex`]) rather than byte by byte, and a
 //!   symbol's hash and inline key are read with overlapping word loads (a
 //!   byte copy into a stack buffer stalled on store forwarding: a third of
@@ -59,8 +60,8 @@
 //! - the input is scanned on a second thread
 //!   ([`crate::smtlib::scanner::prefetch`]), and a long run of assertions
 //!   is printed half on each thread when the table shows that is exact
-//!   ([`parallel`]); with commuting, only the trees are built ahead
-//!   ([`tree_feed`]);
+//!   (`parallel`); with commuting, only the trees are built ahead
+//!   (`tree_feed`);
 //! - a shuffled run is read from random places of its buffer, so the text
 //!   of the next commands is prefetched into the cache while one is
 //!   printed.
@@ -72,6 +73,7 @@
 pub mod commute;
 pub mod map;
 mod parallel;
+pub mod prefix;
 pub mod random;
 mod render;
 pub mod symtab;
@@ -79,18 +81,19 @@ mod tree;
 mod tree_feed;
 
 pub use map::{core_positions, map_path, CoreMapError, DescrambleMap, SymbolMap};
+pub use prefix::choose_prefix;
 pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
-pub use symtab::choose_prefix;
 
 use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::scanner::prefetch::{with_commands, Commands};
 use crate::smtlib::scanner::{Command, ScanError, Scanner};
 use parallel::{Item, PrintError};
+use prefix::PrefixFinder;
 use render::Renderer;
 use std::collections::HashSet;
 use std::io::{self, Read, Write};
 use std::path::Path;
-use symtab::{PrefixFinder, SymTab};
+use symtab::SymTab;
 
 /// Prefix of fresh names when the caller does not choose one.
 pub const DEFAULT_PREFIX: &str = "x_";
@@ -127,7 +130,7 @@ pub struct ScrambleOptions {
     pub window: usize,
     /// Threads for one file: with 2, the input is scanned on a second
     /// thread and long runs of assertions are printed half on each
-    /// ([`parallel`]); the output is the same bytes with 1.
+    /// (module `parallel`); the output is the same bytes with 1.
     pub threads: usize,
     /// Shortest run of assertions (bytes) printed on two threads.
     pub split_min: usize,

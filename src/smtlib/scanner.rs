@@ -220,7 +220,7 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Tell the scanner how many bytes the input has. A command that
-    /// outgrows [`BIG_COMMAND`] is then given room for the rest of the
+    /// outgrows `BIG_COMMAND` (16 MiB) is then given room for the rest of the
     /// input in one step instead of doubling its buffer: peak memory for a
     /// giant assertion stays near its size (an allocator may keep the
     /// outgrown buffers of a doubling chain resident for a while).
