@@ -19,7 +19,7 @@
 
 use super::Renderer;
 use crate::smtlib::bitlex::BitLexer;
-use crate::smtlib::lexer::{LexError, Lexer, Token, TokenKind};
+use crate::smtlib::lexer::{command_head, LexError, Lexer, Token, TokenKind};
 use crate::smtlib::symbol::normalize_bytes;
 
 /// What the children of an open list are.
@@ -113,6 +113,9 @@ impl Renderer {
     /// tree path (see the module doc). On false, `out` may hold part of
     /// the command and the caller discards it.
     pub(super) fn render_stream(&mut self, text: &[u8], out: &mut Vec<u8>) -> bool {
+        if command_head(text) != Some(&b"assert"[..]) {
+            return false; // not worth classifying the command's bytes
+        }
         let mut frames = std::mem::take(&mut self.frames);
         frames.clear();
         self.names.clear();
