@@ -129,7 +129,7 @@ impl Iterator for BitLexer<'_> {
 /// (white space, parentheses, `"`/`|`/`;`) bits of 16 bytes. SSE2 on
 /// x86_64 (always present there), a byte loop elsewhere.
 #[inline(always)]
-fn classify(chunk: &[u8; 16]) -> (u32, u32, u32) {
+pub(super) fn classify(chunk: &[u8; 16]) -> (u32, u32, u32) {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: the 16 bytes of `chunk` are readable.

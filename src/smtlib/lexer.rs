@@ -250,8 +250,9 @@ fn comment_end(src: &[u8], start: usize) -> usize {
 fn atom_end(src: &[u8], mut i: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     while i + 16 <= src.len() {
-        // SAFETY: 16 bytes from `i` are inside `src` (checked above).
-        let mask = unsafe { sse2::delimiters(src.as_ptr().add(i)) };
+        // The bitmap lexer's classifier: any of its three classes delimits.
+        let (white, paren, special) = super::bitlex::classify(src[i..i + 16].try_into().unwrap());
+        let mask = white | paren | special;
         if mask != 0 {
             return i + mask.trailing_zeros() as usize;
         }
@@ -261,35 +262,6 @@ fn atom_end(src: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-#[cfg(target_arch = "x86_64")]
-mod sse2 {
-    use std::arch::x86_64::*;
-
-    /// Bit k set when byte k of the 16 at `p` is a delimiter (exactly the
-    /// bytes of `is_delimiter`).
-    ///
-    /// # Safety
-    /// `p` must point to 16 readable bytes.
-    #[inline(always)]
-    pub(super) unsafe fn delimiters(p: *const u8) -> u32 {
-        let v = _mm_loadu_si128(p.cast());
-        let set = |b: u8| _mm_set1_epi8(b as i8);
-        // \t \n \v \f \r are 9..=13: v − 9 ≤ 4 unsigned.
-        let t = _mm_sub_epi8(v, set(9));
-        let ctl = _mm_cmpeq_epi8(_mm_min_epu8(t, set(4)), t);
-        // Space 0x20 and '"' 0x22; '(' 0x28 and ')' 0x29.
-        let sq = _mm_cmpeq_epi8(_mm_or_si128(v, set(0x02)), set(0x22));
-        let paren = _mm_cmpeq_epi8(_mm_and_si128(v, set(0xfe)), set(0x28));
-        let bar = _mm_cmpeq_epi8(v, set(b'|'));
-        let semi = _mm_cmpeq_epi8(v, set(b';'));
-        let m = _mm_or_si128(
-            _mm_or_si128(ctl, sq),
-            _mm_or_si128(paren, _mm_or_si128(bar, semi)),
-        );
-        _mm_movemask_epi8(m) as u32
-    }
 }
 
 /// The head symbol of a command's text `( head …)`, or `None` when the
