@@ -1,5 +1,5 @@
 //! Throughput of `answer::parse_output` on large real-shaped outputs: a core
-//! of 78 251 names (the largest benchmark in shared/benchmarks/large) on one
+//! of 78 251 names (the size of the largest real pb2010 QF_LIA benchmark) on one
 //! line (z3, bitwuzla), one name per line (cvc5, cvc4), and a 10 MB
 //! stream of garbage lines with unbalanced parentheses (the recovery bound).
 //! Run: `cargo bench --bench answer_parse`.

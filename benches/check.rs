@@ -1,5 +1,5 @@
 //! The check stage on a real campaign: a varied subset of
-//! `../shared/benchmarks` (quick unsat benchmarks per MANIFEST.tsv, round
+//! `tests/data/benchmarks` (quick unsat benchmarks per MANIFEST.tsv, round
 //! robin over logics; no `large/`, `sat/`, `edge/`), three solvers under
 //! test (the z3, yices and cvc5 definitions) and every installed checker
 //! (z3, yices, cvc5, cvc4, cvc5-py, bitwuzla, boolector). Figures:
@@ -59,8 +59,8 @@ fn parse_args() -> Args {
 /// Quick unsat benchmarks (every solver in `confirmed_by` answered unsat in
 /// under a second), `count` of them taken round robin over the logics.
 fn pick(count: usize) -> Vec<String> {
-    let manifest = Path::new(ROOT).join("../shared/benchmarks/MANIFEST.tsv");
-    let text = std::fs::read_to_string(&manifest).expect("../shared/benchmarks/MANIFEST.tsv");
+    let manifest = Path::new(ROOT).join("tests/data/benchmarks/MANIFEST.tsv");
+    let text = std::fs::read_to_string(&manifest).expect("tests/data/benchmarks/MANIFEST.tsv");
     let mut by_logic: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
@@ -235,7 +235,7 @@ fn main() {
         let to = base.join("benchmarks").join(f);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         if !to.exists() {
-            std::fs::copy(Path::new(ROOT).join("../shared/benchmarks").join(f), to).unwrap();
+            std::fs::copy(Path::new(ROOT).join("tests/data/benchmarks").join(f), to).unwrap();
         }
     }
     let logics: std::collections::BTreeSet<&str> =

@@ -26,7 +26,7 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 
 fn main() {
     let csv = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/smtcomp2016-unsat-core-QF_LIA.csv");
+        .join("tests/data/results/smtcomp2016-unsat-core-QF_LIA.csv");
     let import = starexec::import_file(&csv).expect("the 2016 archive");
     println!("pairs: {}", import.pairs.len());
     println!(

@@ -1,5 +1,5 @@
 //! The check stage end to end with the real checkers on real benchmarks
-//! (`../shared/benchmarks`), in small campaigns built in temp dirs: cores
+//! (`tests/data/benchmarks`), in small campaigns built in temp dirs: cores
 //! from the real solvers are validated, planted invalid cores (a minimal
 //! core minus one assertion) are refuted under every preset, differently
 //! spelled cores are one core, ill-formed cores never reach a checker,
@@ -41,7 +41,7 @@ fn campaign(benchmarks: &[&str], extra: &str) -> (tempfile::TempDir, Campaign) {
             .join("benchmarks")
             .join(b.strip_prefix("edge/").unwrap_or(b));
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(ROOT).join("../shared/benchmarks").join(b), &to).unwrap();
+        std::fs::copy(Path::new(ROOT).join("tests/data/benchmarks").join(b), &to).unwrap();
     }
     // Top-level keys of `extra` (before its first table) go first.
     let split = extra.find("\n[").map_or(0, |i| i + 1);

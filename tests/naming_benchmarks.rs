@@ -1,4 +1,4 @@
-//! Naming every unsat benchmark of `../shared/benchmarks` (large/ and edge/
+//! Naming every unsat benchmark of `tests/data/benchmarks` (edge/
 //! included): each named file scans and passes the strict parser, names
 //! exactly the assertions the manifest counts, and — where the manifest says
 //! z3 answered unsat — z3 still answers `unsat` followed by a core whose
@@ -15,7 +15,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/benchmarks")
 }
 
 fn z3() -> PathBuf {

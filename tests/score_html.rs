@@ -12,7 +12,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data/results")
         .join(name)
 }
 

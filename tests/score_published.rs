@@ -1,5 +1,5 @@
 //! `coreval score` on the real SMT-COMP archives reproduces every number the
-//! competition published for them (`shared/data/PUBLISHED.md`), read from
+//! competition published for them (`tests/data/results/PUBLISHED.md`), read from
 //! the JSON report. The expected values are parsed from PUBLISHED.md itself,
 //! and the test counts the rows it checked, so it cannot pass vacuously.
 
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data/results")
         .join(name)
 }
 

@@ -11,7 +11,7 @@ fn coreval() -> Command {
 
 fn benchmarks(family: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks")
+        .join("tests/data/benchmarks")
         .join(family)
 }
 

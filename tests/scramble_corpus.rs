@@ -1,4 +1,4 @@
-//! Scrambling the real benchmarks of `../shared/benchmarks`: every file with
+//! Scrambling the real benchmarks of `tests/data/benchmarks`: every file with
 //! 20 seeds scans, parses strictly with smt2parser whenever the original
 //! does, and descrambles exactly (the map's positions and names turn each
 //! scrambled assertion back into its original, token for token); with 2
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/benchmarks")
 }
 
 const Z3: &str = "checkers/venv/bin/z3";

@@ -193,7 +193,7 @@ fn strip_policy_removes_names() {
 fn strip_policy_refuses_names_used_elsewhere() {
     let src = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/benchmarks/edge/QF_LIA/cvc5-regress-misc/named-expr-use.smt2"
+        "/tests/data/benchmarks/edge/QF_LIA/cvc5-regress-misc/named-expr-use.smt2"
     ))
     .unwrap();
     let (_, r) = name_with(&src, &opts(NamedPolicy::Strip));

@@ -3,7 +3,7 @@
 //! I/O. The SMT-COMP unsat-core rules are summarised in `docs/RULES.md`
 //! (sources: the SMT-COMP 2016 rules §7; the 2015–2018 competition report
 //! §7–8; the 2019 ranking refinements on the SMT-COMP mailing list, 4 July
-//! 2019; the seeds in `shared/seeds/`).
+//! 2019; the rules texts cited in docs/RULES.md).
 //!
 //! `rules` holds the editions, `pair` one pair's ⟨e, n, w, c⟩, `division`
 //! families, weights and rankings, `recognition` the track-wide rankings,

@@ -291,7 +291,7 @@ fn the_one_pass_path_prints_what_the_tree_path_prints() {
 
 #[test]
 fn the_one_pass_path_prints_what_the_tree_path_prints_on_the_benchmarks() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/benchmarks");
     let mut files = 0;
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
