@@ -16,8 +16,9 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
+use crate::config_lines::{bad, Key};
 use crate::policy::Policy;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -206,7 +207,7 @@ impl Campaign {
         })?;
         let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
-        Campaign::from_config(dir, config).with_context(|| format!("in {}", path.display()))
+        Campaign::from_config(dir, config).map_err(|e| crate::config_lines::locate(e, &path, text))
     }
 
     /// Validate a parsed config for the campaign folder `dir`.
@@ -215,61 +216,104 @@ impl Campaign {
         let dir = &std::path::absolute(dir)
             .with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
-        for (what, v) in [
-            ("limits.time", l.time),
-            ("limits.checker_time", l.checker_time),
-        ] {
+        for (key, v) in [("time", l.time), ("checker_time", l.checker_time)] {
             if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
-                bail!("{what} must be a positive number of seconds, not {v:?}");
+                return Err(bad(
+                    Key::Table("limits", key),
+                    format!("limits.{key} must be a positive number of seconds, not {v:?}"),
+                ));
             }
         }
         if !(l.grace.is_finite() && l.grace >= 0.0) || Duration::try_from_secs_f64(l.grace).is_err()
         {
-            bail!(
-                "limits.grace must be a non-negative number of seconds, not {:?}",
-                l.grace
-            );
+            return Err(bad(
+                Key::Table("limits", "grace"),
+                format!(
+                    "limits.grace must be a non-negative number of seconds, not {:?}",
+                    l.grace
+                ),
+            ));
         }
         if config.naming.scramble_commute && config.naming.scramble_seed.is_none() {
-            bail!("naming.scramble_commute needs naming.scramble_seed (the seed to scramble with)");
+            return Err(bad(
+                Key::Table("naming", "scramble_commute"),
+                "naming.scramble_commute needs naming.scramble_seed (the seed to scramble with)",
+            ));
         }
         let mut seen = std::collections::HashSet::new();
-        for s in &config.solvers {
+        for (i, s) in config.solvers.iter().enumerate() {
+            let at = |key| Key::Solver(i, key);
             if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {
-                bail!(
-                    "solver name '{}' must be non-empty, without '/' and not start with '.'",
-                    s.name
-                );
+                return Err(bad(
+                    at("name"),
+                    format!(
+                        "solver name '{}' must be non-empty, without '/' and not start with '.'",
+                        s.name
+                    ),
+                ));
+            }
+            if s.name.chars().any(char::is_control) {
+                return Err(bad(
+                    at("name"),
+                    format!(
+                        "solver name {:?} holds a control character (a newline, NUL…): names appear in journals and reports",
+                        s.name
+                    ),
+                ));
+            }
+            if let Some(t) = s.team.as_deref().filter(|t| t.chars().any(char::is_control)) {
+                return Err(bad(
+                    at("team"),
+                    format!("solver '{}': team {t:?} holds a control character", s.name),
+                ));
             }
             if !seen.insert(&s.name) {
-                bail!("solver '{}' is listed twice", s.name);
+                return Err(bad(at("name"), format!("solver '{}' is listed twice", s.name)));
             }
-            match (&s.definition, &s.command) {
-                (Some(_), Some(_)) => bail!(
-                    "solver '{}': give either `definition` or `command`, not both",
-                    s.name
-                ),
-                (None, None) => bail!(
-                    "solver '{}': needs a `definition` (a checkers/*.toml name) or a `command`",
-                    s.name
-                ),
-                (None, Some(c)) if c.is_empty() => bail!("solver '{}': `command` is empty", s.name),
-                _ => {}
+            let problem = match (&s.definition, &s.command) {
+                (Some(_), Some(_)) => Some((
+                    "command",
+                    "give either `definition` or `command`, not both",
+                )),
+                (None, None) => Some((
+                    "",
+                    "needs a `definition` (a checkers/*.toml name) or a `command`",
+                )),
+                (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
+                _ => None,
+            };
+            if let Some((key, why)) = problem {
+                return Err(bad(at(key), format!("solver '{}': {why}", s.name)));
             }
         }
-        let rules_ok = crate::pipeline::edition(&config.score.rules).map(|_| ());
-        rules_ok.context("score.rules")?;
+        if let Err(e) = crate::pipeline::edition(&config.score.rules) {
+            return Err(bad(Key::Table("score", "rules"), format!("score.rules: {e}")));
+        }
         if let Some(f) = &config.score.family {
-            crate::pipeline::family(f).context("score.family")?;
+            if let Err(e) = crate::pipeline::family(f) {
+                return Err(bad(Key::Table("score", "family"), format!("score.family: {e}")));
+            }
         }
         let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {
-            bail!("limits.memory_mb is too large: {}", l.memory_mb);
+            return Err(bad(
+                Key::Table("limits", "memory_mb"),
+                format!("limits.memory_mb is too large: {}", l.memory_mb),
+            ));
         };
-        let Some(output_cap) = usize::try_from(l.output_cap_mb.max(1))
+        if l.output_cap_mb == 0 {
+            return Err(bad(
+                Key::Table("limits", "output_cap_mb"),
+                "limits.output_cap_mb must be at least 1 (MB of each output stream kept per run)",
+            ));
+        }
+        let Some(output_cap) = usize::try_from(l.output_cap_mb)
             .ok()
             .and_then(|mb| mb.checked_mul(1 << 20))
         else {
-            bail!("limits.output_cap_mb is too large: {}", l.output_cap_mb);
+            return Err(bad(
+                Key::Table("limits", "output_cap_mb"),
+                format!("limits.output_cap_mb is too large: {}", l.output_cap_mb),
+            ));
         };
         let benchmarks = if config.benchmarks.is_absolute() {
             config.benchmarks.clone()
@@ -325,7 +369,7 @@ impl Campaign {
         for p in paths {
             let (mut recs, report) = crate::journal::read_all::<T>(&p)?;
             for w in report.warnings(&p) {
-                eprintln!("warning: {w}");
+                crate::journal::warn_once(w);
             }
             out.append(&mut recs);
         }

@@ -45,6 +45,17 @@ impl ReadReport {
     }
 }
 
+/// Print `warning: TEXT` on stderr unless this process already printed the
+/// same warning: a journal is read by several stages of one run, and its
+/// problems are said once.
+pub fn warn_once(text: String) {
+    static SAID: Mutex<Option<std::collections::HashSet<String>>> = Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if said.get_or_insert_with(Default::default).insert(text.clone()) {
+        eprintln!("warning: {text}");
+    }
+}
+
 /// Read every record of a journal; a missing file is an empty journal.
 pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)> {
     let mut report = ReadReport::default();
@@ -141,7 +152,9 @@ impl Journal {
             })
     }
 
-    /// Append several records with one write and one fsync (group commit).
+    /// Append several records with one write and one fsync (group commit);
+    /// like [`append`](Self::append), all of them or none: what was written
+    /// of a group that did not fit is cut off again.
     pub fn append_all<T: Serialize>(&self, records: &[T]) -> Result<()> {
         if records.is_empty() {
             return Ok(());
@@ -152,13 +165,12 @@ impl Journal {
             lines.push(b'\n');
         }
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(&lines)
-            .and_then(|_| file.sync_data())
-            .with_context(|| {
-                format!(
-                    "cannot append to {} (disk full or read-only?)",
-                    self.path.display()
-                )
+        append_line(&mut file, &lines)
+            .and_then(|_| if self.sync { file.sync_data() } else { Ok(()) })
+            .map_err(|e| {
+                let why = io_cause(&e);
+                anyhow::Error::new(e)
+                    .context(format!("cannot append to {}{why}", self.path.display()))
             })
     }
 
@@ -179,8 +191,8 @@ fn regular(file: &File, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Write `line` at the end of `file` (opened for appending); on an error,
-/// truncate what was written of it, as long as no other writer appended
+/// Write `line` (one or more whole lines) at the end of `file` (opened for
+/// appending); on an error, truncate what was written of it, as long as no other writer appended
 /// meanwhile.
 fn append_line(file: &mut File, line: &[u8]) -> std::io::Result<()> {
     let start = file.metadata()?.len();

@@ -206,17 +206,17 @@ pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
     let path = c.named_dir().join(INDEX_FILE);
     let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
     for w in report.warnings(&path) {
-        eprintln!("warning: {w}");
+        journal::warn_once(w);
     }
     let mut benches = Vec::new();
     for e in entries {
         // The index is data on disk: its paths must stay inside `named/`.
         if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
-            eprintln!(
-                "warning: {}: benchmark {:?} skipped: {err}",
+            journal::warn_once(format!(
+                "{}: benchmark {:?} skipped: {err}",
                 path.display(),
                 e.id
-            );
+            ));
             continue;
         }
         benches.extend(Bench::from_entry(e));

@@ -45,6 +45,10 @@ pub struct PairVerdict {
     /// printed, read through the descrambling map.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_core: Option<Vec<usize>>,
+    /// What each checker that cast no vote (`other`) printed: `unknown`,
+    /// `timeout`, `error`, `no-answer`, or an answer not counted.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub raw_answers: BTreeMap<String, Answer>,
 }
 
 /// Verdict for a run whose answer needs no checker (everything but a
@@ -119,6 +123,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
             .or_default()
             .insert(k.checker.clone(), k.answer);
     }
+    warn_conflicts(&runs);
     let mut seen = std::collections::HashSet::new();
     let mut maps = HashMap::new();
     let mut out = Vec::new();
@@ -145,12 +150,48 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
             hash.and_then(|h| answers.get(h)),
         );
         v.original_core = original_core(c, e, r.core.as_deref(), &mut maps);
+        if let Some(h) = hash {
+            v.raw_answers = checks
+                .iter()
+                .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
+                .map(|k| (k.checker.clone(), k.raw))
+                .collect();
+        }
         out.push(v);
     }
     out.sort_by(|a, b| {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
     Ok(out)
+}
+
+/// Warn (once per process) when the runs journals hold two records of one
+/// pair with different results: two runs of the campaign at once (before
+/// the campaign lock), or shards re-run with a nondeterministic solver.
+/// The first record counts, as everywhere.
+fn warn_conflicts(runs: &[RunRecord]) {
+    let mut first: HashMap<(&str, &str), &RunRecord> = HashMap::new();
+    let mut conflicting = std::collections::HashSet::new();
+    for r in runs {
+        let key = (r.solver.as_str(), r.benchmark.as_str());
+        match first.get(&key) {
+            None => {
+                first.insert(key, r);
+            }
+            Some(f) if f.answer != r.answer || f.core != r.core => {
+                conflicting.insert(key);
+            }
+            Some(_) => {}
+        }
+    }
+    if !conflicting.is_empty() {
+        crate::journal::warn_once(format!(
+            "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
+             the first record of each counts (were two runs of this campaign writing at once?)",
+            solve::RUNS,
+            conflicting.len()
+        ));
+    }
 }
 
 /// One pair's verdict.
@@ -221,6 +262,7 @@ pub fn pair_verdict(
         core_hash: hash.map(str::to_string),
         policy: policy.to_string(),
         original_core: None,
+        raw_answers: BTreeMap::new(),
     }
 }
 

@@ -340,7 +340,7 @@ impl Analyzer {
 /// is for files that cannot be opened.
 pub fn analyze(path: &Path) -> Result<BenchmarkInfo> {
     let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut scanner = Scanner::new(file);
     let mut analyzer = Analyzer::new();

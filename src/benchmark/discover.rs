@@ -28,8 +28,13 @@ pub struct BenchmarkFile {
 pub struct Discovery {
     /// The benchmarks, sorted by id.
     pub files: Vec<BenchmarkFile>,
-    /// Directory links not followed, with the reason.
+    /// Directory links not followed, and `.smt2` names that are not
+    /// regular files (a FIFO would block), with the reason.
     pub skipped: Vec<(PathBuf, String)>,
+    /// Regular files that look like benchmarks under another extension
+    /// (`.SMT2`, `.smt`): not benchmarks, but worth a hint when nothing
+    /// else is found.
+    pub near_misses: Vec<PathBuf>,
 }
 
 /// Why a file or folder whose name is not UTF-8 is skipped.
@@ -41,6 +46,13 @@ pub fn discover(root: &Path) -> Result<Discovery> {
     let meta =
         std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
     let mut out = Discovery::default();
+    if !meta.is_file() && !meta.is_dir() {
+        anyhow::bail!(
+            "{} is not a benchmark file or folder: {}",
+            root.display(),
+            crate::regular::kind(&meta)
+        );
+    }
     if meta.is_file() {
         let id = root
             .file_name()
@@ -91,6 +103,19 @@ fn walk(
             }
             continue;
         };
+        if name.ends_with(".smt2") && !meta.is_file() && !meta.is_dir() {
+            // A FIFO would block the open(), a device read forever.
+            let why = format!("{}, not a regular file", crate::regular::kind(&meta));
+            out.skipped.push((path, why));
+            continue;
+        }
+        let lower = name.to_ascii_lowercase();
+        if meta.is_file()
+            && !name.ends_with(".smt2")
+            && (lower.ends_with(".smt2") || lower.ends_with(".smt"))
+        {
+            out.near_misses.push(path.clone());
+        }
         let wanted = meta.is_dir() || (meta.is_file() && name.ends_with(".smt2"));
         if wanted && !utf8 {
             // Decoded lossily, two such names could share an id.

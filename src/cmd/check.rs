@@ -22,6 +22,9 @@ pub struct CheckArgs {
     /// `shards/I-of-N/` (see `coreval merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<crate::shard::Shard>,
+    /// When another coreval is working on these journals, wait for it.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
@@ -30,6 +33,16 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         c.config.check.early_stop = false;
     }
     crate::interrupt::install();
+    if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
+        eprintln!("{hint}");
+        return Ok(exit::OK);
+    }
+    let stages = crate::preflight::Stages {
+        check: true,
+        ..Default::default()
+    };
+    crate::preflight::preflight(&c, stages)?;
+    let _lock = crate::lock::acquire(&c, args.wait)?;
     let s = crate::check::check(
         &c,
         &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)),

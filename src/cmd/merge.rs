@@ -22,6 +22,7 @@ pub fn run(args: MergeArgs) -> Result<u8> {
             crate::campaign::CONFIG_FILE
         );
     }
+    let _lock = crate::lock::acquire_in(&args.campaign, false)?;
     let s = crate::merge::merge(&args.campaign)?;
     for w in &s.warnings {
         eprintln!("warning: {w}");

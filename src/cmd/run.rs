@@ -30,6 +30,10 @@ pub struct RunArgs {
     /// Run every selected checker on every core (no early stop).
     #[arg(long)]
     pub all_checkers: bool,
+    /// When another coreval is working on this campaign, wait for it to
+    /// end instead of stopping.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
@@ -40,6 +44,19 @@ pub fn run(args: RunArgs) -> Result<u8> {
     crate::interrupt::install();
     let stop = crate::interrupt::flag();
     let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
+    if matches!(args.stage, Some(Stage::Solve | Stage::Check)) {
+        if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
+            eprintln!("{hint}");
+            return Ok(exit::OK);
+        }
+    }
+    let stages = crate::preflight::Stages {
+        name: wants(Stage::Name),
+        solve: wants(Stage::Solve),
+        check: wants(Stage::Check),
+    };
+    crate::preflight::preflight(&c, stages)?;
+    let _lock = crate::lock::acquire(&c, args.wait)?;
     if wants(Stage::Name) {
         let n = pipeline::name(&c)?;
         for (path, why) in &n.skipped_links {

@@ -104,6 +104,13 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
             })
             .collect::<anyhow::Result<_>>()?
     } else {
+        if !meta.is_file() {
+            bail!(
+                "{} is not a benchmark: {}, not a regular file",
+                args.input.display(),
+                crate::regular::kind(&meta)
+            );
+        }
         if args.output == args.input {
             bail!(
                 "the output would overwrite the input {}",
@@ -113,6 +120,14 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         vec![(args.input.clone(), args.output.clone())]
     };
     for (_, out) in &jobs {
+        // Creating a FIFO for writing would block until a reader comes.
+        if let Some(m) = std::fs::metadata(out).ok().filter(|m| !m.is_file()) {
+            bail!(
+                "the output {} is {}, not a regular file",
+                out.display(),
+                crate::regular::kind(&m)
+            );
+        }
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;

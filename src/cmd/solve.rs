@@ -19,6 +19,9 @@ pub struct SolveArgs {
     /// `shards/I-of-N/` (see `coreval merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// When another coreval is working on these journals, wait for it.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 /// Load a campaign and apply the `--jobs` and `--shard` overrides.
@@ -34,6 +37,16 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 pub fn run(args: SolveArgs) -> Result<u8> {
     let c = load(&args.campaign, args.jobs, args.shard)?;
     crate::interrupt::install();
+    if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
+        eprintln!("{hint}");
+        return Ok(exit::OK);
+    }
+    let stages = crate::preflight::Stages {
+        solve: true,
+        ..Default::default()
+    };
+    crate::preflight::preflight(&c, stages)?;
+    let _lock = crate::lock::acquire(&c, args.wait)?;
     let owns = |solver: &str, bench: &str| {
         args.shard
             .is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)))

@@ -361,7 +361,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
             }
             Err(why) => {
                 // Naming the original says where a malformed file is wrong.
-                let r = File::open(&file.path)
+                let r = crate::regular::open(&file.path)
                     .map_err(NameError::from)
                     .and_then(|mut i| {
                         let mut sink = File::create(&tmp)?;
@@ -380,7 +380,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
             }
         }
     }
-    let mut input = match File::open(&source) {
+    let mut input = match crate::regular::open(&source) {
         Ok(f) => f,
         Err(e) => {
             entry.error = Some(NameError::from(e).to_string());

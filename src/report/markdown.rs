@@ -10,9 +10,16 @@ use std::fmt::Write;
 /// Markdown exporter.
 pub struct Markdown;
 
-/// `|` would end a table cell.
+/// Text from data (solver and division names, warnings) as Markdown: HTML
+/// special characters escaped as in the HTML report (a name `<script>`
+/// stays text), `|` escaped (it would end a table cell), and newlines and
+/// other control characters shown as spaces (a newline would end the row).
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    let s: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    super::svg::esc(&s).replace('|', "\\|")
 }
 
 fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
@@ -79,7 +86,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
                     "| {mode} | {} | {} | {} |",
                     cell(&w.display),
                     w.won,
-                    w.divisions.join(", ")
+                    cell(&w.divisions.join(", "))
                 );
             }
         }
@@ -95,7 +102,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
                 let _ = writeln!(
                     out,
                     "| {mode} | {} | {} | {} | {:.6} | {:.6} |",
-                    l.division,
+                    cell(&l.division),
                     cell(&l.first_display),
                     cell(&l.second_display),
                     l.score,
@@ -112,7 +119,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
                 let _ = writeln!(
                     out,
                     "| {mode} | {} | {} | {:.6} | {:.6} |",
-                    e.division,
+                    cell(&e.division),
                     cell(&e.display),
                     e.score,
                     e.time
@@ -165,9 +172,20 @@ impl Exporter for Markdown {
         if !report.warnings.is_empty() {
             out.push_str("## Warnings\n\n");
             for w in &report.warnings {
-                let _ = writeln!(out, "- {}", w);
+                let _ = writeln!(out, "- {}", cell(w));
             }
         }
         Ok(out.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_text_in_one_cell() {
+        assert_eq!(
+            super::cell("<script>a|b\nc&d"),
+            "&lt;script&gt;a\\|b c&amp;d"
+        );
     }
 }

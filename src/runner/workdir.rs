@@ -9,6 +9,12 @@
 //! to the pool only if it is found empty after the run; one the solver left
 //! files in is removed and replaced by a new one. The root is removed when
 //! the process exits normally (an `atexit` handler).
+//!
+//! A killed process leaves its root behind. The root holds an owner file
+//! (`.owner`: pid and host), and the first lease of a process removes the
+//! roots of this user whose owner, on this host, is no longer alive; a
+//! root without an owner file, or of another host (a shared `$TMPDIR`), is
+//! left alone.
 
 use std::fs;
 use std::io;
@@ -34,10 +40,12 @@ impl WorkDir {
     pub(super) fn lease() -> io::Result<WorkDir> {
         let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
+            reap_stale(&std::env::temp_dir());
             let root = tempfile::Builder::new()
-                .prefix("coreval-work-")
+                .prefix(PREFIX)
                 .tempdir()?
                 .keep();
+            fs::write(root.join(OWNER), owner_line(std::process::id()))?;
             *guard = Some(Pool {
                 root,
                 idle: Vec::new(),
@@ -82,6 +90,51 @@ impl WorkDir {
     }
 }
 
+/// Name prefix of a pool's root in `$TMPDIR`.
+const PREFIX: &str = "coreval-work-";
+/// The owner file inside a root.
+const OWNER: &str = ".owner";
+
+/// `PID HOST`, the content of an owner file.
+fn owner_line(pid: u32) -> String {
+    format!("{pid} {}\n", crate::lock::hostname())
+}
+
+/// Remove the roots under `tmp` left by dead processes of this user on
+/// this host (see the module doc); returns how many.
+pub(crate) fn reap_stale(tmp: &Path) -> usize {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = fs::read_dir(tmp) else {
+        return 0;
+    };
+    // SAFETY: geteuid(2) cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let host = crate::lock::hostname();
+    let mut reaped = 0;
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(PREFIX) {
+            continue;
+        }
+        let root = entry.path();
+        let mine = fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        let Ok(owner) = fs::read_to_string(root.join(OWNER)) else {
+            continue;
+        };
+        let mut words = owner.split_whitespace();
+        let (Some(Ok(pid)), Some(h)) = (words.next().map(str::parse::<i32>), words.next()) else {
+            continue;
+        };
+        // SAFETY: kill(2) with signal 0 only checks that the process exists.
+        let dead = pid > 0
+            && unsafe { libc::kill(pid, 0) } != 0
+            && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if mine && h == host && dead && fs::remove_dir_all(&root).is_ok() {
+            reaped += 1;
+        }
+    }
+    reaped
+}
+
 /// Removes the pool's root at process exit. Directories still leased by
 /// running threads go with it; their runs are ending with the process.
 extern "C" fn remove_root() {
@@ -96,6 +149,30 @@ extern "C" fn remove_root() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roots_of_dead_processes_are_reaped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = |name: &str, owner: Option<String>| {
+            let p = tmp.path().join(format!("{PREFIX}{name}"));
+            fs::create_dir_all(p.join("1")).unwrap();
+            if let Some(o) = owner {
+                fs::write(p.join(OWNER), o).unwrap();
+            }
+            p
+        };
+        // A pid that is certainly dead: a child that has been waited for.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = root("dead", Some(owner_line(dead)));
+        let alive = root("alive", Some(owner_line(std::process::id())));
+        let elsewhere = root("elsewhere", Some(format!("{dead} another-host\n")));
+        let unknown = root("old", None);
+        assert_eq!(reap_stale(tmp.path()), 1);
+        assert!(!stale.exists());
+        assert!(alive.exists() && elsewhere.exists() && unknown.exists());
+    }
 
     #[test]
     fn dirty_directories_are_not_reused() {

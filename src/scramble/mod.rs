@@ -290,7 +290,7 @@ pub fn scramble_to(
 ) -> anyhow::Result<DescrambleMap> {
     use anyhow::Context;
     let open =
-        || std::fs::File::open(input).with_context(|| format!("opening {}", input.display()));
+        || crate::regular::open(input).with_context(|| format!("opening {}", input.display()));
     let mut opts = opts.clone();
     if opts.rename && opts.prefix.is_none() {
         let p = choose_prefix(open()?).with_context(|| format!("reading {}", input.display()))?;

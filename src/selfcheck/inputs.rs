@@ -52,6 +52,11 @@ pub fn collect(args: &[PathBuf], warn: &mut dyn FnMut(String)) -> Result<Vec<Inp
                 .into_iter()
                 .map(|f| (shown_in(arg, &f.id), f.path))
                 .collect()
+        } else if !meta.is_file() {
+            // A FIFO would block the open(), a device read forever.
+            let kind = crate::regular::kind(&meta);
+            warn(format!("{}: {kind}, not a regular file: skipped", arg.display()));
+            continue;
         } else {
             vec![(arg.to_string_lossy().into_owned(), arg.clone())]
         };
@@ -207,7 +212,7 @@ struct Scan {
 /// is valid, so a scan error just ends the scan).
 fn scan(path: &Path) -> Scan {
     let mut out = Scan::default();
-    let Ok(file) = std::fs::File::open(path) else {
+    let Ok(file) = crate::regular::open(path) else {
         return out;
     };
     let mut scanner = Scanner::new(file);

@@ -15,7 +15,7 @@ use crate::answer::Answer;
 use crate::name::{IndexEntry, Outcome as NameOutcome};
 use crate::policy::CheckAnswer;
 use crate::solve::RunRecord;
-use crate::verdict::{RunStatus, Verdict};
+use crate::verdict::{IllFormed, RunStatus, Verdict};
 use crate::verdicts::PairVerdict;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -140,7 +140,7 @@ pub fn classify(
     r.core_size = p.core_size;
     r.checkers = pair.verdict.checkers.clone();
     let declared_sat = entry.status.as_deref() == Some("sat");
-    let answers = || answers_text(&pair.verdict.checkers);
+    let answers = || answers_text(pair.verdict);
     let (outcome, label, detail) = match &p.verdict {
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => (Outcome::Failed, p.verdict.label(), format!("core refuted: {} ({policy})", answers())),
@@ -155,7 +155,16 @@ pub fn classify(
             format!("no checker decided: {} ({policy})", if pair.verdict.checkers.is_empty() { "none answered".into() } else { answers() }),
         ),
         Verdict::IllFormed { reason } => {
-            (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {}", reason.label(), offending(run, entry)))
+            // Names that are not assertions' make `K/A` meaningless (`3/2`):
+            // the line shows `-/A`, the detail how many names were printed.
+            let printed = match (reason, p.core_size) {
+                (IllFormed::Empty, _) | (_, None) => String::new(),
+                (_, Some(k)) => {
+                    r.core_size = None;
+                    format!("{k} name(s) printed: ")
+                }
+            };
+            (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {printed}{}", reason.label(), offending(run, entry)))
         }
         Verdict::UnsatNoCore => (Outcome::Failed, p.verdict.label(), "unsat, but no core was printed after it".into()),
         Verdict::SatAnswer if declared_sat => match &r.best {
@@ -278,16 +287,25 @@ fn answer_word(a: Answer) -> &'static str {
     }
 }
 
-/// `cvc5 sat, yices unsat, z3 unsat`.
-fn answers_text(checkers: &BTreeMap<String, CheckAnswer>) -> String {
-    let parts: Vec<String> = checkers
+/// `cvc5 sat, yices unsat, z3 timeout`: each checker's vote, and for a
+/// checker that cast none, what it printed (`unknown`, `timeout`, `error`,
+/// `no answer`, or `unsat (not counted)` for an answer after an error).
+fn answers_text(v: &PairVerdict) -> String {
+    let parts: Vec<String> = v
+        .checkers
         .iter()
         .map(|(k, a)| {
             let w = match a {
-                CheckAnswer::Sat => "sat",
-                CheckAnswer::Unsat => "unsat",
-                CheckAnswer::Other => "no answer",
-                CheckAnswer::NotApplicable => "not applicable",
+                CheckAnswer::Sat => "sat".to_string(),
+                CheckAnswer::Unsat => "unsat".to_string(),
+                CheckAnswer::Other => match v.raw_answers.get(k) {
+                    Some(raw @ (Answer::Sat | Answer::Unsat)) => {
+                        format!("{} (not counted)", answer_word(*raw))
+                    }
+                    Some(raw) => answer_word(*raw).to_string(),
+                    None => "no answer".to_string(),
+                },
+                CheckAnswer::NotApplicable => "not applicable".to_string(),
             };
             format!("{k} {w}")
         })

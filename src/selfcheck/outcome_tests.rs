@@ -69,6 +69,7 @@ fn verdict(
         core_hash: None,
         policy: "smtcomp-2025".into(),
         original_core: None,
+        raw_answers: BTreeMap::new(),
     }
 }
 
@@ -227,9 +228,46 @@ fn ill_formed_cores_name_the_offending_names() {
     );
     assert_eq!(
         got.details[0],
-        "ill-formed core (unknown-name): bogus is not an assertion name, inner names a nested term, a1 listed twice"
+        "ill-formed core (unknown-name): 4 name(s) printed: bogus is not an assertion name, inner names a nested term, a1 listed twice"
     );
     assert_eq!(got.reduction, None);
+    // 4 names for 3 assertions: not shown as `core 4/3`.
+    assert_eq!(got.core_size, None);
+    let line = crate::cmd::selfcheck::line(&got, 24);
+    assert!(line.contains("core -/3 "), "{line}");
+}
+
+#[test]
+fn a_checker_without_a_vote_says_what_it_printed() {
+    let e = entry(Some("unsat"), 3);
+    let r = run(Answer::Unsat, Some(&["a1"]));
+    let mut v = verdict(
+        "s",
+        Verdict::NotValidated,
+        Some(1),
+        &[
+            ("cvc5", CheckAnswer::Other),
+            ("yices", CheckAnswer::Other),
+            ("z3", CheckAnswer::Other),
+            ("cvc4", CheckAnswer::Other),
+            ("bitwuzla", CheckAnswer::Other),
+        ],
+    );
+    v.raw_answers = [
+        ("cvc5", Answer::Unknown),
+        ("yices", Answer::Timeout),
+        ("z3", Answer::Error),
+        ("cvc4", Answer::Unsat),
+    ]
+    .into_iter()
+    .map(|(k, a)| (k.to_string(), a))
+    .collect();
+    let got = classify_one(&e, &r, &v, &[], false);
+    assert_eq!(
+        got.details[0],
+        "no checker decided: bitwuzla no answer, cvc4 unsat (not counted), cvc5 unknown, \
+         yices timeout, z3 error (smtcomp-2025)"
+    );
 }
 
 #[test]

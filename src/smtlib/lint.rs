@@ -297,7 +297,7 @@ pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<LintError> {
 /// [`lint_script`] on a file.
 pub fn lint_file(path: &Path, limit: usize) -> Result<Vec<LintError>> {
     let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     Ok(lint_script(file, limit))
 }
 

@@ -25,6 +25,7 @@ const CAMPAIGN_OUTPUTS: &[&str] = &[
     "cores",
     "reports",
     ".pids",
+    ".lock",
     ".cache",
     "shards",
     "slurm",

@@ -1,0 +1,135 @@
+//! Where a key of `campaign.toml` is written, so that a message about its
+//! value (not only about its type, which the TOML parser locates) names the
+//! file and line: `campaign.toml:7: limits.time must be …`.
+//!
+//! Validation raises a [`BadValue`] that says which key is wrong; the
+//! loader, which has the text, turns it into `FILE:LINE: message` with
+//! [`locate`]. The lookup reads the text line by line (table headers and
+//! `key = …` lines), which is all a config written by hand or by
+//! `coreval init` uses; a key it cannot find gives the table's header line,
+//! or no line.
+
+use std::fmt;
+use std::path::Path;
+
+/// A key of the config file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// A key of the top level (`benchmarks`) or of a table (`limits.time`):
+    /// the table (empty for the top level) and the key.
+    Table(&'static str, &'static str),
+    /// A key of the N-th (0-based) `[[solver]]` entry; an empty key means
+    /// the entry itself.
+    Solver(usize, &'static str),
+}
+
+/// A config value that cannot work, with the key that holds it.
+#[derive(Debug)]
+pub struct BadValue {
+    pub key: Key,
+    pub message: String,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BadValue {}
+
+/// An error about the value at `key`.
+pub fn bad(key: Key, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadValue {
+        key,
+        message: message.into(),
+    })
+}
+
+/// The 1-based line where `key` is written in `text`: the `key = …` line,
+/// else the header of its table (or `[[solver]]` entry).
+pub fn line_of(text: &str, key: Key) -> Option<usize> {
+    let (table, name, entry) = match key {
+        Key::Table(t, k) => (t, k, None),
+        Key::Solver(i, k) => ("solver", k, Some(i)),
+    };
+    let mut current = String::new();
+    let mut solvers_seen = 0usize;
+    let mut header = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if let Some(h) = line.strip_prefix('[') {
+            let array = h.starts_with('[');
+            let h = h.trim_start_matches('[');
+            let h = h.split(']').next().unwrap_or("").trim();
+            current = h.to_string();
+            let in_entry = if array && h == "solver" {
+                solvers_seen += 1;
+                entry.is_none_or(|n| solvers_seen == n + 1)
+            } else {
+                entry.is_none()
+            };
+            if current == table && in_entry {
+                header = Some(i + 1);
+                if name.is_empty() {
+                    return header;
+                }
+            }
+            continue;
+        }
+        let in_table = current == table && (entry.is_none() || header.is_some());
+        let wrong_entry = entry.is_some_and(|n| solvers_seen != n + 1);
+        if !in_table || wrong_entry {
+            continue;
+        }
+        let k = line.split('=').next().unwrap_or("").trim().trim_matches('"');
+        if !name.is_empty() && k == name && line.contains('=') {
+            return Some(i + 1);
+        }
+    }
+    header
+}
+
+/// `err` with `PATH:LINE: ` in front when it is a [`BadValue`] whose key
+/// can be found in `text`; otherwise `err` in the context of `path`.
+pub fn locate(err: anyhow::Error, path: &Path, text: &str) -> anyhow::Error {
+    let line = err
+        .downcast_ref::<BadValue>()
+        .and_then(|b| line_of(text, b.key));
+    match line {
+        Some(l) => anyhow::anyhow!("{}:{l}: {err:#}", path.display()),
+        None => err.context(format!("in {}", path.display())),
+    }
+}
+
+/// `PATH:LINE` of `key` in the config file `path` (read again), or just
+/// `PATH` when the file or the key cannot be found.
+pub fn where_is(path: &Path, key: Key) -> String {
+    let line = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| line_of(&t, key));
+    match line {
+        Some(l) => format!("{}:{l}", path.display()),
+        None => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "benchmarks = \"b\"\n\n[limits]\ntime = -1\n\n[[solver]]\nname = \"a\"\n\
+                        definition = \"z3\"\n\n[[solver]]\nname = \"b\"\ncommand = [\"./x\", \"{file}\"]\n";
+
+    #[test]
+    fn keys_are_found_in_their_table_and_entry() {
+        assert_eq!(line_of(TEXT, Key::Table("", "benchmarks")), Some(1));
+        assert_eq!(line_of(TEXT, Key::Table("limits", "time")), Some(4));
+        assert_eq!(line_of(TEXT, Key::Table("limits", "grace")), Some(3));
+        assert_eq!(line_of(TEXT, Key::Table("check", "checkers")), None);
+        assert_eq!(line_of(TEXT, Key::Solver(0, "definition")), Some(8));
+        assert_eq!(line_of(TEXT, Key::Solver(1, "command")), Some(12));
+        assert_eq!(line_of(TEXT, Key::Solver(1, "")), Some(10));
+        assert_eq!(line_of(TEXT, Key::Solver(1, "definition")), Some(10));
+    }
+}

@@ -1,0 +1,202 @@
+//! Preflight: before any stage runs, make sure the campaign can work, and
+//! refuse it otherwise, naming the config file and line.
+//!
+//! - at least one `[[solver]]` (for solving and checking);
+//! - every solver under test can start: its program exists and is
+//!   executable, a script's `#!` interpreter too, and its version command
+//!   (if it has one) answers (a solver that cannot start would otherwise be
+//!   journaled `failed to start` on every benchmark and rank first with no
+//!   errors);
+//! - every selected checker is known, installed and answers its version
+//!   probe;
+//! - the benchmark root holds `.smt2` files (with a hint when it holds
+//!   `.SMT2` or `.smt` files instead).
+//!
+//! Probes run in parallel. A stage asked for before the stage it needs
+//! (solving before naming) is not an error but a hint: [`nothing_named`].
+
+use crate::campaign::{Campaign, CONFIG_FILE};
+use crate::checkers::{self, Probe, SolverDef};
+use crate::config_lines::{where_is, Key};
+use anyhow::{anyhow, bail, Context, Result};
+use std::path::Path;
+
+/// The stages about to run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stages {
+    pub name: bool,
+    pub solve: bool,
+    pub check: bool,
+}
+
+/// One program to probe: what it is (for messages), where it is configured.
+struct Subject {
+    what: String,
+    at: String,
+    def: SolverDef,
+}
+
+/// Refuse a campaign that cannot work for `stages` (see the module doc).
+pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
+    let config = c.dir.join(CONFIG_FILE);
+    if (stages.solve || stages.check) && c.config.solvers.is_empty() {
+        bail!(
+            "{}: no [[solver]]: there is nothing to run; add one (a `[[solver]]` table with \
+             `name` and `definition` or `command`, see `coreval init`)",
+            config.display()
+        );
+    }
+    if stages.name {
+        benchmark_root(c, &config)?;
+    }
+    if !(stages.solve || stages.check) {
+        return Ok(());
+    }
+    let defs = checkers::load_dir(&crate::solve::checkers_dir(c))?;
+    let mut subjects = Vec::new();
+    for (i, s) in c.config.solvers.iter().enumerate() {
+        let key = if s.definition.is_some() {
+            "definition"
+        } else {
+            "command"
+        };
+        let at = where_is(&config, Key::Solver(i, key));
+        let mut one = c.clone();
+        one.config.solvers = vec![s.clone()];
+        let mut resolved =
+            crate::solve::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
+        if stages.solve {
+            subjects.push(Subject {
+                what: format!("solver '{}'", s.name),
+                at,
+                def: resolved.remove(0).def,
+            });
+        }
+    }
+    if stages.check {
+        let at = if c.config.check.checkers.is_empty() {
+            None
+        } else {
+            Some(where_is(&config, Key::Table("check", "checkers")))
+        };
+        let checkers = crate::check::configured_checkers(c, &defs).map_err(|e| match &at {
+            Some(at) => anyhow!("{at}: {e:#}"),
+            None => e,
+        })?;
+        for k in checkers {
+            subjects.push(Subject {
+                what: format!("checker '{}'", k.name),
+                at: at.clone().unwrap_or_else(|| {
+                    format!(
+                        "{} (installed, so selected; name the checkers to use in check.checkers)",
+                        k.source.display()
+                    )
+                }),
+                def: k,
+            });
+        }
+    }
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = subjects
+            .iter()
+            .map(|s| scope.spawn(move || startable(&s.def).err()))
+            .collect();
+        subjects
+            .iter()
+            .zip(handles)
+            .filter_map(|(s, h)| {
+                let why = h.join().unwrap_or_else(|_| Some("its probe panicked".into()))?;
+                Some(format!("{}: {} cannot start: {why}", s.at, s.what))
+            })
+            .collect()
+    });
+    if !failures.is_empty() {
+        bail!("{}", failures.join("\n"));
+    }
+    Ok(())
+}
+
+/// Why the program of `def` cannot start, if it cannot.
+pub fn startable(def: &SolverDef) -> std::result::Result<(), String> {
+    if let Some(why) = def.missing() {
+        return Err(why);
+    }
+    if let Some(program) = def.program() {
+        interpreter_ok(&program)?;
+    }
+    if def.version_command.is_empty() {
+        return Ok(());
+    }
+    match def.probe() {
+        Probe::Ok { .. } => Ok(()),
+        Probe::Missing { detail } => Err(detail),
+        Probe::Broken { detail } => Err(format!("its version probe failed: {detail}")),
+    }
+}
+
+/// A script's `#!` interpreter must exist and be executable (the kernel
+/// reports a missing one as the script itself missing).
+fn interpreter_ok(program: &Path) -> std::result::Result<(), String> {
+    let Ok(file) = crate::regular::open(program) else {
+        return Ok(());
+    };
+    let mut head = Vec::with_capacity(256);
+    let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, 256), &mut head);
+    let Some(line) = head.strip_prefix(b"#!") else {
+        return Ok(());
+    };
+    let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
+    let text = String::from_utf8_lossy(line);
+    let Some(interpreter) = text.split_whitespace().next() else {
+        return Err(format!("{}: empty #! line", program.display()));
+    };
+    use std::os::unix::fs::PermissionsExt;
+    let ok = std::fs::metadata(interpreter)
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: its interpreter {interpreter} (#! line) does not exist or is not executable",
+            program.display()
+        ))
+    }
+}
+
+/// The benchmark root must hold benchmarks.
+fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
+    let at = || where_is(config, Key::Table("", "benchmarks"));
+    let found = crate::benchmark::discover(&c.benchmarks).with_context(at)?;
+    if !found.files.is_empty() {
+        return Ok(());
+    }
+    let hint = match found.near_misses.first() {
+        Some(first) => format!(
+            "; {} file(s) have another extension, such as {}: benchmarks must end in `.smt2` \
+             (lower case); rename them",
+            found.near_misses.len(),
+            first.display()
+        ),
+        None => String::new(),
+    };
+    bail!(
+        "{}: no benchmark (.smt2 file) under {}{hint}",
+        at(),
+        c.benchmarks.display()
+    )
+}
+
+/// A hint when a stage that reads the named benchmarks comes before any
+/// naming: `None` when something was named.
+pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
+    let index = c.named_dir().join(crate::name::INDEX_FILE);
+    if index.exists() {
+        return None;
+    }
+    Some(format!(
+        "nothing is named yet in {}: run `coreval run {}` (or `--stage name` first); \
+         no pair to run now",
+        c.dir.display(),
+        campaign_arg.display()
+    ))
+}
