@@ -282,3 +282,49 @@ fn read_only_campaign_folder() {
     assert_eq!(verdicts(&dir), reference(tmp.path(), &bench));
     drop(fs);
 }
+
+/// A group of records (`Journal::append_all`, the check stage's group
+/// commit) that does not fit is cut off whole: the first part of it does
+/// fit (the free end of the journal's last page), the rest does not, and
+/// the journal keeps only the records written before.
+#[test]
+fn append_all_on_a_full_disk_leaves_whole_lines() {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct R {
+        k: usize,
+        pad: String,
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("fs");
+    let Some(fs) = Tmpfs::mount(&dir) else { return };
+    let path = dir.join("checks.jsonl");
+    let journal = coreval::journal::Journal::open(&path).unwrap();
+    journal
+        .append(&R {
+            k: 0,
+            pad: String::new(),
+        })
+        .unwrap();
+    let before = std::fs::read(&path).unwrap();
+    fs.fill();
+    let group: Vec<R> = (1..=20)
+        .map(|k| R {
+            k,
+            pad: "x".repeat(1000),
+        })
+        .collect();
+    let e = format!("{:#}", journal.append_all(&group).unwrap_err());
+    assert!(e.contains("checks.jsonl") && e.contains("(disk full)"), "{e}");
+    let after = std::fs::read(&path).unwrap();
+    assert!(
+        after == before,
+        "no half line is left: {} bytes were added",
+        after.len().saturating_sub(before.len())
+    );
+    fs.free();
+    journal.append_all(&group).unwrap();
+    let (records, report) = coreval::journal::read_all::<R>(&path).unwrap();
+    assert!(!report.torn_tail && report.bad_lines.is_empty());
+    assert_eq!(records.len(), 21);
+    drop(fs);
+}
