@@ -261,20 +261,26 @@ impl Campaign {
                     ),
                 ));
             }
-            if let Some(t) = s.team.as_deref().filter(|t| t.chars().any(char::is_control)) {
+            if let Some(t) = s
+                .team
+                .as_deref()
+                .filter(|t| t.chars().any(char::is_control))
+            {
                 return Err(bad(
                     at("team"),
                     format!("solver '{}': team {t:?} holds a control character", s.name),
                 ));
             }
             if !seen.insert(&s.name) {
-                return Err(bad(at("name"), format!("solver '{}' is listed twice", s.name)));
+                return Err(bad(
+                    at("name"),
+                    format!("solver '{}' is listed twice", s.name),
+                ));
             }
             let problem = match (&s.definition, &s.command) {
-                (Some(_), Some(_)) => Some((
-                    "command",
-                    "give either `definition` or `command`, not both",
-                )),
+                (Some(_), Some(_)) => {
+                    Some(("command", "give either `definition` or `command`, not both"))
+                }
                 (None, None) => Some((
                     "",
                     "needs a `definition` (a checkers/*.toml name) or a `command`",
@@ -287,11 +293,17 @@ impl Campaign {
             }
         }
         if let Err(e) = crate::pipeline::edition(&config.score.rules) {
-            return Err(bad(Key::Table("score", "rules"), format!("score.rules: {e}")));
+            return Err(bad(
+                Key::Table("score", "rules"),
+                format!("score.rules: {e}"),
+            ));
         }
         if let Some(f) = &config.score.family {
             if let Err(e) = crate::pipeline::family(f) {
-                return Err(bad(Key::Table("score", "family"), format!("score.family: {e}")));
+                return Err(bad(
+                    Key::Table("score", "family"),
+                    format!("score.family: {e}"),
+                ));
             }
         }
         let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {

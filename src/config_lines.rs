@@ -82,7 +82,12 @@ pub fn line_of(text: &str, key: Key) -> Option<usize> {
         if !in_table || wrong_entry {
             continue;
         }
-        let k = line.split('=').next().unwrap_or("").trim().trim_matches('"');
+        let k = line
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
         if !name.is_empty() && k == name && line.contains('=') {
             return Some(i + 1);
         }

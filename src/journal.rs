@@ -51,7 +51,10 @@ impl ReadReport {
 pub fn warn_once(text: String) {
     static SAID: Mutex<Option<std::collections::HashSet<String>>> = Mutex::new(None);
     let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
-    if said.get_or_insert_with(Default::default).insert(text.clone()) {
+    if said
+        .get_or_insert_with(Default::default)
+        .insert(text.clone())
+    {
         eprintln!("warning: {text}");
     }
 }

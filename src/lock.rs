@@ -23,7 +23,7 @@ pub const LOCK_FILE: &str = ".lock";
 /// A held lock; released when dropped (or when the process ends).
 #[derive(Debug)]
 pub struct CampaignLock {
-    _file: File,
+    _file: Option<File>,
     path: PathBuf,
 }
 
@@ -48,16 +48,29 @@ pub fn acquire_in(dir: &Path, wait: bool) -> Result<CampaignLock> {
         anyhow::Error::new(e).context(format!("cannot create {}{why}", dir.display()))
     })?;
     let path = dir.join(LOCK_FILE);
-    let mut file = OpenOptions::new()
+    let opened = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .open(&path)
-        .map_err(|e| {
+        .open(&path);
+    let mut file = match opened {
+        Ok(f) => f,
+        // A read-only campaign: nobody can write its journals, and the stage
+        // that tries says which file and why. An existing lock is still
+        // honoured (flock works on a read-only descriptor).
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => match File::open(&path) {
+            Ok(f) => f,
+            Err(_) => {
+                return Ok(CampaignLock { _file: None, path });
+            }
+        },
+        Err(e) => {
             let why = crate::journal::io_cause(&e);
-            anyhow::Error::new(e).context(format!("cannot open the lock {}{why}", path.display()))
-        })?;
+            return Err(anyhow::Error::new(e)
+                .context(format!("cannot open the lock {}{why}", path.display())));
+        }
+    };
     let mut said = false;
     loop {
         if try_lock(&file).with_context(|| format!("cannot lock {}", path.display()))? {
@@ -73,7 +86,10 @@ pub fn acquire_in(dir: &Path, wait: bool) -> Result<CampaignLock> {
             );
         }
         if !said {
-            eprintln!("waiting for the other coreval on {} ({holder})…", dir.display());
+            eprintln!(
+                "waiting for the other coreval on {} ({holder})…",
+                dir.display()
+            );
             said = true;
         }
         if crate::interrupt::requested() {
@@ -87,14 +103,16 @@ pub fn acquire_in(dir: &Path, wait: bool) -> Result<CampaignLock> {
         hostname(),
         now_utc()
     );
-    file.set_len(0)
+    // The holder's name is for messages only: the lock is held whether or
+    // not it can be written (a read-only descriptor, a full disk).
+    let _ = file
+        .set_len(0)
         .and_then(|_| file.seek(SeekFrom::Start(0)))
-        .and_then(|_| file.write_all(me.as_bytes()))
-        .map_err(|e| {
-            let why = crate::journal::io_cause(&e);
-            anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
-        })?;
-    Ok(CampaignLock { _file: file, path })
+        .and_then(|_| file.write_all(me.as_bytes()));
+    Ok(CampaignLock {
+        _file: Some(file),
+        path,
+    })
 }
 
 /// `flock(LOCK_EX | LOCK_NB)`: `Ok(false)` when another process holds it.
@@ -172,12 +190,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = acquire_in(dir.path(), false).unwrap();
         let text = std::fs::read_to_string(first.path()).unwrap();
-        assert!(text.contains(&format!("pid {}", std::process::id())), "{text}");
+        assert!(
+            text.contains(&format!("pid {}", std::process::id())),
+            "{text}"
+        );
         assert!(text.contains("UTC"), "{text}");
         // flock locks belong to the open file: a second open in this
         // process conflicts like another process would.
         let e = acquire_in(dir.path(), false).unwrap_err().to_string();
-        assert!(e.contains("in use by another coreval") && e.contains("pid "), "{e}");
+        assert!(
+            e.contains("in use by another coreval") && e.contains("pid "),
+            "{e}"
+        );
         drop(first);
         acquire_in(dir.path(), false).unwrap();
     }

@@ -105,7 +105,9 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
             .iter()
             .zip(handles)
             .filter_map(|(s, h)| {
-                let why = h.join().unwrap_or_else(|_| Some("its probe panicked".into()))?;
+                let why = h
+                    .join()
+                    .unwrap_or_else(|_| Some("its probe panicked".into()))?;
                 Some(format!("{}: {} cannot start: {why}", s.at, s.what))
             })
             .collect()

@@ -314,7 +314,10 @@ fn append_all_on_a_full_disk_leaves_whole_lines() {
         })
         .collect();
     let e = format!("{:#}", journal.append_all(&group).unwrap_err());
-    assert!(e.contains("checks.jsonl") && e.contains("(disk full)"), "{e}");
+    assert!(
+        e.contains("checks.jsonl") && e.contains("(disk full)"),
+        "{e}"
+    );
     let after = std::fs::read(&path).unwrap();
     assert!(
         after == before,

@@ -79,16 +79,29 @@ fn fifos_are_skipped_by_selfcheck_scramble_and_naming() {
     );
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     assert!(
-        stderr.contains(&format!("{}: a FIFO, not a regular file: skipped", fifo.display())),
+        stderr.contains(&format!(
+            "{}: a FIFO, not a regular file: skipped",
+            fifo.display()
+        )),
         "{stderr}"
     );
-    assert!(stderr.contains("not followed: a FIFO, not a regular file"), "{stderr}");
+    assert!(
+        stderr.contains("not followed: a FIFO, not a regular file"),
+        "{stderr}"
+    );
     assert!(stdout.contains("PASS validated"), "{stdout}");
     assert!(!stdout.contains("fifo.smt2"), "{stdout}");
 
     // scramble: a FIFO as the input file is refused, in a folder skipped.
     let out = coreval(
-        &[p("scramble"), &fifo, p("-o"), &tmp.path().join("s.smt2"), p("--seed"), p("1")],
+        &[
+            p("scramble"),
+            &fifo,
+            p("-o"),
+            &tmp.path().join("s.smt2"),
+            p("--seed"),
+            p("1"),
+        ],
         &cache,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -96,7 +109,14 @@ fn fifos_are_skipped_by_selfcheck_scramble_and_naming() {
     assert!(stderr.contains("a FIFO, not a regular file"), "{stderr}");
     let scrambled = tmp.path().join("scrambled");
     let out = coreval(
-        &[p("scramble"), &root, p("-o"), &scrambled, p("--seed"), p("1")],
+        &[
+            p("scramble"),
+            &root,
+            p("-o"),
+            &scrambled,
+            p("--seed"),
+            p("1"),
+        ],
         &cache,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -443,7 +443,8 @@ fn config_with_out_of_range_numbers() {
         ),
     ] {
         let (e, path) = config_error(format!("benchmarks = \"b\"\n{text}").as_bytes());
-        assert!(e.starts_with(&format!("in {path}: {what}")), "{e}");
+        // Value errors name the line, as type errors do.
+        assert!(e.starts_with(&format!("{path}:3: {what}")), "{e}");
         assert!(e.len() < 200, "{e}");
     }
 }

@@ -28,7 +28,9 @@ fn campaign(tmp: &Path, extra: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     // Keys of `[limits]` in `extra` go into the one `[limits]` table.
     let (limits, extra) = match extra.strip_prefix("[limits]\n") {
-        Some(rest) => rest.split_once('[').map_or((rest, ""), |(l, _)| (l, &rest[l.len()..])),
+        Some(rest) => rest
+            .split_once('[')
+            .map_or((rest, ""), |(l, _)| (l, &rest[l.len()..])),
         None => ("", extra),
     };
     let text = format!(
@@ -72,7 +74,11 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
     let bench = tmp.path().join("bench");
     copy_examples(&bench, BENCHMARKS);
     let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
-    let text = text.replacen("benchmarks = ", &format!("benchmarks = {}\n# was: ", q(&bench)), 1);
+    let text = text.replacen(
+        "benchmarks = ",
+        &format!("benchmarks = {}\n# was: ", q(&bench)),
+        1,
+    );
     std::fs::write(dir.join("campaign.toml"), text).unwrap();
     let (code, err) = run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
@@ -133,9 +139,17 @@ fn unusable_configs_are_refused_with_their_line() {
             "yikes",
             &["check.checkers: no definition 'yikes'"],
         ),
-        ("[limits]\noutput_cap_mb = 0\n", "output_cap_mb", &["at least 1"]),
+        (
+            "[limits]\noutput_cap_mb = 0\n",
+            "output_cap_mb",
+            &["at least 1"],
+        ),
         ("[limits]\ngrace = -1\n", "grace", &["limits.grace"]),
-        ("[score]\nrules = \"smtcomp-1999\"\n", "smtcomp-1999", &["unknown rules edition"]),
+        (
+            "[score]\nrules = \"smtcomp-1999\"\n",
+            "smtcomp-1999",
+            &["unknown rules edition"],
+        ),
     ];
     for (extra, at, wants) in cases {
         let tmp = tempfile::tempdir().unwrap();
@@ -165,7 +179,10 @@ fn unusable_configs_are_refused_with_their_line() {
 
     // Control characters in a solver name.
     let tmp = tempfile::tempdir().unwrap();
-    let dir = campaign(tmp.path(), "[[solver]]\nname = \"z\\u0000x\"\ndefinition = \"z3\"\n");
+    let dir = campaign(
+        tmp.path(),
+        "[[solver]]\nname = \"z\\u0000x\"\ndefinition = \"z3\"\n",
+    );
     let (code, err) = run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("control character"), "{err}");
@@ -188,7 +205,9 @@ fn unusable_configs_are_refused_with_their_line() {
     let (code, err) = run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("campaign.toml:1: no benchmark"), "{err}");
-    let src = repo().join("examples/campaign/benchmarks").join(BENCHMARKS[0]);
+    let src = repo()
+        .join("examples/campaign/benchmarks")
+        .join(BENCHMARKS[0]);
     std::fs::copy(&src, root.join("QF_UF/a.SMT2")).unwrap();
     std::fs::copy(&src, root.join("QF_UF/b.smt")).unwrap();
     let (code, err) = run(&dir, &[]);
@@ -271,7 +290,9 @@ fn a_second_run_on_one_campaign_is_refused_or_waits() {
         "{err}"
     );
     let mut waiting = spawn(&["--wait"]);
-    assert!(wait_for(&mut first, Duration::from_secs(60)).code().is_some());
+    assert!(wait_for(&mut first, Duration::from_secs(60))
+        .code()
+        .is_some());
     let status = wait_for(&mut waiting, Duration::from_secs(60));
     let mut err = String::new();
     std::io::Read::read_to_string(&mut waiting.stderr.take().unwrap(), &mut err).unwrap();
@@ -288,7 +309,9 @@ fn journal_problems_are_said_once_and_names_escaped() {
     let name = "z3 <script>|x";
     let dir = campaign(
         tmp.path(),
-        &format!("[check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"{name}\"\ndefinition = \"z3\"\n"),
+        &format!(
+            "[check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"{name}\"\ndefinition = \"z3\"\n"
+        ),
     );
     let (code, err) = run(&dir, &[]);
     assert_eq!(code, Some(0), "{err}");
@@ -340,7 +363,11 @@ fn work_folders_of_dead_runs_are_reaped() {
         .env("TMPDIR", &tmpdir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!stale.exists(), "the dead run's folder is reaped");
     assert!(live.exists(), "a live process's folder stays");
     let left: Vec<_> = std::fs::read_dir(&tmpdir)

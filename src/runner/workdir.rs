@@ -41,10 +41,7 @@ impl WorkDir {
         let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
             reap_stale(&std::env::temp_dir());
-            let root = tempfile::Builder::new()
-                .prefix(PREFIX)
-                .tempdir()?
-                .keep();
+            let root = tempfile::Builder::new().prefix(PREFIX).tempdir()?.keep();
             fs::write(root.join(OWNER), owner_line(std::process::id()))?;
             *guard = Some(Pool {
                 root,

@@ -55,7 +55,10 @@ pub fn collect(args: &[PathBuf], warn: &mut dyn FnMut(String)) -> Result<Vec<Inp
         } else if !meta.is_file() {
             // A FIFO would block the open(), a device read forever.
             let kind = crate::regular::kind(&meta);
-            warn(format!("{}: {kind}, not a regular file: skipped", arg.display()));
+            warn(format!(
+                "{}: {kind}, not a regular file: skipped",
+                arg.display()
+            ));
             continue;
         } else {
             vec![(arg.to_string_lossy().into_owned(), arg.clone())]
