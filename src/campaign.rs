@@ -195,7 +195,7 @@ impl Campaign {
     /// Read and validate `DIR/campaign.toml`.
     pub fn load(dir: &Path) -> Result<Campaign> {
         let path = dir.join(CONFIG_FILE);
-        let bytes = std::fs::read(&path)
+        let bytes = crate::regular::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             let (line, column) = line_column(&bytes, e.valid_up_to());

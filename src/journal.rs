@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -62,7 +63,8 @@ pub fn warn_once(text: String) {
 /// Read every record of a journal; a missing file is an empty journal.
 pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)> {
     let mut report = ReadReport::default();
-    let file = match File::open(path) {
+    // Not `File::open`: a FIFO in a journal's place would block it.
+    let file = match crate::regular::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), report)),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -119,10 +121,13 @@ impl Journal {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
+        // O_NONBLOCK: opening a FIFO for writing would block until a
+        // reader comes (`regular` refuses it below); no effect on a file.
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
+            .custom_flags(libc::O_NONBLOCK)
             .open(path)
             .map_err(|e| {
                 let why = io_cause(&e);

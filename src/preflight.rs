@@ -49,6 +49,14 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
     if stages.name {
         benchmark_root(c, &config)?;
     }
+    if let Some(p) = &c.config.score.participants {
+        crate::score::participants::Participants::load(&c.dir.join(p)).map_err(|e| {
+            anyhow!(
+                "{}: {e:#}",
+                where_is(&config, Key::Table("score", "participants"))
+            )
+        })?;
+    }
     if !(stages.solve || stages.check) {
         return Ok(());
     }
@@ -121,10 +129,14 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
 /// Why the program of `def` cannot start, if it cannot.
 pub fn startable(def: &SolverDef) -> std::result::Result<(), String> {
     if let Some(why) = def.missing() {
-        return Err(why);
+        return Err(if def.install_hint.is_empty() {
+            why
+        } else {
+            format!("{why}; to install: {}", def.install_hint)
+        });
     }
     if let Some(program) = def.program() {
-        interpreter_ok(&program)?;
+        program_ok(&program)?;
     }
     if def.version_command.is_empty() {
         return Ok(());
@@ -136,16 +148,24 @@ pub fn startable(def: &SolverDef) -> std::result::Result<(), String> {
     }
 }
 
-/// A script's `#!` interpreter must exist and be executable (the kernel
-/// reports a missing one as the script itself missing).
-fn interpreter_ok(program: &Path) -> std::result::Result<(), String> {
+/// The program must be something the kernel runs: an ELF binary, or a
+/// script whose `#!` interpreter exists and is executable (the kernel
+/// reports a missing interpreter as the script itself missing).
+fn program_ok(program: &Path) -> std::result::Result<(), String> {
+    // Unreadable (mode --x): nothing to inspect; the run will tell.
     let Ok(file) = crate::regular::open(program) else {
         return Ok(());
     };
     let mut head = Vec::with_capacity(256);
     let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, 256), &mut head);
-    let Some(line) = head.strip_prefix(b"#!") else {
+    if head.starts_with(b"\x7fELF") {
         return Ok(());
+    }
+    let Some(line) = head.strip_prefix(b"#!") else {
+        return Err(format!(
+            "{} is neither a binary nor a script with a #! line",
+            program.display()
+        ));
     };
     let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
     let text = String::from_utf8_lossy(line);

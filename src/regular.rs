@@ -35,7 +35,7 @@ pub fn kind(meta: &Metadata) -> &'static str {
 fn not_regular(meta: &Metadata) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("not a regular file ({}): skipped", kind(meta)),
+        format!("not a regular file ({})", kind(meta)),
     )
 }
 
@@ -72,6 +72,11 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     io::Read::read_to_end(&mut open(path)?, &mut buf)?;
     Ok(buf)
+}
+
+/// The whole content of the regular file `path` as UTF-8 text.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 #[cfg(test)]

@@ -137,3 +137,38 @@ fn fifos_are_skipped_by_selfcheck_scramble_and_naming() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("a FIFO"), "{stderr}");
 }
+
+#[test]
+fn a_fifo_in_place_of_a_config_or_journal_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let root = tmp.path().join("bench");
+    copy_examples(&root, &[BENCH]);
+    let dir = tmp.path().join("c");
+    std::fs::create_dir_all(&dir).unwrap();
+    mkfifo(&dir.join("campaign.toml"));
+    let out = coreval(&[p("run"), &dir], &cache);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("campaign.toml: not a regular file (a FIFO)"),
+        "{stderr}"
+    );
+
+    std::fs::remove_file(dir.join("campaign.toml")).unwrap();
+    let config = format!(
+        "benchmarks = {}\ncheckers_dir = {}\n[naming]\nallow_no_status = true\n\
+         [check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
+        common::q(&root),
+        common::q(&repo().join("checkers"))
+    );
+    std::fs::write(dir.join("campaign.toml"), config).unwrap();
+    mkfifo(&dir.join("runs.jsonl"));
+    let out = coreval(&[p("run"), &dir], &cache);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("runs.jsonl: not a regular file (a FIFO)"),
+        "{stderr}"
+    );
+}

@@ -99,14 +99,17 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
         .replace("{checkers}/venv/bin/z3", "{checkers}/venv/bin/no-such-z3");
     std::fs::write(defs.join("ghost.toml"), ghost).unwrap();
     let broken = repo().join("tests/fixtures/fake-solvers/bad-interpreter.sh");
+    let no_shebang = repo().join("tests/fixtures/fake-solvers/no-shebang.sh");
     let dir = campaign(
         tmp.path(),
         &format!(
             "[check]\ncheckers = [\"yices\"]\n\
              [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
              [[solver]]\nname = \"ghost\"\ndefinition = \"ghost\"\n\
-             [[solver]]\nname = \"broken\"\ncommand = [{}, \"{{file}}\"]\n",
-            q(&broken)
+             [[solver]]\nname = \"broken\"\ncommand = [{}, \"{{file}}\"]\n\
+             [[solver]]\nname = \"text\"\ncommand = [{}, \"{{file}}\"]\n",
+            q(&broken),
+            q(&no_shebang)
         ),
     );
     let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
@@ -124,6 +127,13 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
         err.contains(&broken_at)
             && err.contains("solver 'broken' cannot start")
             && err.contains("interpreter"),
+        "{err}"
+    );
+    let text_at = format!("campaign.toml:{}:", line_of(&dir, "no-shebang"));
+    assert!(
+        err.contains(&text_at)
+            && err.contains("solver 'text' cannot start")
+            && err.contains("neither a binary nor a script"),
         "{err}"
     );
     assert!(!err.contains("solver 'z3'"), "{err}");
@@ -149,6 +159,11 @@ fn unusable_configs_are_refused_with_their_line() {
             "[score]\nrules = \"smtcomp-1999\"\n",
             "smtcomp-1999",
             &["unknown rules edition"],
+        ),
+        (
+            "[score]\nparticipants = \"nope.csv\"\n",
+            "nope.csv",
+            &["cannot read participants table"],
         ),
     ];
     for (extra, at, wants) in cases {

@@ -36,8 +36,8 @@ pub fn import_file(xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
             xml.display()
         );
     }
-    let text =
-        std::fs::read_to_string(xml).with_context(|| format!("cannot read {}", xml.display()))?;
+    let text = crate::regular::read_to_string(xml)
+        .with_context(|| format!("cannot read {}", xml.display()))?;
     import_str(&text, xml, opts)
 }
 

@@ -49,7 +49,7 @@ const CHECKER_PREFIX: &str = "validation-check-sat-result_";
 /// Import one job CSV.
 pub fn import_file(path: &Path) -> Result<Import> {
     let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     import_reader(file, path)
 }
 

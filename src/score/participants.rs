@@ -44,7 +44,7 @@ impl Participants {
 
     /// Read a table from a file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::regular::read_to_string(path)
             .with_context(|| format!("cannot read participants table {}", path.display()))?;
         Self::parse(&text, &path.display().to_string())
     }

@@ -147,8 +147,9 @@ pub fn read_entrants(path: &Path) -> anyhow::Result<Vec<Entrant>> {
     let mut rd = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .flexible(false)
-        .from_path(path)
-        .with_context(|| format!("reading {}", path.display()))?;
+        .from_reader(
+            crate::regular::open(path).with_context(|| format!("reading {}", path.display()))?,
+        );
     let headers: Vec<String> = rd
         .headers()
         .with_context(|| format!("{}: reading the header", path.display()))?
