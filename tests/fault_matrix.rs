@@ -116,6 +116,29 @@ const FAULTS: &[Fault] = &[
     },
 ];
 
+/// Programs that cannot start: refused before any stage (preflight), as a
+/// solver under test and as a checker alike.
+const CANNOT_START: &[Fault] = &[
+    Fault {
+        fixture: "no-such-solver.sh",
+        interpreter: None,
+        args: &[],
+        what: "program missing",
+    },
+    Fault {
+        fixture: "bad-interpreter.sh",
+        interpreter: None,
+        args: &[],
+        what: "script whose `#!` interpreter is missing",
+    },
+    Fault {
+        fixture: "no-shebang.sh",
+        interpreter: None,
+        args: &[],
+        what: "executable text without `#!`",
+    },
+];
+
 impl Fault {
     /// Its solver/checker name: the fixture without extension.
     fn name(&self) -> &'static str {
@@ -158,7 +181,7 @@ fn benchmarks(dir: &Path) -> PathBuf {
 /// linked in) and one definition per fault.
 fn fault_checkers(dir: &Path) -> PathBuf {
     let k = real_checkers(&dir.join("checkers"));
-    for f in FAULTS {
+    for f in FAULTS.iter().chain(CANNOT_START) {
         let def = format!(
             "name = \"{n}\"\nteam = \"{n}\"\ncommand = {c}\nlogics = [\"*\"]\nproduces_cores = false\n\
              version_command = [\"/bin/echo\", \"1\"]\ninstall_hint = \"tests/fixtures/fake-solvers\"\n",
@@ -208,6 +231,28 @@ fn run(dir: &Path) {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `coreval run DIR` for a campaign with a program that cannot start
+/// (`who`: `solver 'x'` or `checker 'x'`): how it was refused.
+fn refused(dir: &Path, who: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_coreval"))
+        .arg("run")
+        .arg(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let named_line = err.contains("campaign.toml:");
+    if out.status.code() == Some(2)
+        && named_line
+        && (err.contains(&format!("{who} cannot start"))
+            || err.contains(&format!("{who} (check.checkers) is not installed")))
+        && !dir.join("named").exists()
+    {
+        "refused before any stage, exit 2".into()
+    } else {
+        format!("not refused: exit {:?}: {err}", out.status.code())
+    }
 }
 
 /// One value per benchmark, which must be the same for both.
@@ -416,6 +461,39 @@ fn fault_matrix() {
             f.what
         );
         outcomes.insert(n, (as_solver_outcome, alone, beside));
+    }
+
+    for f in CANNOT_START {
+        let n = f.name();
+        let d = tmp.path().join(n);
+        let solver = format!("[[solver]]\nname = \"{n}\"\ncommand = {}\n", f.command());
+        let as_solver = campaign(
+            &d.join("solver"),
+            &bench,
+            &repo().join("checkers"),
+            &["z3", "yices", "cvc5"],
+            "smtcomp-2025",
+            &solver,
+        );
+        let alone = campaign(&d.join("alone"), &bench, &kdir, &[n], "smtcomp-2025", z3);
+        let beside = campaign(
+            &d.join("beside"),
+            &bench,
+            &kdir,
+            &[n, "yices", "cvc5"],
+            "smtcomp-2025",
+            z3,
+        );
+        let s = refused(&as_solver, &format!("solver '{n}'"));
+        let (a, b) = (
+            refused(&alone, &format!("checker '{n}'")),
+            refused(&beside, &format!("checker '{n}'")),
+        );
+        assert!(
+            s.starts_with("refused") && a.starts_with("refused") && b.starts_with("refused"),
+            "{n}: {s} / {a} / {b}"
+        );
+        let _ = writeln!(table, "| {} | {s} | {a} | — | {b} |", f.what);
     }
 
     println!("{table}");
