@@ -82,7 +82,10 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
     std::fs::write(dir.join("campaign.toml"), text).unwrap();
     let (code, err) = run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
-    let at = format!("campaign.toml:{}:", line_of(&dir, "./my-solver"));
+    let at = format!(
+        "campaign.toml:{}:",
+        line_of(&dir, "command = [\"./my-solver\"")
+    );
     assert!(
         err.contains(&at) && err.contains("solver 'my-solver' cannot start"),
         "{err}"
