@@ -3,14 +3,14 @@
 //! the other; each resumes from the journals, so a re-run after a kill
 //! redoes nothing that finished.
 
+use crate::campaign::pair::PairVerdict;
 use crate::campaign::Campaign;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
-use crate::report::schema::ScoreReport;
 use crate::report::{self, Outputs};
 use crate::score::participants::Participants;
+use crate::score::result::ScoreReport;
 use crate::score::rules::{Edition, FamilyDef, Rules};
 use crate::score::{score_pairs, ScoreOptions};
-use crate::verdicts::PairVerdict;
 use anyhow::{anyhow, Context, Result};
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -90,7 +90,7 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 /// Stages 4–5: verdicts from the journals, scores, and the reports (plus
 /// `reports/pairs.jsonl`, every pair with the evidence behind its verdict).
 pub fn score(c: &Campaign, outputs: &Outputs) -> Result<(Vec<PairVerdict>, ScoreReport)> {
-    let pairs = crate::verdicts::collect(c)?;
+    let pairs = crate::judge::collect(c)?;
     let participants = match &c.config.score.participants {
         Some(p) => Participants::load(&c.dir.join(p))?,
         None => Participants::none(),

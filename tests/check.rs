@@ -8,11 +8,12 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
+use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
+use coreval::campaign::policy::{CheckAnswer, Policy};
+use coreval::campaign::records::CheckRecord;
 use coreval::campaign::Campaign;
-use coreval::check::{self, CheckRecord, CheckSummary};
-use coreval::policy::{CheckAnswer, Policy};
-use coreval::verdict::{IllFormed, Verdict};
-use coreval::verdicts::{self, PairVerdict};
+use coreval::check::{self, CheckSummary};
+use coreval::judge;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -71,7 +72,7 @@ fn core_solver(tag: &str) -> String {
 
 fn named_file(c: &Campaign, benchmark: &str) -> PathBuf {
     let id = benchmark.strip_prefix("edge/").unwrap_or(benchmark);
-    let b = coreval::solve::read_index(c)
+    let b = coreval::campaign::index::read_index(c)
         .unwrap()
         .into_iter()
         .find(|b| b.id == id)
@@ -108,11 +109,11 @@ fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
     let no = AtomicBool::new(false);
     coreval::solve::solve(c, &|_, _| true, &no).unwrap();
     let s = check::check(c, &|_| true, &no).unwrap();
-    (s, verdicts::collect(c).unwrap())
+    (s, judge::collect(c).unwrap())
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::check::CHECKS))
+    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS))
         .unwrap()
         .0
 }
@@ -219,7 +220,7 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     // Every preset refutes them, with every checker's answer in…
     for p in ALL_PRESETS {
         c.config.check.policy = p;
-        for v in verdicts::collect(&c).unwrap() {
+        for v in judge::collect(&c).unwrap() {
             assert_eq!(
                 v.pair.verdict,
                 Verdict::Refuted,
@@ -231,12 +232,12 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     }
     // …and when early stop decides with fewer answers (fresh journal and cache).
     for p in ALL_PRESETS {
-        std::fs::remove_file(c.journal_path(coreval::check::CHECKS)).unwrap();
+        std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
         c.config.check.policy = p;
         c.config.check.early_stop = true;
         c.config.cache = Some(dir.path().join(format!("cache-{p}")));
         let s = check::check(&c, &|_| true, &AtomicBool::new(false)).unwrap();
-        for v in verdicts::collect(&c).unwrap() {
+        for v in judge::collect(&c).unwrap() {
             assert_eq!(
                 v.pair.verdict,
                 Verdict::Refuted,
@@ -325,7 +326,7 @@ fn ill_formed_cores_never_reach_a_checker() {
     plant(&c, LIA, "unknown", "(cv4 cv5 cv6 cv7 cv8 cv99)\n");
     plant(&c, LIA, "duplicate", "(cv4 cv5 cv6 cv7 cv8 |cv8|)\n");
     plant(&c, LIA, "empty", "()\n");
-    let idx = coreval::solve::read_index(&c).unwrap();
+    let idx = coreval::campaign::index::read_index(&c).unwrap();
     let nested = idx
         .iter()
         .find(|b| b.id.ends_with("named-expr-use.smt2"))
@@ -519,7 +520,7 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
         "{e}"
     );
     // Scoring still works where the checker is missing: the pairs wait.
-    let pairs = verdicts::collect(&c).unwrap();
+    let pairs = judge::collect(&c).unwrap();
     assert!(pairs
         .iter()
         .all(|p| p.pending && p.pair.verdict == Verdict::NotValidated));

@@ -4,7 +4,7 @@
 mod common;
 
 use assert_cmd::Command;
-use coreval::name::Outcome;
+use coreval::campaign::index::Outcome;
 use predicates::str::contains;
 use std::path::Path;
 

@@ -8,7 +8,8 @@
 mod common;
 
 use assert_cmd::Command;
-use coreval::name::{IndexEntry, Outcome};
+use coreval::campaign::index::IndexEntry;
+use coreval::campaign::index::Outcome;
 use coreval::scramble::{core_positions, DescrambleMap};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

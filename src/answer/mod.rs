@@ -29,8 +29,8 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+use crate::campaign::pair::IllFormed;
 use crate::smtlib::symbol::normalize;
-use crate::verdict::IllFormed;
 use scan::{Item, Scanner};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;

@@ -16,7 +16,7 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
-use crate::policy::Policy;
+use crate::campaign::policy::Policy;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

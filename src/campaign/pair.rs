@@ -6,7 +6,9 @@
 //! journals still read, and `PairRecord` implements `Default`, so producers can
 //! write `PairRecord { solver, benchmark, .., ..Default::default() }`.
 
+use super::policy::CheckAnswer;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Why a reported core is not well formed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -171,4 +173,31 @@ mod tests {
         let back: PairRecord = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);
     }
+}
+
+/// A pair's verdict with the evidence behind it (`reports/pairs.jsonl`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairVerdict {
+    /// The scored record.
+    #[serde(flatten)]
+    pub pair: PairRecord,
+    /// Checker name → its answer on this pair's core.
+    pub checkers: BTreeMap<String, CheckAnswer>,
+    /// Some checker said sat and another unsat.
+    pub disputed: bool,
+    /// A checker of the producing solver's team said unsat.
+    pub confirmed_by_own_team: bool,
+    /// Checks still missing: the verdict is provisional.
+    pub pending: bool,
+    /// Flags from the run (errors before the answer, truncated output…).
+    pub flags: Vec<String>,
+    /// Hash of the core-only benchmark, when one was built.
+    pub core_hash: Option<String>,
+    /// The decision policy used.
+    pub policy: String,
+    /// For a scrambled benchmark (`scramble_seed`): the core as 1-based
+    /// positions of assertions in the original benchmark, in the order
+    /// printed, read through the descrambling map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_core: Option<Vec<usize>>,
 }

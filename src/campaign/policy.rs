@@ -54,7 +54,7 @@ pub enum CheckAnswer {
 }
 
 /// Counts of answers on one core: the scorer's record of them.
-pub type Tally = crate::verdict::CheckerTally;
+pub type Tally = crate::campaign::pair::CheckerTally;
 
 impl Tally {
     pub fn add(&mut self, answer: CheckAnswer, by_producer: bool) {

@@ -17,7 +17,7 @@
 //!   version, time limit), so a second run or another campaign with the same
 //!   cores runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
-//!   remaining checkers cannot change ([`crate::policy::decided_early`]), its
+//!   remaining checkers cannot change ([`crate::campaign::policy::decided_early`]), its
 //!   pending jobs are skipped and running ones killed ([`schedule`]). Each
 //!   core's checkers are queued most useful first: those that count for
 //!   the most undecided pairs, then the cheapest (mean CPU of earlier runs).
@@ -35,67 +35,20 @@ pub mod plan;
 pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
+use crate::campaign::policy::{CheckAnswer, Tally};
+use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
+use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::Campaign;
 use crate::checkers::{self, Probe, SolverDef};
 use crate::journal::Journal;
-use crate::policy::{CheckAnswer, Tally};
 use crate::runner::{self, Exit};
-use crate::solve::{self, RunRecord, SolverUnderTest};
 use anyhow::{Context, Result};
 use plan::Plan;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-
-/// `cores.jsonl`: which core-only benchmark a pair's core became.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CoreRecord {
-    pub solver: String,
-    pub benchmark: String,
-    /// BLAKE3 hash of the core-only benchmark's bytes (its file name).
-    pub hash: String,
-    /// Named assertions kept.
-    pub kept: u64,
-}
-
-/// `checks.jsonl` and the cache: one checker's answer on one core.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CheckRecord {
-    pub hash: String,
-    pub checker: String,
-    pub version: Option<String>,
-    /// Time limit in seconds.
-    pub time_limit: f64,
-    pub answer: CheckAnswer,
-    /// The raw answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
-    pub raw: Answer,
-    pub exit: String,
-    pub wall: f64,
-    pub cpu: f64,
-    /// Taken from the cross-campaign cache, not run here.
-    #[serde(default)]
-    pub cached: bool,
-    /// Why the answer is not the raw one (an answer after an error), or why
-    /// the checker was not applicable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// Output flags of the checker run (two answers, error before the answer…).
-    #[serde(default)]
-    pub flags: Vec<String>,
-}
-
-/// File names of the check stage's journals.
-pub const CORES: &str = "cores.jsonl";
-pub const CHECKS: &str = "checks.jsonl";
-
-/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
-pub fn is_hash(h: &str) -> bool {
-    h.len() == 64
-        && h.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
 
 /// Checker answer as the policies see it.
 pub fn classify(a: Answer) -> CheckAnswer {
@@ -216,8 +169,8 @@ pub fn check(
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<CheckSummary> {
-    let defs = checkers::load_dir(&solve::checkers_dir(c))?;
-    let solvers = solve::solvers_under_test(c, &defs)?;
+    let defs = checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))?;
+    let solvers = crate::campaign::solvers::solvers_under_test(c, &defs)?;
     let checkers = configured_checkers(c, &defs)?;
     let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
@@ -235,12 +188,13 @@ pub fn check(
             );
         }
     }
-    let index: HashMap<String, crate::solve::Bench> = solve::read_index(c)?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
-    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
-    solve::reap_orphans(c);
+    let index: HashMap<String, crate::campaign::index::Bench> =
+        crate::campaign::index::read_index(c)?
+            .into_iter()
+            .map(|e| (e.id.clone(), e))
+            .collect();
+    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    crate::campaign::solvers::reap_orphans(c);
 
     // 1. The pairs with a core to check, their core-only files.
     let pairs = plan::pairs_to_check(c, &runs, &solvers, &index, filter)?;
@@ -349,7 +303,8 @@ impl Run<'_> {
                             .get(&(job.core, job.checker))
                             .cloned()
                             .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
-                        let spec = solve::spec_for(k, &path, c, c.checker_time, false);
+                        let spec =
+                            crate::campaign::solvers::spec_for(k, &path, c, c.checker_time, false);
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
                         if let Some(rec) =
@@ -465,7 +420,11 @@ fn record_run(
         cpu: out.cpu,
         cached: false,
         note,
-        flags: parsed.flags.iter().map(solve::flag_name).collect(),
+        flags: parsed
+            .flags
+            .iter()
+            .map(crate::campaign::records::flag_name)
+            .collect(),
     })
 }
 
@@ -506,7 +465,10 @@ fn versions(
 
 /// The core of a run when it is worth checking: `unsat`, not timed out,
 /// and well formed.
-pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::solve::Bench) -> Option<&'a Vec<String>> {
+pub fn checkable_core<'a>(
+    r: &'a RunRecord,
+    e: &crate::campaign::index::Bench,
+) -> Option<&'a Vec<String>> {
     if r.answer != Answer::Unsat || r.timed_out {
         return None;
     }

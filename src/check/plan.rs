@@ -11,14 +11,18 @@
 //! parallel: on a campaign whose answers are all cached, this phase is the
 //! whole stage.
 
-use super::{cache::Cache, checkable_core, select, tally, CheckRecord, CoreRecord};
+use super::{cache::Cache, checkable_core, select, tally};
 use crate::answer::Answer;
+use crate::campaign::index::Bench;
+use crate::campaign::policy::{decided_early, CheckAnswer, Policy};
+use crate::campaign::records::CheckRecord;
+use crate::campaign::records::CoreRecord;
+use crate::campaign::records::RunRecord;
+use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::Campaign;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
-use crate::policy::{decided_early, CheckAnswer, Policy};
 use crate::rebuild::Dialect;
-use crate::solve::{Bench, RunRecord, SolverUnderTest};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -39,13 +43,13 @@ pub fn pairs_to_check<'a>(
     index: &'a HashMap<String, Bench>,
     filter: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Pair<'a>>> {
-    let cores_path = c.journal_path(super::CORES);
-    let core_recs: Vec<CoreRecord> = c.read_journal(super::CORES)?;
+    let cores_path = c.journal_path(crate::campaign::records::CORES);
+    let core_recs: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
     // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
     // (a damaged or edited journal) is ignored and the core rebuilt.
     let mut hash_of: HashMap<(String, String), String> = core_recs
         .into_iter()
-        .filter(|r| super::is_hash(&r.hash))
+        .filter(|r| crate::campaign::records::is_hash(&r.hash))
         .map(|r| ((r.solver, r.benchmark), r.hash))
         .collect();
     let mut wanted = Vec::new();

@@ -1,8 +1,8 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
+use crate::campaign::pair::Verdict;
 use crate::exit;
-use crate::verdict::Verdict;
 use anyhow::Result;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -21,7 +21,7 @@ pub struct CheckArgs {
     /// Check only shard I of N (0-based), by benchmark id; journals go to
     /// `shards/I-of-N/` (see `coreval merge`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::slurm::shard::Shard>,
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
@@ -35,7 +35,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)),
         crate::interrupt::flag(),
     )?;
-    let pairs = crate::verdicts::collect(&c)?;
+    let pairs = crate::judge::collect(&c)?;
     print_check_summary(&s, &pairs);
     Ok(if s.interrupted {
         exit::INTERRUPTED
@@ -55,7 +55,10 @@ pub fn is_failure(v: &Verdict) -> bool {
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
-pub fn print_check_summary(s: &crate::check::CheckSummary, pairs: &[crate::verdicts::PairVerdict]) {
+pub fn print_check_summary(
+    s: &crate::check::CheckSummary,
+    pairs: &[crate::campaign::pair::PairVerdict],
+) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for p in pairs {
         let key = serde_json::to_value(&p.pair.verdict)

@@ -22,14 +22,16 @@ pub fn run(args: MergeArgs) -> Result<u8> {
             crate::campaign::CONFIG_FILE
         );
     }
-    let s = crate::merge::merge(&args.campaign)?;
+    let s = crate::slurm::merge::merge(&args.campaign)?;
     for w in &s.warnings {
         eprintln!("warning: {w}");
     }
     if s.shards.is_empty() {
         eprintln!(
             "merge: no shard folders in {}; nothing to do",
-            args.campaign.join(crate::shard::SHARDS_DIR).display()
+            args.campaign
+                .join(crate::slurm::shard::SHARDS_DIR)
+                .display()
         );
         return Ok(exit::OK);
     }

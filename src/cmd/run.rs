@@ -61,7 +61,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
     if wants(Stage::Check) && !crate::interrupt::requested() {
         let s = crate::check::check(&c, &|_| true, stop)?;
-        let pairs = crate::verdicts::collect(&c)?;
+        let pairs = crate::judge::collect(&c)?;
         super::check::print_check_summary(&s, &pairs);
     }
     if crate::interrupt::requested() {
@@ -90,7 +90,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
 }
 
 /// Pairs, verdict counts and failures per solver.
-fn print_summary(pairs: &[crate::verdicts::PairVerdict]) {
+fn print_summary(pairs: &[crate::campaign::pair::PairVerdict]) {
     let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for p in pairs {
         *per_solver

@@ -4,8 +4,8 @@
 //! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error) or
 //! 130 (interrupted).
 
+use crate::campaign::policy::Policy;
 use crate::exit;
-use crate::policy::Policy;
 use crate::selfcheck::outcome::{BenchResult, Outcome};
 use crate::selfcheck::{self, junit, Options, Report};
 use anyhow::Result;

@@ -3,7 +3,7 @@
 
 use crate::campaign::Campaign;
 use crate::exit;
-use crate::shard::Shard;
+use crate::slurm::shard::Shard;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -36,7 +36,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     crate::interrupt::install();
     let owns = |solver: &str, bench: &str| {
         args.shard
-            .is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)))
+            .is_none_or(|s| s.owns(&crate::slurm::shard::pair_key(solver, bench)))
     };
     let s = crate::solve::solve(&c, &owns, crate::interrupt::flag())?;
     eprintln!(

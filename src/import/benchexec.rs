@@ -8,7 +8,7 @@
 //! Compressed XML or zipped log folders are not read: unzip them first.
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
-use crate::verdict::{PairRecord, RunStatus};
+use crate::campaign::pair::{PairRecord, RunStatus};
 use anyhow::{bail, Context, Result};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;

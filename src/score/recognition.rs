@@ -5,7 +5,7 @@
 use super::pair::{Mode, PairScore};
 use super::participants::Participants;
 use super::rules::{BestOverall, Rules};
-use crate::report::schema::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
+use crate::score::result::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One scored pair as the recognitions need it.

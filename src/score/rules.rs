@@ -10,8 +10,8 @@
 //! (as the 2017–2018 text describes), and take a benchmark's whole
 //! directory as its family.
 
-use crate::policy::{Decision, Policy};
-use crate::verdict::{CheckerTally, Verdict};
+use crate::campaign::pair::{CheckerTally, Verdict};
+use crate::campaign::policy::{Decision, Policy};
 use serde::Serialize;
 
 /// A named rules edition.

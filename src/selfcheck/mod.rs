@@ -20,12 +20,14 @@ pub mod inputs;
 pub mod junit;
 pub mod outcome;
 
+use crate::campaign::index::Outcome as NameOutcome;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::policy::Policy;
+use crate::campaign::records::RunRecord;
+use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
 use crate::checkers::{self, SolverDef};
-use crate::name::Outcome as NameOutcome;
-use crate::policy::Policy;
-use crate::solve::{self, RunRecord, SolverUnderTest};
-use crate::verdicts::PairVerdict;
+use crate::solve;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
 use std::collections::HashMap;
@@ -210,7 +212,7 @@ pub fn run(
         solvers,
     };
     let c = Campaign::from_config(&dir, config)?;
-    let author = solve::solvers_under_test(&c, &defs)?
+    let author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
         .into_iter()
         .next()
         .context("no solver under test")?;
@@ -228,7 +230,7 @@ pub fn run(
     started(&setup);
 
     let named = crate::pipeline::name(&c)?;
-    let entries: HashMap<&str, &crate::name::IndexEntry> =
+    let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
         if let Some(e) = entries
@@ -257,8 +259,8 @@ pub fn run(
     if interrupted {
         return Ok(report);
     }
-    let pairs = crate::verdicts::collect(&c)?;
-    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
+    let pairs = crate::judge::collect(&c)?;
+    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))

@@ -12,11 +12,12 @@
 //! solver (an installed checker that produces cores) reached.
 
 use crate::answer::Answer;
-use crate::name::{IndexEntry, Outcome as NameOutcome};
-use crate::policy::CheckAnswer;
-use crate::solve::RunRecord;
-use crate::verdict::{RunStatus, Verdict};
-use crate::verdicts::PairVerdict;
+use crate::campaign::index::IndexEntry;
+use crate::campaign::index::Outcome as NameOutcome;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::pair::{RunStatus, Verdict};
+use crate::campaign::policy::CheckAnswer;
+use crate::campaign::records::RunRecord;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;

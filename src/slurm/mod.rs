@@ -10,7 +10,7 @@
 //!
 //! Each array task runs `coreval solve|check CAMPAIGN --shard I/N`, writing
 //! the journals of `CAMPAIGN/shards/I-of-N/`; the merge jobs fold them into
-//! the campaign's ([`crate::merge`]). `afterany` lets the chain go on when
+//! the campaign's ([`crate::slurm::merge`]). `afterany` lets the chain go on when
 //! a task fails or is cancelled: its shard is simply incomplete, and
 //! `submit --missing` submits again only what is missing (journals make
 //! every task restartable). Scripts and task logs live in `CAMPAIGN/slurm/`,
@@ -22,7 +22,9 @@
 //! short administrative calls, not measured solver jobs, which are the
 //! [runner](crate::runner)'s business.
 
+pub mod merge;
 pub mod script;
+pub mod shard;
 pub mod status;
 
 use crate::journal;
@@ -207,7 +209,7 @@ pub fn sizing(
     max_array_size: u32,
 ) -> Result<Sizing> {
     let checkers = if c.config.check.checkers.is_empty() {
-        crate::checkers::load_dir(&crate::solve::checkers_dir(c))
+        crate::checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))
             .map(|defs| defs.iter().filter(|d| d.is_installed()).count())
             .unwrap_or(0)
     } else {

@@ -1,0 +1,54 @@
+//! The campaign owns the vocabulary every stage shares: the validated config
+//! and folder layout ([`config`]), the journal records and their file names
+//! ([`records`]), the named index ([`index`]), the solvers under test
+//! ([`solvers`]), the decision policies ([`policy`]) and the pair record the
+//! scorer consumes ([`pair`]). Stages (name, solve, check, judge, score,
+//! report) depend on this module and on the leaf modules (scanner, runner,
+//! answer, rebuild), never on each other; [`Loaded`] is built once and
+//! passed down to them.
+
+mod config;
+pub mod index;
+pub mod pair;
+pub mod policy;
+pub mod records;
+pub mod solvers;
+
+pub use config::*;
+
+use crate::checkers::{self, SolverDef};
+use anyhow::Result;
+use index::Bench;
+use solvers::SolverUnderTest;
+
+/// A campaign with its definitions, solvers under test and named index,
+/// read once for the stages after naming.
+pub struct Loaded<'a> {
+    pub campaign: &'a Campaign,
+    /// Every definition of the campaign's definitions folder.
+    pub defs: Vec<SolverDef>,
+    pub solvers: Vec<SolverUnderTest>,
+    /// The named, eligible benchmarks.
+    pub index: Vec<Bench>,
+}
+
+impl<'a> Loaded<'a> {
+    /// Read the definitions, resolve the solvers under test and read the
+    /// named index (warnings about it are printed once, here).
+    pub fn load(campaign: &'a Campaign) -> Result<Loaded<'a>> {
+        let defs = checkers::load_dir(&solvers::checkers_dir(campaign))?;
+        let solvers = solvers::solvers_under_test(campaign, &defs)?;
+        let index = index::read_index(campaign)?;
+        Ok(Loaded {
+            campaign,
+            defs,
+            solvers,
+            index,
+        })
+    }
+
+    /// The benchmark of an id.
+    pub fn bench(&self, id: &str) -> Option<&Bench> {
+        self.index.iter().find(|b| b.id == id)
+    }
+}
