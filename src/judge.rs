@@ -15,9 +15,8 @@ use crate::campaign::records::CheckRecord;
 use crate::campaign::records::CoreRecord;
 use crate::campaign::records::RunRecord;
 use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::Campaign;
-use crate::check;
-use crate::checkers::{self, SolverDef};
+use crate::campaign::{Campaign, Loaded};
+use crate::checkers::SolverDef;
 use crate::scramble::DescrambleMap;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
@@ -55,7 +54,7 @@ fn tally_of(
         return None;
     }
     let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    Some(check::tally(&view, selected, s).0)
+    Some(crate::campaign::selection::tally(&view, selected, s).0)
 }
 
 fn status_of(r: &RunRecord) -> RunStatus {
@@ -69,19 +68,14 @@ fn status_of(r: &RunRecord) -> RunStatus {
 }
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
-pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
-    let defs = checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))?;
-    let solvers = crate::campaign::solvers::solvers_under_test(c, &defs)?;
-    let index: HashMap<String, Bench> = crate::campaign::index::read_index(c)?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
+pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
+    let c = l.campaign;
     let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     let cores: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
     let checks: Vec<CheckRecord> = c.read_journal(crate::campaign::records::CHECKS)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
-    let checkers = check::verdict_checkers(c, &defs, &answered);
+    let checkers = crate::campaign::selection::verdict_checkers(c, &l.defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = cores
         .iter()
         .filter(|r| crate::campaign::records::is_hash(&r.hash))
@@ -98,10 +92,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let mut maps = HashMap::new();
     let mut out = Vec::new();
     for r in &runs {
-        let (Some(s), Some(e)) = (
-            solvers.iter().find(|s| s.name == r.solver),
-            index.get(&r.benchmark),
-        ) else {
+        let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
         };
         if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
@@ -139,7 +130,8 @@ pub fn pair_verdict(
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
-    let selected = check::select(checkers, &e.logic, s, c.config.check.independent);
+    let selected =
+        crate::campaign::selection::select(checkers, &e.logic, s, c.config.check.independent);
     let mut mine = BTreeMap::new();
     if let Some(a) = all_answers {
         for k in &selected {
@@ -154,7 +146,8 @@ pub fn pair_verdict(
         None => {
             let view: HashMap<&str, CheckAnswer> =
                 mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            let (t, remaining, producer_pending) = check::tally(&view, &selected, s);
+            let (t, remaining, producer_pending) =
+                crate::campaign::selection::tally(&view, &selected, s);
             let decision = if remaining == 0 {
                 Some(policy.decide(&t))
             } else {

@@ -10,11 +10,9 @@
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};
-use crate::campaign::index::read_index;
 use crate::campaign::records::{flag_name, RunRecord, RUNS};
-use crate::campaign::solvers::{checkers_dir, entered, reap_orphans, solvers_under_test, spec_for};
-use crate::campaign::Campaign;
-use crate::checkers::{self};
+use crate::campaign::solvers::{entered, reap_orphans, spec_for};
+use crate::campaign::Loaded;
 use crate::journal::Journal;
 use crate::runner::{self, Exit, RunOutcome};
 use anyhow::{Context, Result};
@@ -100,13 +98,11 @@ pub struct SolveSummary {
 /// Run the solve stage of a campaign. `filter` selects which pairs this
 /// process owns (all of them, or one shard).
 pub fn solve(
-    c: &Campaign,
+    l: &Loaded,
     filter: &dyn Fn(&str, &str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<SolveSummary> {
-    let defs = checkers::load_dir(&checkers_dir(c))?;
-    let solvers = solvers_under_test(c, &defs)?;
-    let index = read_index(c)?;
+    let (c, solvers, index) = (l.campaign, &l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
     let done: Vec<RunRecord> = c.read_journal(RUNS)?;
     let done: HashSet<(String, String)> =
@@ -114,8 +110,8 @@ pub fn solve(
     reap_orphans(c);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
-    for s in &solvers {
-        for e in &index {
+    for s in solvers {
+        for e in index {
             if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }

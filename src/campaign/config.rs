@@ -257,11 +257,6 @@ impl Campaign {
                 _ => {}
             }
         }
-        let rules_ok = crate::pipeline::edition(&config.score.rules).map(|_| ());
-        rules_ok.context("score.rules")?;
-        if let Some(f) = &config.score.family {
-            crate::pipeline::family(f).context("score.family")?;
-        }
         let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {
             bail!("limits.memory_mb is too large: {}", l.memory_mb);
         };

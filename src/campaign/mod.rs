@@ -12,6 +12,7 @@ pub mod index;
 pub mod pair;
 pub mod policy;
 pub mod records;
+pub mod selection;
 pub mod solvers;
 
 pub use config::*;
@@ -20,6 +21,7 @@ use crate::checkers::{self, SolverDef};
 use anyhow::Result;
 use index::Bench;
 use solvers::SolverUnderTest;
+use std::collections::HashMap;
 
 /// A campaign with its definitions, solvers under test and named index,
 /// read once for the stages after naming.
@@ -28,8 +30,9 @@ pub struct Loaded<'a> {
     /// Every definition of the campaign's definitions folder.
     pub defs: Vec<SolverDef>,
     pub solvers: Vec<SolverUnderTest>,
-    /// The named, eligible benchmarks.
+    /// The named, eligible benchmarks, in index order.
     pub index: Vec<Bench>,
+    by_id: HashMap<String, usize>,
 }
 
 impl<'a> Loaded<'a> {
@@ -39,16 +42,27 @@ impl<'a> Loaded<'a> {
         let defs = checkers::load_dir(&solvers::checkers_dir(campaign))?;
         let solvers = solvers::solvers_under_test(campaign, &defs)?;
         let index = index::read_index(campaign)?;
+        let by_id = index
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.id.clone(), i))
+            .collect();
         Ok(Loaded {
             campaign,
             defs,
             solvers,
             index,
+            by_id,
         })
+    }
+
+    /// The solver under test of a name.
+    pub fn solver(&self, name: &str) -> Option<&SolverUnderTest> {
+        self.solvers.iter().find(|s| s.name == name)
     }
 
     /// The benchmark of an id.
     pub fn bench(&self, id: &str) -> Option<&Bench> {
-        self.index.iter().find(|b| b.id == id)
+        self.by_id.get(id).map(|&i| &self.index[i])
     }
 }

@@ -35,17 +35,16 @@ pub mod plan;
 pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
-use crate::campaign::policy::{CheckAnswer, Tally};
+use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
-use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::Campaign;
-use crate::checkers::{self, Probe, SolverDef};
+use crate::campaign::Loaded;
+use crate::checkers::{Probe, SolverDef};
 use crate::journal::Journal;
 use crate::runner::{self, Exit};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use plan::Plan;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -82,47 +81,6 @@ pub fn classify_output(p: &ParsedOutput) -> (CheckAnswer, Option<String>) {
         );
     }
     (a, None)
-}
-
-/// The checkers a pair's core goes to.
-pub fn select<'a>(
-    checkers: &'a [SolverDef],
-    logic: &str,
-    solver: &SolverUnderTest,
-    independent: bool,
-) -> Vec<&'a SolverDef> {
-    checkers
-        .iter()
-        .filter(|k| k.supports(logic) && !(independent && k.team == solver.team))
-        .collect()
-}
-
-/// Whether the producing solver is this checker (the 2017 self-check clause).
-pub fn is_producer(solver: &SolverUnderTest, checker: &SolverDef) -> bool {
-    solver.definition.as_deref() == Some(checker.name.as_str())
-}
-
-/// Tally of the answers available for one pair, and how many of its
-/// checkers have not answered (and whether the producer is among them).
-/// A `not-applicable` checker is neither counted nor waited for.
-pub fn tally(
-    answers: &HashMap<&str, CheckAnswer>,
-    selected: &[&SolverDef],
-    solver: &SolverUnderTest,
-) -> (Tally, u32, bool) {
-    let mut t = Tally::default();
-    let mut remaining = 0;
-    let mut producer_pending = false;
-    for k in selected {
-        match answers.get(k.name.as_str()) {
-            Some(a) => t.add(*a, is_producer(solver, k)),
-            None => {
-                remaining += 1;
-                producer_pending |= is_producer(solver, k);
-            }
-        }
-    }
-    (t, remaining, producer_pending)
 }
 
 /// What a check pass did.
@@ -165,13 +123,12 @@ impl CheckSummary {
 
 /// Run the check stage of a campaign.
 pub fn check(
-    c: &Campaign,
+    l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<CheckSummary> {
-    let defs = checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))?;
-    let solvers = crate::campaign::solvers::solvers_under_test(c, &defs)?;
-    let checkers = configured_checkers(c, &defs)?;
+    let (c, defs, _solvers) = (l.campaign, &l.defs, &l.solvers);
+    let checkers = crate::campaign::selection::configured_checkers(c, defs)?;
     let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs
@@ -188,16 +145,11 @@ pub fn check(
             );
         }
     }
-    let index: HashMap<String, crate::campaign::index::Bench> =
-        crate::campaign::index::read_index(c)?
-            .into_iter()
-            .map(|e| (e.id.clone(), e))
-            .collect();
     let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     crate::campaign::solvers::reap_orphans(c);
 
     // 1. The pairs with a core to check, their core-only files.
-    let pairs = plan::pairs_to_check(c, &runs, &solvers, &index, filter)?;
+    let pairs = plan::pairs_to_check(l, &runs, filter)?;
     let plan = Plan::new(c, checkers, pairs);
     let mut summary = CheckSummary {
         cores: plan.pairs.len(),
@@ -477,56 +429,6 @@ pub fn checkable_core<'a>(
         return None;
     }
     Some(core)
-}
-
-/// The checker definitions a campaign uses: the named ones, or every
-/// installed definition. A named checker that is not installed is an error
-/// that says what is missing and how to install it.
-pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverDef>> {
-    let names = &c.config.check.checkers;
-    if names.is_empty() {
-        return Ok(defs.iter().filter(|d| d.is_installed()).cloned().collect());
-    }
-    names
-        .iter()
-        .map(|n| {
-            let d = defs.iter().find(|d| &d.name == n).with_context(|| {
-                let known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-                format!(
-                    "check.checkers: no definition '{n}' (known: {})",
-                    known.join(", ")
-                )
-            })?;
-            if let Some(why) = d.missing() {
-                anyhow::bail!(
-                    "checker '{n}' (check.checkers) is not installed: {why}; to install: {}",
-                    d.install_hint
-                );
-            }
-            Ok(d.clone())
-        })
-        .collect()
-}
-
-/// The checkers the verdicts count, which need not be runnable here: the
-/// named ones (installed or not), or every installed definition plus those
-/// that answered in this campaign (`answered`).
-pub fn verdict_checkers(
-    c: &Campaign,
-    defs: &[SolverDef],
-    answered: &HashSet<&str>,
-) -> Vec<SolverDef> {
-    let names = &c.config.check.checkers;
-    defs.iter()
-        .filter(|d| {
-            if names.is_empty() {
-                d.is_installed() || answered.contains(d.name.as_str())
-            } else {
-                names.contains(&d.name)
-            }
-        })
-        .cloned()
-        .collect()
 }
 
 pub(crate) fn warn(ws: Vec<String>) {

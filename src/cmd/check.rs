@@ -3,6 +3,7 @@
 
 use crate::campaign::pair::Verdict;
 use crate::exit;
+use crate::pipeline::{self, Stages};
 use anyhow::Result;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -30,14 +31,15 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         c.config.check.early_stop = false;
     }
     crate::interrupt::install();
-    let s = crate::check::check(
-        &c,
-        &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)),
-        crate::interrupt::flag(),
-    )?;
-    let pairs = crate::judge::collect(&c)?;
+    let stages = Stages {
+        check: true,
+        ..Stages::default()
+    };
+    let done = pipeline::run(&c, stages, args.shard, None, crate::interrupt::flag())?;
+    let s = done.check.unwrap_or_default();
+    let pairs = done.pairs.unwrap_or_default();
     print_check_summary(&s, &pairs);
-    Ok(if s.interrupted {
+    Ok(if done.interrupted {
         exit::INTERRUPTED
     } else if pairs.iter().any(|p| is_failure(&p.pair.verdict)) {
         exit::FAILURES

@@ -2,7 +2,7 @@
 //! command, each stage resuming where it stopped, then a final summary.
 
 use crate::exit;
-use crate::pipeline;
+use crate::pipeline::{self, Stages};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::collections::BTreeMap;
@@ -38,10 +38,15 @@ pub fn run(args: RunArgs) -> Result<u8> {
         c.config.check.early_stop = false;
     }
     crate::interrupt::install();
-    let stop = crate::interrupt::flag();
     let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
-    if wants(Stage::Name) {
-        let n = pipeline::name(&c)?;
+    let stages = Stages {
+        name: wants(Stage::Name),
+        solve: wants(Stage::Solve),
+        check: wants(Stage::Check),
+        score: wants(Stage::Score),
+    };
+    let s = pipeline::run(&c, stages, None, None, crate::interrupt::flag())?;
+    if let Some(n) = &s.name {
         for (path, why) in &n.skipped_links {
             eprintln!("{}: not followed: {why}", path.display());
         }
@@ -52,29 +57,25 @@ pub fn run(args: RunArgs) -> Result<u8> {
         }
         eprintln!("name: {}", n.line());
     }
-    if wants(Stage::Solve) && !crate::interrupt::requested() {
-        let s = crate::solve::solve(&c, &|_, _| true, stop)?;
+    if let Some(s) = &s.solve {
         eprintln!(
             "solve: {} pairs, {} already done, {} run now",
             s.total_pairs, s.already_done, s.ran
         );
     }
-    if wants(Stage::Check) && !crate::interrupt::requested() {
-        let s = crate::check::check(&c, &|_| true, stop)?;
-        let pairs = crate::judge::collect(&c)?;
-        super::check::print_check_summary(&s, &pairs);
+    if let (Some(k), Some(pairs)) = (&s.check, &s.pairs) {
+        super::check::print_check_summary(k, pairs);
     }
-    if crate::interrupt::requested() {
+    if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
         );
         return Ok(exit::INTERRUPTED);
     }
-    if !wants(Stage::Score) {
+    let (Some(pairs), Some(_)) = (&s.pairs, &s.report) else {
         return Ok(exit::OK);
-    }
-    let (pairs, _) = pipeline::score(&c, &pipeline::default_outputs(&c))?;
-    print_summary(&pairs);
+    };
+    print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(&c).display());
     Ok(

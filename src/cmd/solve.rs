@@ -3,6 +3,7 @@
 
 use crate::campaign::Campaign;
 use crate::exit;
+use crate::pipeline::{self, Stages};
 use crate::slurm::shard::Shard;
 use anyhow::Result;
 use clap::Args;
@@ -34,11 +35,12 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 pub fn run(args: SolveArgs) -> Result<u8> {
     let c = load(&args.campaign, args.jobs, args.shard)?;
     crate::interrupt::install();
-    let owns = |solver: &str, bench: &str| {
-        args.shard
-            .is_none_or(|s| s.owns(&crate::slurm::shard::pair_key(solver, bench)))
+    let stages = Stages {
+        solve: true,
+        ..Stages::default()
     };
-    let s = crate::solve::solve(&c, &owns, crate::interrupt::flag())?;
+    let done = pipeline::run(&c, stages, args.shard, None, crate::interrupt::flag())?;
+    let s = done.solve.unwrap_or_default();
     eprintln!(
         "solve: {} pairs, {} already done, {} run now{}",
         s.total_pairs,
@@ -50,7 +52,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             ""
         }
     );
-    Ok(if s.interrupted {
+    Ok(if done.interrupted {
         exit::INTERRUPTED
     } else {
         exit::OK

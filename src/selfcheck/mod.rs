@@ -27,7 +27,6 @@ use crate::campaign::records::RunRecord;
 use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
 use crate::checkers::{self, SolverDef};
-use crate::solve;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
 use std::collections::HashMap;
@@ -229,7 +228,14 @@ pub fn run(
     };
     started(&setup);
 
-    let named = crate::pipeline::name(&c)?;
+    let stages = crate::pipeline::Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: false,
+    };
+    let done = crate::pipeline::run(&c, stages, None, None, cancel)?;
+    let named = done.name.context("the name stage did not run")?;
     let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
@@ -242,13 +248,7 @@ pub fn run(
             }
         }
     }
-    let mut interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
-    if !interrupted {
-        interrupted = solve::solve(&c, &|_, _| true, cancel)?.interrupted;
-    }
-    if !interrupted {
-        interrupted = crate::check::check(&c, &|_| true, cancel)?.interrupted;
-    }
+    let interrupted = done.interrupted;
     let mut report = Report {
         setup,
         results: Vec::new(),
@@ -259,7 +259,7 @@ pub fn run(
     if interrupted {
         return Ok(report);
     }
-    let pairs = crate::judge::collect(&c)?;
+    let pairs = done.pairs.unwrap_or_default();
     let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
@@ -377,7 +377,7 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
 
 /// Whether no checker independent of the author's team handles `logic`.
 fn no_checker(checkers: &[SolverDef], author: &SolverUnderTest, logic: &str) -> bool {
-    crate::check::select(checkers, logic, author, true).is_empty()
+    crate::campaign::selection::select(checkers, logic, author, true).is_empty()
 }
 
 #[cfg(test)]
