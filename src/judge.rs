@@ -154,11 +154,7 @@ pub fn pair_verdict(
                 crate::campaign::policy::decided_early(policy, &t, remaining, producer_pending)
             };
             pending = decision.is_none() || hash.is_none();
-            match decision.unwrap_or(Decision::NotValidated) {
-                Decision::Validated => Verdict::Validated,
-                Decision::Refuted => Verdict::Refuted,
-                Decision::NotValidated => Verdict::NotValidated,
-            }
+            decision.unwrap_or(Decision::NotValidated).into()
         }
     };
     let sat = mine.values().filter(|a| **a == CheckAnswer::Sat).count();

@@ -11,7 +11,7 @@
 //! directory as its family.
 
 use crate::campaign::pair::{CheckerTally, Verdict};
-use crate::campaign::policy::{Decision, Policy};
+use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
 
 /// A named rules edition.
@@ -242,11 +242,7 @@ pub struct Rules {
 impl Rules {
     /// The verdict the checkers' tally gives under this edition.
     pub fn core_verdict(&self, t: &CheckerTally) -> Verdict {
-        match self.validation.decide(t) {
-            Decision::Validated => Verdict::Validated,
-            Decision::Refuted => Verdict::Refuted,
-            Decision::NotValidated => Verdict::NotValidated,
-        }
+        self.validation.decide(t).into()
     }
 }
 

@@ -18,12 +18,12 @@
 //! benchmark is eligible; a caller writes to a temporary file and keeps it
 //! only then.
 
+mod folder;
 pub mod prefix;
 mod scrambled;
-mod tree;
 
 use crate::campaign::index::top_level_names;
-pub use tree::{name_tree, NameSummary, TreeOptions};
+pub use folder::{name_tree, NameSummary, TreeOptions};
 
 use crate::benchmark::{
     Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,

@@ -138,7 +138,11 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         }
         Ok(journal.get().expect("just set"))
     };
-    let bar = progress_bar(found.files.len() as u64, opts.progress);
+    let bar = if opts.progress {
+        crate::progress::bar("name", found.files.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let (size, mtime) = stamp(&file.path);
         if let Some(old) = previous.get(&file.id) {
@@ -187,20 +191,6 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         write_index(&index_path, &summary.entries)?;
     }
     Ok(summary)
-}
-
-fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
-    if !show {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "naming {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})",
-        )
-        .expect("template"),
-    );
-    bar
 }
 
 /// Size and modification time (ns) of a file, zeros when unreadable.
