@@ -10,8 +10,9 @@
 
 use super::{At, BenchmarkInfo, Ineligibility, Reason};
 use crate::smtlib::lexer::{Lexer, Token, TokenKind};
-use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use crate::smtlib::scanner::{Command, Scanner};
 use crate::smtlib::symbol::normalize_bytes;
+use crate::smtlib::SyntaxError;
 use anyhow::{Context, Result};
 use std::collections::HashSet;
 use std::path::Path;
@@ -162,7 +163,7 @@ impl Analyzer {
     }
 
     /// Record a scan error (the pass stops there).
-    pub fn scan_error(&mut self, e: &ScanError) {
+    pub fn scan_error(&mut self, e: &SyntaxError) {
         self.malformed(e.line, e.column, "", e.message.clone());
     }
 

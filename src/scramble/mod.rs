@@ -86,7 +86,8 @@ pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
 
 use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::scanner::prefetch::{with_commands, Commands};
-use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use crate::smtlib::scanner::{Command, Scanner};
+use crate::smtlib::SyntaxError;
 use parallel::{Item, PrintError};
 use prefix::PrefixFinder;
 use render::Renderer;
@@ -155,7 +156,7 @@ impl Default for ScrambleOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum ScrambleError {
     #[error("{0}")]
-    Scan(#[from] ScanError),
+    Scan(#[from] SyntaxError),
     #[error("line {line}, column {column}: {message}")]
     Syntax {
         line: u64,
