@@ -263,7 +263,7 @@ impl Analyzer {
                     named = attrs;
                 }
                 Err((offset, message)) => {
-                    let (line, column) = position_in(cmd, offset);
+                    let (line, column) = cmd.position(offset);
                     self.malformed(line, column, head, message);
                 }
             }
@@ -295,7 +295,7 @@ impl Analyzer {
                     .iter()
                     .take_while(|b| matches!(b, b' ' | b'\t'))
                     .count();
-                let (line, column) = position_in(cmd, a.attr.0 + spaces);
+                let (line, column) = cmd.position(a.attr.0 + spaces);
                 let head = cmd.head().to_string();
                 self.info.first_name = Some((a.name.clone(), At { line, column, head }));
             }
@@ -304,7 +304,7 @@ impl Analyzer {
         for &(s, e) in uses {
             let sym = normalize_bytes(&cmd.text[s..e]);
             if self.names.contains(sym) && self.used.insert(sym.to_vec()) {
-                let (line, column) = position_in(cmd, s);
+                let (line, column) = cmd.position(s);
                 let head = cmd.head().to_string();
                 self.info
                     .used_names
@@ -376,18 +376,6 @@ fn at(cmd: &Command, head: &str) -> At {
 
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Line and column of byte `offset` of a command's text.
-pub(crate) fn position_in(cmd: &Command, offset: usize) -> (u64, u64) {
-    let before = &cmd.text[..offset.min(cmd.text.len())];
-    match memchr::memrchr(b'\n', before) {
-        None => (cmd.line, cmd.column + offset as u64),
-        Some(nl) => {
-            let lines = memchr::memchr_iter(b'\n', before).count() as u64;
-            (cmd.line + lines, (offset - nl) as u64)
-        }
-    }
 }
 
 /// The `n`-th token after the head of a command (0-based).

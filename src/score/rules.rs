@@ -221,7 +221,7 @@ pub struct Rules {
     /// What `unsat` without a core is worth.
     pub missing_core: MissingCore,
     /// When the checkers validate a core (used with `--rejudge`): the
-    /// edition's decision policy (RULES.md §4, [`crate::policy`]).
+    /// edition's decision policy (RULES.md §4, [`crate::campaign::policy`]).
     pub validation: Policy,
     /// Error and reduction scores closer than this count as equal when
     /// ranking (the 2016–2018 program compared them rounded to hundredths).

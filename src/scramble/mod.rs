@@ -529,7 +529,8 @@ fn print_run<W: Write>(
     {
         PrintError::Render(k, e) => {
             let it = &items[k];
-            let (line, column) = position(&buf[it.start..it.end], e.offset, it.line, it.column);
+            let (line, column) =
+                crate::smtlib::position_in_text(&buf[it.start..it.end], e.offset, it.line, it.column);
             ScrambleError::Syntax {
                 line,
                 column,
@@ -538,19 +539,6 @@ fn print_run<W: Write>(
         }
         PrintError::Write(e) => ScrambleError::Io(e),
     })
-}
-
-/// Line and column of byte `offset` of a command that starts at
-/// (`line`, `column`).
-fn position(text: &[u8], offset: usize, line: u64, column: u64) -> (u64, u64) {
-    let before = &text[..offset.min(text.len())];
-    match memchr::memrchr(b'\n', before) {
-        None => (line, column + offset as u64),
-        Some(nl) => (
-            line + memchr::memchr_iter(b'\n', before).count() as u64,
-            (offset - nl) as u64,
-        ),
-    }
 }
 
 #[cfg(test)]

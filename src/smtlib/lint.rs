@@ -112,7 +112,7 @@ impl StrictParser {
     pub fn check(&mut self, cmd: &Command) -> Result<(), SyntaxError> {
         let text = &cmd.text;
         let at_offset = |offset: usize, message: String| {
-            let (line, column) = crate::benchmark::position_in(cmd, offset);
+            let (line, column) = cmd.position(offset);
             SyntaxError {
                 line,
                 column,

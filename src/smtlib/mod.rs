@@ -63,3 +63,16 @@ impl fmt::Display for OffsetError {
 }
 
 impl std::error::Error for OffsetError {}
+
+/// Line and column of byte `offset` of a text that starts at (`line`,
+/// `column`): how a command's byte offset becomes a [`SyntaxError`]'s place.
+pub fn position_in_text(text: &[u8], offset: usize, line: u64, column: u64) -> (u64, u64) {
+    let before = &text[..offset.min(text.len())];
+    match memchr::memrchr(b'\n', before) {
+        None => (line, column + offset as u64),
+        Some(nl) => (
+            line + memchr::memchr_iter(b'\n', before).count() as u64,
+            (offset - nl) as u64,
+        ),
+    }
+}

@@ -54,6 +54,10 @@ pub struct Command {
 }
 
 impl Command {
+    /// Line and column of byte `offset` of the command's text.
+    pub fn position(&self, offset: usize) -> (u64, u64) {
+        super::position_in_text(&self.text, offset, self.line, self.column)
+    }
     /// The head symbol (`assert`, `set-logic`…), or `""` when the command
     /// does not start with a simple symbol.
     pub fn head(&self) -> &str {
