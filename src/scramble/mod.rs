@@ -529,8 +529,12 @@ fn print_run<W: Write>(
     {
         PrintError::Render(k, e) => {
             let it = &items[k];
-            let (line, column) =
-                crate::smtlib::position_in_text(&buf[it.start..it.end], e.offset, it.line, it.column);
+            let (line, column) = crate::smtlib::position_in_text(
+                &buf[it.start..it.end],
+                e.offset,
+                it.line,
+                it.column,
+            );
             ScrambleError::Syntax {
                 line,
                 column,
