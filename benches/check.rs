@@ -199,10 +199,17 @@ fn run_check(c: &Campaign) -> Pass {
         check: true,
         ..Stages::default()
     };
-    let s = pipeline::run(c, stages, None, None, &AtomicBool::new(false))
-        .unwrap()
-        .check
-        .unwrap();
+    let s = pipeline::run(
+        c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap()
+    .check
+    .unwrap();
     let stage_wall = t.elapsed().as_secs_f64();
     let (b1, t1) = cpu_jiffies();
     let machine_busy = if t1 > t0 {
@@ -266,10 +273,17 @@ fn main() {
         solve: true,
         ..Stages::default()
     };
-    let s = pipeline::run(&c, stages, None, None, &AtomicBool::new(false))
-        .unwrap()
-        .solve
-        .unwrap();
+    let s = pipeline::run(
+        &c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap()
+    .solve
+    .unwrap();
     println!(
         "solve: {} pairs in {:.1} s (not measured below)",
         s.total_pairs,

@@ -53,6 +53,21 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
+/// What a caller hears as each stage finishes (the CLI prints a line per
+/// stage as it ends, not all at the end). Every method does nothing by
+/// default.
+pub trait Observer {
+    fn named(&mut self, _: &NameSummary) {}
+    fn solved(&mut self, _: &SolveSummary) {}
+    /// After check, with every pair judged.
+    fn checked(&mut self, _: &CheckSummary, _: &[PairVerdict]) {}
+}
+
+/// An observer that hears nothing.
+pub struct Quiet;
+
+impl Observer for Quiet {}
+
 /// Run `stages` of a campaign in order. `shard` restricts solve (by pair)
 /// and check (by benchmark) to one shard; `outputs` are the report files
 /// (the campaign's defaults when `None`). Stops between stages once
@@ -63,13 +78,16 @@ pub fn run(
     shard: Option<Shard>,
     outputs: Option<&Outputs>,
     cancel: &AtomicBool,
+    observer: &mut dyn Observer,
 ) -> Result<Summary> {
     let stopped = || cancel.load(Ordering::SeqCst);
     // A config that cannot be scored is refused before any work starts.
     let rules = if stages.score { Some(rules(c)?) } else { None };
     let mut out = Summary::default();
     if stages.name {
-        out.name = Some(name(c)?);
+        let n = name(c)?;
+        observer.named(&n);
+        out.name = Some(n);
     }
     if !(stages.solve || stages.check || stages.score) || stopped() {
         out.interrupted = stopped();
@@ -79,17 +97,23 @@ pub fn run(
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
-        out.solve = Some(crate::solve::solve(&l, &owns, cancel)?);
+        let s = crate::solve::solve(&l, &owns, cancel)?;
+        observer.solved(&s);
+        out.solve = Some(s);
     }
     if stages.check && !stopped() {
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
-        out.check = Some(crate::check::check(&l, &owns, cancel)?);
+        let k = crate::check::check(&l, &owns, cancel)?;
+        let pairs = crate::judge::collect(&l)?;
+        observer.checked(&k, &pairs);
+        out.check = Some(k);
+        out.pairs = Some(pairs);
     }
     if stopped() {
         out.interrupted = true;
         return Ok(out);
     }
-    if stages.check || stages.score {
+    if out.pairs.is_none() && stages.score {
         out.pairs = Some(crate::judge::collect(&l)?);
     }
     if let (Some(rules), Some(pairs)) = (rules, &out.pairs) {

@@ -70,11 +70,7 @@ pub fn record(
         core,
         flags,
         errors: parsed.errors,
-        exit: match &out.exit {
-            Exit::Exited(c) => format!("exit {c}"),
-            Exit::Signaled(s) => format!("signal {s}"),
-            Exit::FailedToStart(m) => format!("failed to start: {m}"),
-        },
+        exit: out.exit.clone(),
         timed_out: out.timed_out,
         memout,
         late_answer,

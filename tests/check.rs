@@ -116,7 +116,14 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
 
 /// Run some stages of a campaign through the one pipeline.
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
-    pipeline::run(c, stages, None, None, &AtomicBool::new(false))
+    pipeline::run(
+        c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
 }
 
 const SOLVE: Stages = Stages {

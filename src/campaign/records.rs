@@ -4,6 +4,7 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::policy::CheckAnswer;
+use crate::runner::Exit;
 use serde::{Deserialize, Serialize};
 
 /// File name of the runs journal.
@@ -25,8 +26,10 @@ pub struct RunRecord {
     /// `(error "…")` messages the solver printed.
     #[serde(default)]
     pub errors: Vec<String>,
-    /// How the process ended: `exit N`, `signal N` or `failed to start: …`.
-    pub exit: String,
+    /// How the process ended; in the journal `exit N`, `signal N` or
+    /// `failed to start: …`.
+    #[serde(with = "exit_text")]
+    pub exit: Exit,
     /// Killed at the time limit (any answer it printed is discarded).
     pub timed_out: bool,
     /// Ran out of the memory limit.
@@ -75,7 +78,8 @@ pub struct CheckRecord {
     pub answer: CheckAnswer,
     /// The raw answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
     pub raw: Answer,
-    pub exit: String,
+    #[serde(with = "exit_text")]
+    pub exit: Exit,
     pub wall: f64,
     pub cpu: f64,
     /// Taken from the cross-campaign cache, not run here.
@@ -99,4 +103,80 @@ pub fn is_hash(h: &str) -> bool {
     h.len() == 64
         && h.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// How the journals write an [`Exit`]: `exit N`, `signal N`, `failed to
+/// start: …`. Reading also accepts the `Exited(N)` form that check records
+/// of earlier versions (and so older caches) hold.
+pub mod exit_text {
+    use crate::runner::Exit;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The journal text of an exit.
+    pub fn format(e: &Exit) -> String {
+        match e {
+            Exit::Exited(c) => format!("exit {c}"),
+            Exit::Signaled(s) => format!("signal {s}"),
+            Exit::FailedToStart(m) => format!("failed to start: {m}"),
+        }
+    }
+
+    /// An exit from its journal text; text of no known form is kept as a
+    /// start failure, so that no record is lost over it.
+    pub fn parse(t: &str) -> Exit {
+        let num = |s: &str| s.trim().parse::<i32>().ok();
+        let inner = |s: &str, head: &str| {
+            s.strip_prefix(head)
+                .and_then(|r| r.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+                .map(str::to_string)
+        };
+        if let Some(c) = t.strip_prefix("exit ").and_then(num) {
+            Exit::Exited(c)
+        } else if let Some(s) = t.strip_prefix("signal ").and_then(num) {
+            Exit::Signaled(s)
+        } else if let Some(m) = t.strip_prefix("failed to start: ") {
+            Exit::FailedToStart(m.to_string())
+        } else if let Some(c) = inner(t, "Exited").as_deref().and_then(num) {
+            Exit::Exited(c)
+        } else if let Some(s) = inner(t, "Signaled").as_deref().and_then(num) {
+            Exit::Signaled(s)
+        } else if let Some(m) = inner(t, "FailedToStart") {
+            Exit::FailedToStart(m.trim_matches('"').to_string())
+        } else {
+            Exit::FailedToStart(t.to_string())
+        }
+    }
+
+    pub fn serialize<S: Serializer>(e: &Exit, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(e))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Exit, D::Error> {
+        Ok(parse(&String::deserialize(d)?))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn journal_text_round_trips_and_reads_the_old_check_form() {
+            for e in [
+                Exit::Exited(0),
+                Exit::Exited(-3),
+                Exit::Signaled(9),
+                Exit::FailedToStart("No such file".into()),
+            ] {
+                assert_eq!(parse(&format(&e)), e);
+            }
+            assert_eq!(parse("Exited(1)"), Exit::Exited(1));
+            assert_eq!(parse("Signaled(11)"), Exit::Signaled(11));
+            assert_eq!(
+                parse("FailedToStart(\"x\")"),
+                Exit::FailedToStart("x".into())
+            );
+            assert_eq!(parse("odd"), Exit::FailedToStart("odd".into()));
+        }
+    }
 }

@@ -126,7 +126,7 @@ mod tests {
             time_limit: 20.0,
             answer: CheckAnswer::Unsat,
             raw: Answer::Unsat,
-            exit: "exit 0".into(),
+            exit: crate::runner::Exit::Exited(0),
             wall: 0.1,
             cpu: 0.1,
             cached: false,

@@ -367,7 +367,7 @@ fn record_run(
         } else {
             parsed.answer
         },
-        exit: format!("{:?}", out.exit),
+        exit: out.exit.clone(),
         wall: out.wall,
         cpu: out.cpu,
         cached: false,

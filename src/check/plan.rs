@@ -277,7 +277,7 @@ fn not_applicable(
         time_limit: limit,
         answer: CheckAnswer::NotApplicable,
         raw: Answer::NoAnswer,
-        exit: "not run".into(),
+        exit: crate::runner::Exit::FailedToStart("not run: not applicable".into()),
         wall: 0.0,
         cpu: 0.0,
         cached: false,

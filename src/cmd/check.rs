@@ -35,7 +35,14 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         check: true,
         ..Stages::default()
     };
-    let done = pipeline::run(&c, stages, args.shard, None, crate::interrupt::flag())?;
+    let done = pipeline::run(
+        &c,
+        stages,
+        args.shard,
+        None,
+        crate::interrupt::flag(),
+        &mut pipeline::Quiet,
+    )?;
     let s = done.check.unwrap_or_default();
     let pairs = done.pairs.unwrap_or_default();
     print_check_summary(&s, &pairs);

@@ -1,8 +1,12 @@
 //! `coreval run <CAMPAIGN>`: name → solve → check → score → reports in one
 //! command, each stage resuming where it stopped, then a final summary.
 
+use crate::campaign::pair::PairVerdict;
+use crate::check::CheckSummary;
 use crate::exit;
-use crate::pipeline::{self, Stages};
+use crate::name::NameSummary;
+use crate::pipeline::{self, Observer, Stages};
+use crate::solve::SolveSummary;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::collections::BTreeMap;
@@ -45,27 +49,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
         check: wants(Stage::Check),
         score: wants(Stage::Score),
     };
-    let s = pipeline::run(&c, stages, None, None, crate::interrupt::flag())?;
-    if let Some(n) = &s.name {
-        for (path, why) in &n.skipped_links {
-            eprintln!("{}: not followed: {why}", path.display());
-        }
-        for e in &n.entries {
-            for m in e.messages(&c.benchmarks) {
-                eprintln!("{m}");
-            }
-        }
-        eprintln!("name: {}", n.line());
-    }
-    if let Some(s) = &s.solve {
-        eprintln!(
-            "solve: {} pairs, {} already done, {} run now",
-            s.total_pairs, s.already_done, s.ran
-        );
-    }
-    if let (Some(k), Some(pairs)) = (&s.check, &s.pairs) {
-        super::check::print_check_summary(k, pairs);
-    }
+    let mut lines = Lines {
+        root: &c.benchmarks,
+    };
+    let s = pipeline::run(&c, stages, None, None, crate::interrupt::flag(), &mut lines)?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
@@ -88,6 +75,33 @@ pub fn run(args: RunArgs) -> Result<u8> {
             exit::OK
         },
     )
+}
+
+/// A line per stage as it ends, on stderr.
+struct Lines<'a> {
+    root: &'a std::path::Path,
+}
+
+impl Observer for Lines<'_> {
+    fn named(&mut self, n: &NameSummary) {
+        for (path, why) in &n.skipped_links {
+            eprintln!("{}: not followed: {why}", path.display());
+        }
+        for e in &n.entries {
+            for m in e.messages(self.root) {
+                eprintln!("{m}");
+            }
+        }
+        eprintln!("name: {}", n.line());
+    }
+
+    fn solved(&mut self, s: &SolveSummary) {
+        super::solve::print_solve_summary(s);
+    }
+
+    fn checked(&mut self, k: &CheckSummary, pairs: &[PairVerdict]) {
+        super::check::print_check_summary(k, pairs);
+    }
 }
 
 /// Pairs, verdict counts and failures per solver.

@@ -39,8 +39,24 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         solve: true,
         ..Stages::default()
     };
-    let done = pipeline::run(&c, stages, args.shard, None, crate::interrupt::flag())?;
-    let s = done.solve.unwrap_or_default();
+    let done = pipeline::run(
+        &c,
+        stages,
+        args.shard,
+        None,
+        crate::interrupt::flag(),
+        &mut pipeline::Quiet,
+    )?;
+    print_solve_summary(&done.solve.unwrap_or_default());
+    Ok(if done.interrupted {
+        exit::INTERRUPTED
+    } else {
+        exit::OK
+    })
+}
+
+/// `solve: N pairs, …` on stderr.
+pub fn print_solve_summary(s: &crate::solve::SolveSummary) {
     eprintln!(
         "solve: {} pairs, {} already done, {} run now{}",
         s.total_pairs,
@@ -52,9 +68,4 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             ""
         }
     );
-    Ok(if done.interrupted {
-        exit::INTERRUPTED
-    } else {
-        exit::OK
-    })
 }

@@ -234,7 +234,7 @@ pub fn run(
         check: true,
         score: false,
     };
-    let done = crate::pipeline::run(&c, stages, None, None, cancel)?;
+    let done = crate::pipeline::run(&c, stages, None, None, cancel, &mut crate::pipeline::Quiet)?;
     let named = done.name.context("the name stage did not run")?;
     let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();

@@ -17,7 +17,7 @@ use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::pair::{RunStatus, Verdict};
 use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::RunRecord;
+use crate::campaign::records::{exit_text, RunRecord};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -250,7 +250,7 @@ fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
             format!(
                 "the output is not an SMT-LIB answer ({}; {})",
                 faults.join(", "),
-                run.exit
+                exit_text::format(&run.exit)
             ),
         );
     }
@@ -264,7 +264,7 @@ fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
     (
         Outcome::Skipped,
         "no-answer".into(),
-        format!("no answer ({})", run.exit),
+        format!("no answer ({})", exit_text::format(&run.exit)),
     )
 }
 
