@@ -300,5 +300,4 @@ fn recognitions(
 }
 
 #[cfg(test)]
-#[path = "mod_tests.rs"]
 mod tests;

@@ -250,5 +250,4 @@ pub fn best_overall(divisions: &[DivisionScore], mode: Mode, params: &BestOveral
 }
 
 #[cfg(test)]
-#[path = "recognition_tests.rs"]
 mod tests;

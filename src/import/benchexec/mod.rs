@@ -245,5 +245,4 @@ fn one_run(
 }
 
 #[cfg(test)]
-#[path = "benchexec_tests.rs"]
 mod tests;

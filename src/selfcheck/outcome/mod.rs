@@ -380,5 +380,4 @@ fn shorten(s: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "outcome_tests.rs"]
 mod tests;
