@@ -2,7 +2,7 @@
 //! yet decided, then print the verdict counts.
 
 use crate::campaign::pair::Verdict;
-use crate::exit;
+use crate::cmd::exit;
 use crate::pipeline::{self, Stages};
 use anyhow::Result;
 use clap::Args;
@@ -30,7 +30,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
-    crate::interrupt::install();
+    crate::cmd::interrupt::install();
     let stages = Stages {
         check: true,
         ..Stages::default()
@@ -40,7 +40,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         stages,
         args.shard,
         None,
-        crate::interrupt::flag(),
+        crate::cmd::interrupt::flag(),
         &mut pipeline::Quiet,
     )?;
     let s = done.check.unwrap_or_default();

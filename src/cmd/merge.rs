@@ -2,7 +2,7 @@
 //! (`shards/*/{runs,cores,checks}.jsonl`) into the campaign's, so that
 //! `coreval check`, `score` and `report` see a sharded run as one.
 
-use crate::exit;
+use crate::cmd::exit;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;

@@ -7,7 +7,7 @@
 
 use crate::benchmark::{NamedPolicy, Policy};
 use crate::campaign::index::Outcome;
-use crate::exit;
+use crate::cmd::exit;
 use crate::name::{name_tree, NameOptions, TreeOptions};
 use crate::scramble::ScrambleOptions;
 use anyhow::Result;

@@ -3,7 +3,7 @@
 
 use crate::campaign::pair::PairVerdict;
 use crate::check::CheckSummary;
-use crate::exit;
+use crate::cmd::exit;
 use crate::name::NameSummary;
 use crate::pipeline::{self, Observer, Stages};
 use crate::solve::SolveSummary;
@@ -41,7 +41,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
-    crate::interrupt::install();
+    crate::cmd::interrupt::install();
     let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
     let stages = Stages {
         name: wants(Stage::Name),
@@ -52,7 +52,14 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let mut lines = Lines {
         root: &c.benchmarks,
     };
-    let s = pipeline::run(&c, stages, None, None, crate::interrupt::flag(), &mut lines)?;
+    let s = pipeline::run(
+        &c,
+        stages,
+        None,
+        None,
+        crate::cmd::interrupt::flag(),
+        &mut lines,
+    )?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"

@@ -3,7 +3,7 @@
 //! `score::score_pairs`, `report::write_all`), so scoring a campaign's
 //! records later is the same two calls on other input.
 
-use crate::exit;
+use crate::cmd::exit;
 use crate::import::{starexec, Import};
 use crate::report::{self, Exporter, Outputs};
 use crate::score::participants::Participants;

@@ -2,7 +2,7 @@
 //! benchmarks, appending one record per finished pair to `runs.jsonl`.
 
 use crate::campaign::Campaign;
-use crate::exit;
+use crate::cmd::exit;
 use crate::pipeline::{self, Stages};
 use crate::slurm::shard::Shard;
 use anyhow::Result;
@@ -34,7 +34,7 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 
 pub fn run(args: SolveArgs) -> Result<u8> {
     let c = load(&args.campaign, args.jobs, args.shard)?;
-    crate::interrupt::install();
+    crate::cmd::interrupt::install();
     let stages = Stages {
         solve: true,
         ..Stages::default()
@@ -44,7 +44,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         stages,
         args.shard,
         None,
-        crate::interrupt::flag(),
+        crate::cmd::interrupt::flag(),
         &mut pipeline::Quiet,
     )?;
     print_solve_summary(&done.solve.unwrap_or_default());
