@@ -51,6 +51,57 @@ pub struct ConfigFile {
     pub solvers: Vec<SolverEntry>,
 }
 
+impl ConfigFile {
+    /// A config over `benchmarks` with every default and no solver: the
+    /// start of a campaign built in code (tests, `selfcheck`), completed by
+    /// setting fields and written with [`ConfigFile::write_to`].
+    pub fn new(benchmarks: impl Into<PathBuf>) -> ConfigFile {
+        ConfigFile {
+            benchmarks: benchmarks.into(),
+            checkers_dir: None,
+            jobs: 0,
+            cache: None,
+            naming: Naming::default(),
+            limits: Limits::default(),
+            check: Check::default(),
+            score: Score::default(),
+            solvers: Vec::new(),
+        }
+    }
+
+    /// Add a solver under test that is one of the definitions.
+    pub fn solver_definition(&mut self, name: &str, definition: &str) -> &mut Self {
+        self.solvers.push(SolverEntry {
+            name: name.into(),
+            definition: Some(definition.into()),
+            command: None,
+            team: None,
+            args: Vec::new(),
+        });
+        self
+    }
+
+    /// Add a solver under test run by an inline command (`{file}` in it).
+    pub fn solver_command(&mut self, name: &str, command: &[&str]) -> &mut Self {
+        self.solvers.push(SolverEntry {
+            name: name.into(),
+            definition: None,
+            command: Some(command.iter().map(|s| s.to_string()).collect()),
+            team: None,
+            args: Vec::new(),
+        });
+        self
+    }
+
+    /// Write it as `DIR/campaign.toml` (creating `DIR`).
+    pub fn write_to(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let text = toml::to_string(self).context("cannot write the config as TOML")?;
+        let path = dir.join(CONFIG_FILE);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Naming {
