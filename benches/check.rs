@@ -20,7 +20,8 @@
 //! checks in new campaign folders sharing its results.
 
 use coreval::campaign::Campaign;
-use coreval::check::{self, CheckSummary};
+use coreval::check::CheckSummary;
+use coreval::pipeline::{self, Stages};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -194,7 +195,21 @@ impl Pass {
 fn run_check(c: &Campaign) -> Pass {
     let (b0, t0) = cpu_jiffies();
     let t = std::time::Instant::now();
-    let s = check::check(c, &|_| true, &AtomicBool::new(false)).unwrap();
+    let stages = Stages {
+        check: true,
+        ..Stages::default()
+    };
+    let s = pipeline::run(
+        c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap()
+    .check
+    .unwrap();
     let stage_wall = t.elapsed().as_secs_f64();
     let (b1, t1) = cpu_jiffies();
     let machine_busy = if t1 > t0 {
@@ -253,8 +268,22 @@ fn main() {
     .unwrap();
     let c = Campaign::load(&base).unwrap();
     let t = std::time::Instant::now();
-    coreval::pipeline::name(&c).unwrap();
-    let s = coreval::solve::solve(&c, &|_, _| true, &AtomicBool::new(false)).unwrap();
+    let stages = Stages {
+        name: true,
+        solve: true,
+        ..Stages::default()
+    };
+    let s = pipeline::run(
+        &c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap()
+    .solve
+    .unwrap();
     println!(
         "solve: {} pairs in {:.1} s (not measured below)",
         s.total_pairs,

@@ -15,6 +15,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// File name of the lock inside a campaign (or shard) folder.
@@ -35,14 +36,19 @@ impl CampaignLock {
 
 /// Lock the journals of `c` (its shard's, when it runs one shard). When
 /// another process holds them: an error naming it, or with `wait`, wait for
-/// it (a note on stderr says for whom), until it ends or Ctrl-C.
-pub fn acquire(c: &crate::campaign::Campaign, wait: bool) -> Result<CampaignLock> {
+/// it (a note on stderr says for whom) until it ends or `cancel` is set
+/// (Ctrl-C).
+pub fn acquire(
+    c: &crate::campaign::Campaign,
+    wait: bool,
+    cancel: &AtomicBool,
+) -> Result<CampaignLock> {
     let dir = c.shard_dir.as_deref().unwrap_or(&c.dir);
-    acquire_in(dir, wait)
+    acquire_in(dir, wait, cancel)
 }
 
 /// [`acquire`] for the folder `dir`.
-pub fn acquire_in(dir: &Path, wait: bool) -> Result<CampaignLock> {
+pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<CampaignLock> {
     std::fs::create_dir_all(dir).map_err(|e| {
         let why = crate::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot create {}{why}", dir.display()))
@@ -92,7 +98,7 @@ pub fn acquire_in(dir: &Path, wait: bool) -> Result<CampaignLock> {
             );
             said = true;
         }
-        if crate::interrupt::requested() {
+        if cancel.load(Ordering::SeqCst) {
             bail!("interrupted while waiting for {}", path.display());
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -188,7 +194,7 @@ mod tests {
     #[test]
     fn a_second_lock_names_the_first_holder() {
         let dir = tempfile::tempdir().unwrap();
-        let first = acquire_in(dir.path(), false).unwrap();
+        let first = acquire_in(dir.path(), false, &AtomicBool::new(false)).unwrap();
         let text = std::fs::read_to_string(first.path()).unwrap();
         assert!(
             text.contains(&format!("pid {}", std::process::id())),
@@ -197,13 +203,15 @@ mod tests {
         assert!(text.contains("UTC"), "{text}");
         // flock locks belong to the open file: a second open in this
         // process conflicts like another process would.
-        let e = acquire_in(dir.path(), false).unwrap_err().to_string();
+        let e = acquire_in(dir.path(), false, &AtomicBool::new(false))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("in use by another coreval") && e.contains("pid "),
             "{e}"
         );
         drop(first);
-        acquire_in(dir.path(), false).unwrap();
+        acquire_in(dir.path(), false, &AtomicBool::new(false)).unwrap();
     }
 
     #[test]

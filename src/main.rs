@@ -2,8 +2,8 @@
 //! result to a documented exit code (`Error: …` and 2 for tool errors).
 
 use clap::Parser;
-use coreval::cli::{Cli, Command};
-use coreval::exit;
+use coreval::cmd::cli::{Cli, Command};
+use coreval::cmd::exit;
 use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: every command the scanner

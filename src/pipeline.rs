@@ -1,44 +1,130 @@
-//! The stages of a campaign as library calls, in order: name → solve →
-//! check → verdicts → score → reports. `coreval run` calls them one after
-//! the other; each resumes from the journals, so a re-run after a kill
-//! redoes nothing that finished.
+//! The one pipeline: the stages of a campaign in order — name → solve →
+//! check → judge → score → reports — with a cancel flag, returning what
+//! each stage did. `coreval run`, `solve`, `check`, `selfcheck` and the
+//! Slurm tasks (which run `solve`/`check --shard`) all go through [`run`];
+//! each stage resumes from the journals, so a re-run after a kill redoes
+//! nothing that finished. The campaign's definitions, solvers under test
+//! and named index are loaded once, after naming, and passed down.
 
-use crate::campaign::Campaign;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::{Campaign, Loaded};
+use crate::check::CheckSummary;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
-use crate::report::schema::ScoreReport;
 use crate::report::{self, Outputs};
 use crate::score::participants::Participants;
-use crate::score::rules::{Edition, FamilyDef, Rules};
+use crate::score::result::ScoreReport;
+use crate::score::rules::{Edition, Rules};
 use crate::score::{score_pairs, ScoreOptions};
-use crate::verdicts::PairVerdict;
+use crate::slurm::shard::{pair_key, Shard};
+use crate::solve::SolveSummary;
 use anyhow::{anyhow, Context, Result};
-use clap::ValueEnum;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A rules edition by name (`smtcomp-2019`…).
-pub fn edition(name: &str) -> Result<Edition> {
-    Edition::from_str(name, false).map_err(|_| {
-        let known: Vec<String> = Edition::value_variants()
-            .iter()
-            .filter_map(|e| e.to_possible_value())
-            .map(|v| v.get_name().to_string())
-            .collect();
-        anyhow!(
-            "unknown rules edition '{name}': expected one of {}",
-            known.join(", ")
-        )
-    })
+/// Which stages to run. Verdicts are judged whenever checking or scoring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stages {
+    pub name: bool,
+    pub solve: bool,
+    pub check: bool,
+    pub score: bool,
 }
 
-/// A family definition by name (`first-folder`, `directory`).
-pub fn family(name: &str) -> Result<FamilyDef> {
-    FamilyDef::from_str(name, false).map_err(|_| {
-        anyhow!("unknown family definition '{name}': expected first-folder or directory")
-    })
+impl Stages {
+    /// Every stage.
+    pub const ALL: Stages = Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: true,
+    };
 }
 
-/// Stage 1: name the campaign's benchmarks into `named/` (resumable).
-pub fn name(c: &Campaign) -> Result<NameSummary> {
+/// What the stages did. A stage that did not run is `None`.
+#[derive(Default)]
+pub struct Summary {
+    pub name: Option<NameSummary>,
+    pub solve: Option<SolveSummary>,
+    pub check: Option<CheckSummary>,
+    /// Every pair with its verdict (judged after check, or for scoring).
+    pub pairs: Option<Vec<PairVerdict>>,
+    pub report: Option<ScoreReport>,
+    /// The cancel flag was raised: later stages did not run.
+    pub interrupted: bool,
+}
+
+/// What a caller hears as each stage finishes (the CLI prints a line per
+/// stage as it ends, not all at the end). Every method does nothing by
+/// default.
+pub trait Observer {
+    fn named(&mut self, _: &NameSummary) {}
+    fn solved(&mut self, _: &SolveSummary) {}
+    /// After check, with every pair judged.
+    fn checked(&mut self, _: &CheckSummary, _: &[PairVerdict]) {}
+}
+
+/// An observer that hears nothing.
+pub struct Quiet;
+
+impl Observer for Quiet {}
+
+/// Run `stages` of a campaign in order. `shard` restricts solve (by pair)
+/// and check (by benchmark) to one shard; `outputs` are the report files
+/// (the campaign's defaults when `None`). Stops between stages once
+/// `cancel` is raised; the journals are consistent at any point.
+pub fn run(
+    c: &Campaign,
+    stages: Stages,
+    shard: Option<Shard>,
+    outputs: Option<&Outputs>,
+    cancel: &AtomicBool,
+    observer: &mut dyn Observer,
+) -> Result<Summary> {
+    let stopped = || cancel.load(Ordering::SeqCst);
+    // A config that cannot be scored is refused before any work starts.
+    let rules = if stages.score { Some(rules(c)?) } else { None };
+    let mut out = Summary::default();
+    if stages.name {
+        let n = name(c)?;
+        observer.named(&n);
+        out.name = Some(n);
+    }
+    if !(stages.solve || stages.check || stages.score) || stopped() {
+        out.interrupted = stopped();
+        return Ok(out);
+    }
+    let l = Loaded::load(c)?;
+    if stages.solve && !stopped() {
+        let owns =
+            |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
+        let s = crate::solve::solve(&l, &owns, cancel)?;
+        observer.solved(&s);
+        out.solve = Some(s);
+    }
+    if stages.check && !stopped() {
+        let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
+        let k = crate::check::check(&l, &owns, cancel)?;
+        let pairs = crate::judge::collect(&l)?;
+        observer.checked(&k, &pairs);
+        out.check = Some(k);
+        out.pairs = Some(pairs);
+    }
+    if stopped() {
+        out.interrupted = true;
+        return Ok(out);
+    }
+    if out.pairs.is_none() && stages.score {
+        out.pairs = Some(crate::judge::collect(&l)?);
+    }
+    if let (Some(rules), Some(pairs)) = (rules, &out.pairs) {
+        let defaults = default_outputs(c);
+        out.report = Some(score(c, pairs, &rules, outputs.unwrap_or(&defaults))?);
+    }
+    Ok(out)
+}
+
+/// Name the campaign's benchmarks into `named/` (resumable).
+fn name(c: &Campaign) -> Result<NameSummary> {
     let n = &c.config.naming;
     let opts = TreeOptions {
         name: NameOptions {
@@ -68,10 +154,21 @@ pub fn name(c: &Campaign) -> Result<NameSummary> {
 
 /// The rules of a campaign: its edition, with the campaign's own time limit.
 pub fn rules(c: &Campaign) -> Result<Rules> {
-    let mut rules = edition(&c.config.score.rules)?.rules();
+    let edition: Edition = c.config.score.rules.parse().map_err(|e: String| {
+        anyhow!(
+            "{}: score.rules: {e}",
+            c.dir.join(crate::campaign::CONFIG_FILE).display()
+        )
+    })?;
+    let mut rules = edition.rules();
     rules.time_limit = c.time.as_secs_f64();
     if let Some(f) = &c.config.score.family {
-        rules.family = family(f)?;
+        rules.family = f.parse().map_err(|e: String| {
+            anyhow!(
+                "{}: score.family: {e}",
+                c.dir.join(crate::campaign::CONFIG_FILE).display()
+            )
+        })?;
     }
     Ok(rules)
 }
@@ -87,10 +184,14 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
     }
 }
 
-/// Stages 4–5: verdicts from the journals, scores, and the reports (plus
-/// `reports/pairs.jsonl`, every pair with the evidence behind its verdict).
-pub fn score(c: &Campaign, outputs: &Outputs) -> Result<(Vec<PairVerdict>, ScoreReport)> {
-    let pairs = crate::verdicts::collect(c)?;
+/// Scores and reports from the judged pairs (plus `reports/pairs.jsonl`,
+/// every pair with the evidence behind its verdict).
+fn score(
+    c: &Campaign,
+    pairs: &[PairVerdict],
+    rules: &Rules,
+    outputs: &Outputs,
+) -> Result<ScoreReport> {
     let participants = match &c.config.score.participants {
         Some(p) => Participants::load(&c.dir.join(p))?,
         None => Participants::none(),
@@ -101,15 +202,15 @@ pub fn score(c: &Campaign, outputs: &Outputs) -> Result<(Vec<PairVerdict>, Score
         warnings: Vec::new(),
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
-    let report = score_pairs(&records, &rules(c)?, &options);
+    let report = score_pairs(&records, rules, &options);
     let mut lines = Vec::new();
-    for p in &pairs {
+    for p in pairs {
         serde_json::to_writer(&mut lines, p)?;
         lines.push(b'\n');
     }
     crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
     report::write_all(&report, outputs)?;
-    Ok((pairs, report))
+    Ok(report)
 }
 
 /// Where the HTML report of a campaign is.

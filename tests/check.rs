@@ -8,11 +8,14 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
+use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
+use coreval::campaign::policy::{CheckAnswer, Policy};
+use coreval::campaign::records::CheckRecord;
 use coreval::campaign::Campaign;
-use coreval::check::{self, CheckRecord, CheckSummary};
-use coreval::policy::{CheckAnswer, Policy};
-use coreval::verdict::{IllFormed, Verdict};
-use coreval::verdicts::{self, PairVerdict};
+use coreval::campaign::Loaded;
+use coreval::check::CheckSummary;
+use coreval::judge;
+use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -57,7 +60,14 @@ fn campaign(benchmarks: &[&str], extra: &str) -> (tempfile::TempDir, Campaign) {
     );
     std::fs::write(dir.path().join("campaign.toml"), config).unwrap();
     let c = Campaign::load(dir.path()).unwrap();
-    coreval::pipeline::name(&c).unwrap();
+    run(
+        &c,
+        Stages {
+            name: true,
+            ..Stages::default()
+        },
+    )
+    .unwrap();
     (dir, c)
 }
 
@@ -71,7 +81,7 @@ fn core_solver(tag: &str) -> String {
 
 fn named_file(c: &Campaign, benchmark: &str) -> PathBuf {
     let id = benchmark.strip_prefix("edge/").unwrap_or(benchmark);
-    let b = coreval::solve::read_index(c)
+    let b = coreval::campaign::index::read_index(c)
         .unwrap()
         .into_iter()
         .find(|b| b.id == id)
@@ -104,15 +114,49 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
     core
 }
 
+/// Run some stages of a campaign through the one pipeline.
+fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
+    pipeline::run(
+        c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+}
+
+const SOLVE: Stages = Stages {
+    name: false,
+    solve: true,
+    check: false,
+    score: false,
+};
+const CHECK: Stages = Stages {
+    name: false,
+    solve: false,
+    check: true,
+    score: false,
+};
+
+/// The check stage alone.
+fn check_only(c: &Campaign) -> anyhow::Result<CheckSummary> {
+    Ok(run(c, CHECK)?.check.unwrap())
+}
+
+/// Every pair's verdict as the judge sees it now.
+fn pairs_of(c: &Campaign) -> Vec<PairVerdict> {
+    judge::collect(&Loaded::load(c).unwrap()).unwrap()
+}
+
 fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
-    let no = AtomicBool::new(false);
-    coreval::solve::solve(c, &|_, _| true, &no).unwrap();
-    let s = check::check(c, &|_| true, &no).unwrap();
-    (s, verdicts::collect(c).unwrap())
+    run(c, SOLVE).unwrap();
+    let s = check_only(c).unwrap();
+    (s, pairs_of(c))
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::check::CHECKS))
+    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS))
         .unwrap()
         .0
 }
@@ -169,7 +213,7 @@ fn real_solvers_cores_are_validated_and_cached_across_campaigns() {
     assert!(s.ran > 0 && s.cache_hits == 0);
 
     // Again: everything is decided, nothing runs.
-    let again = check::check(&c, &|_| true, &AtomicBool::new(false)).unwrap();
+    let again = check_only(&c).unwrap();
     assert_eq!((again.ran, again.cache_hits), (0, 0));
 
     // Another campaign with the same cores and the same cache: no checker runs.
@@ -219,7 +263,7 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     // Every preset refutes them, with every checker's answer in…
     for p in ALL_PRESETS {
         c.config.check.policy = p;
-        for v in verdicts::collect(&c).unwrap() {
+        for v in pairs_of(&c) {
             assert_eq!(
                 v.pair.verdict,
                 Verdict::Refuted,
@@ -231,12 +275,12 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     }
     // …and when early stop decides with fewer answers (fresh journal and cache).
     for p in ALL_PRESETS {
-        std::fs::remove_file(c.journal_path(coreval::check::CHECKS)).unwrap();
+        std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
         c.config.check.policy = p;
         c.config.check.early_stop = true;
         c.config.cache = Some(dir.path().join(format!("cache-{p}")));
-        let s = check::check(&c, &|_| true, &AtomicBool::new(false)).unwrap();
-        for v in verdicts::collect(&c).unwrap() {
+        let s = check_only(&c).unwrap();
+        for v in pairs_of(&c) {
             assert_eq!(
                 v.pair.verdict,
                 Verdict::Refuted,
@@ -325,7 +369,7 @@ fn ill_formed_cores_never_reach_a_checker() {
     plant(&c, LIA, "unknown", "(cv4 cv5 cv6 cv7 cv8 cv99)\n");
     plant(&c, LIA, "duplicate", "(cv4 cv5 cv6 cv7 cv8 |cv8|)\n");
     plant(&c, LIA, "empty", "()\n");
-    let idx = coreval::solve::read_index(&c).unwrap();
+    let idx = coreval::campaign::index::read_index(&c).unwrap();
     let nested = idx
         .iter()
         .find(|b| b.id.ends_with("named-expr-use.smt2"))
@@ -509,17 +553,14 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
     ];
     // Named but not installed: the stage refuses, naming it and how to install it.
     let (_d, c) = campaign_with_defs(&defs, "checkers = [\"z3\", \"ghost\"]");
-    coreval::solve::solve(&c, &|_, _| true, &AtomicBool::new(false)).unwrap();
-    let e = format!(
-        "{:#}",
-        check::check(&c, &|_| true, &AtomicBool::new(false)).unwrap_err()
-    );
+    run(&c, SOLVE).unwrap();
+    let e = format!("{:#}", check_only(&c).unwrap_err());
     assert!(
         e.contains("'ghost'") && e.contains("not installed") && e.contains("apt-get install ghost"),
         "{e}"
     );
     // Scoring still works where the checker is missing: the pairs wait.
-    let pairs = verdicts::collect(&c).unwrap();
+    let pairs = pairs_of(&c);
     assert!(pairs
         .iter()
         .all(|p| p.pending && p.pair.verdict == Verdict::NotValidated));
@@ -535,7 +576,7 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
         pairs.iter().all(|p| p.pending),
         "unanimous waits for every checker"
     );
-    let s = check::check(&c, &|_| true, &AtomicBool::new(false)).unwrap();
+    let s = check_only(&c).unwrap();
     assert_eq!((s.ran, s.failed_to_start), (0, 2));
 }
 

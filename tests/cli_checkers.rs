@@ -2,15 +2,10 @@
 //! solvers), JSON output, a missing solver, a broken definition file and
 //! the `COREVAL_CHECKERS` default.
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
 use std::path::PathBuf;
-
-fn coreval() -> Command {
-    let mut cmd = Command::cargo_bin("coreval").unwrap();
-    cmd.env_remove("COREVAL_CHECKERS");
-    cmd
-}
 
 fn shipped() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("checkers")
@@ -27,7 +22,7 @@ install_hint = "pip install ghost-solver"
 
 #[test]
 fn lists_shipped_checkers_with_versions() {
-    let out = coreval()
+    let out = common::cmd()
         .args(["checkers", "--dir"])
         .arg(shipped())
         .assert()
@@ -62,7 +57,7 @@ fn lists_shipped_checkers_with_versions() {
 
 #[test]
 fn json_listing() {
-    let out = coreval()
+    let out = common::cmd()
         .args(["checkers", "--json", "--dir"])
         .arg(shipped())
         .assert()
@@ -85,7 +80,7 @@ fn missing_solver_says_how_to_install_and_fails() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ghost.toml"), MISSING).unwrap();
     std::fs::write(dir.path().join("install.sh"), "#!/bin/sh\n").unwrap();
-    coreval()
+    common::cmd()
         .args(["checkers", "--dir"])
         .arg(dir.path())
         .assert()
@@ -97,7 +92,7 @@ fn missing_solver_says_how_to_install_and_fails() {
             "install: pip install ghost-solver",
         ))
         .stdout(predicate::str::contains("bash ").and(predicate::str::contains("install.sh")));
-    let out = coreval()
+    let out = common::cmd()
         .args(["checkers", "--json", "--dir"])
         .arg(dir.path())
         .assert()
@@ -111,7 +106,7 @@ fn broken_definition_is_a_tool_error_naming_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let text = MISSING.replace("logics = [\"QF_BV\"]", "logics = \"QF_BV\"");
     std::fs::write(dir.path().join("ghost.toml"), text).unwrap();
-    coreval()
+    common::cmd()
         .args(["checkers", "--dir"])
         .arg(dir.path())
         .assert()
@@ -125,7 +120,7 @@ fn broken_definition_is_a_tool_error_naming_file_and_line() {
 fn coreval_checkers_env_selects_the_directory() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ghost.toml"), MISSING).unwrap();
-    coreval()
+    common::cmd()
         .env("COREVAL_CHECKERS", dir.path())
         .arg("checkers")
         .assert()

@@ -3,17 +3,12 @@
 
 mod common;
 
-use assert_cmd::Command;
-use coreval::name::Outcome;
+use coreval::campaign::index::Outcome;
 use predicates::str::contains;
 use std::path::Path;
 
 const GOOD: &str = "(set-logic QF_LIA)\n(set-info :status unsat)\n(declare-fun x () Int)\n\
                     (assert (> x 0))\n(assert (< x 0))\n(check-sat)\n";
-
-fn coreval() -> Command {
-    Command::cargo_bin("coreval").unwrap()
-}
 
 fn write(root: &Path, id: &str, text: &str) {
     let p = root.join(id);
@@ -48,7 +43,7 @@ fn tree() -> tempfile::TempDir {
 fn names_a_tree_and_reports_each_file() {
     let root = tree();
     let out = tempfile::tempdir().unwrap();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .arg("-o")
@@ -110,7 +105,7 @@ fn walk(dir: &Path) -> Vec<String> {
 fn a_clashing_fixed_prefix_fails_clearly() {
     let root = tree();
     let out = tempfile::tempdir().unwrap();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path().join("QF_LIA/other/smtcomp.smt2"))
         .args(["--prefix", "smtcomp", "-o"])
@@ -123,7 +118,7 @@ fn a_clashing_fixed_prefix_fails_clearly() {
         ));
     let idx = common::read_index(out.path());
     assert_eq!(idx[0].outcome, Outcome::Failed);
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .args(["--prefix", "1x", "-o"])
@@ -140,7 +135,7 @@ fn resumes_and_redoes_changed_files() {
     write(root.path(), "A/b.smt2", GOOD);
     let out = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
-        coreval()
+        common::cmd()
             .arg("name")
             .arg(root.path())
             .arg("-o")
@@ -178,7 +173,7 @@ fn resumes_and_redoes_changed_files() {
 #[test]
 fn refuses_an_output_inside_the_root() {
     let root = tree();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .arg("-o")
@@ -202,7 +197,7 @@ fn policies_and_minimum_from_the_command_line() {
         &GOOD.replace("(assert (< x 0))", ""),
     );
     let out = tempfile::tempdir().unwrap();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .arg("-o")
@@ -213,7 +208,7 @@ fn policies_and_minimum_from_the_command_line() {
         .stderr(contains(
             "one.smt2: 1 top-level assertion(s), fewer than the minimum 2",
         ));
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .args([
@@ -242,7 +237,7 @@ fn lint_reports_positions_and_exit_code() {
         "QF_BV/bad.smt2",
         "(set-logic QF_BV)\n(assert (= #z1 x))\n",
     );
-    coreval()
+    common::cmd()
         .arg("lint")
         .arg(root.path().join("QF_BV"))
         .arg(root.path().join("QF_LIA/fam"))
@@ -250,7 +245,7 @@ fn lint_reports_positions_and_exit_code() {
         .code(1)
         .stdout(contains("3 files: 2 valid, 1 with errors"))
         .stderr(contains("bad.smt2:2:12: invalid token '#z1'"));
-    coreval()
+    common::cmd()
         .arg("lint")
         .arg(root.path().join("QF_LIA/fam/sub/good.smt2"))
         .assert()
@@ -267,7 +262,7 @@ fn strict_naming_marks_unparsable_files_malformed() {
         &GOOD.replace("(> x 0)", "(> x 0) x"),
     );
     let out = tempfile::tempdir().unwrap();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .args(["--strict", "-o"])
@@ -285,7 +280,7 @@ fn named_files_are_readable_by_others() {
     let root = tempfile::tempdir().unwrap();
     write(root.path(), "L/a.smt2", GOOD);
     let out = tempfile::tempdir().unwrap();
-    coreval()
+    common::cmd()
         .arg("name")
         .arg(root.path())
         .arg("-o")

@@ -4,22 +4,15 @@
 
 mod common;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::PathBuf;
-
-fn coreval() -> Command {
-    let mut c = Command::cargo_bin("coreval").unwrap();
-    c.env("COREVAL_NO_PROGRESS", "1");
-    c
-}
 
 fn example(named: bool) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("campaign");
     common::copy_example_campaign(&dir);
     if named {
-        coreval()
+        common::cmd()
             .arg("run")
             .arg(&dir)
             .args(["--stage", "name"])
@@ -32,7 +25,7 @@ fn example(named: bool) -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn submit_refuses_an_unnamed_campaign() {
     let (_t, dir) = example(false);
-    coreval()
+    common::cmd()
         .args(["slurm", "submit"])
         .arg(&dir)
         .args(["--shards", "4", "--dry-run"])
@@ -48,7 +41,7 @@ fn submit_refuses_an_unnamed_campaign() {
 fn submit_checks_its_arguments() {
     let (_t, dir) = example(true);
     let run = |args: &[&str]| {
-        coreval()
+        common::cmd()
             .args(["slurm", "submit"])
             .arg(&dir)
             .args(args)
@@ -60,7 +53,7 @@ fn submit_checks_its_arguments() {
     run(&["--shards", "4", "--only", "4"])
         .stderr(predicate::str::contains("shards are numbered 0 to 3"));
     run(&["--shards", "4", "--throttle", "0"]).stderr(predicate::str::contains("at least 1"));
-    coreval()
+    common::cmd()
         .args(["slurm", "status"])
         .arg(&dir)
         .assert()
@@ -71,7 +64,7 @@ fn submit_checks_its_arguments() {
 #[test]
 fn dry_run_prints_the_job_chain() {
     let (_t, dir) = example(true);
-    let out = coreval()
+    let out = common::cmd()
         .args(["slurm", "submit"])
         .arg(&dir)
         .args([
@@ -113,7 +106,7 @@ fn merge_folds_shards_once() {
         "{\"solver\":\"z3\",\"benchmark\":\"a\"}\n{\"solver\":\"z3\",\"benchmark\":\"b\"}\n",
     )
     .unwrap();
-    coreval()
+    common::cmd()
         .arg("merge")
         .arg(&dir)
         .assert()
@@ -121,7 +114,7 @@ fn merge_folds_shards_once() {
         .stderr(predicate::str::contains(
             "runs.jsonl +2 (0 already there, 2 after)",
         ));
-    coreval()
+    common::cmd()
         .arg("merge")
         .arg(&dir)
         .assert()
@@ -129,7 +122,7 @@ fn merge_folds_shards_once() {
         .stderr(predicate::str::contains(
             "runs.jsonl +0 (2 already there, 2 after)",
         ));
-    coreval()
+    common::cmd()
         .arg("merge")
         .arg(dir.join("shards"))
         .assert()

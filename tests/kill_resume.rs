@@ -14,7 +14,8 @@
 mod common;
 
 use common::procs::{alive, solver_processes, Proc, Running};
-use common::{copy_examples, q, repo};
+use common::{copy_examples, repo};
+use coreval::campaign::ConfigFile;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,18 +57,17 @@ const BENCHMARKS: &[&str] = &[
 
 /// A campaign folder of the 13 benchmarks, z3/yices/cvc5 under test and as checkers.
 fn campaign(dir: &Path, bench: &Path) {
-    std::fs::create_dir_all(dir).unwrap();
-    let config = format!(
-        "benchmarks = {}\ncheckers_dir = {}\njobs = 2\ncache = \"cache\"\n\
-         [naming]\nallow_no_status = true\n[limits]\ntime = 20.0\nchecker_time = 20.0\n\
-         [check]\ncheckers = [\"z3\", \"yices\", \"cvc5\"]\n\
-         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
-         [[solver]]\nname = \"yices\"\ndefinition = \"yices\"\n\
-         [[solver]]\nname = \"cvc5\"\ndefinition = \"cvc5\"\n",
-        q(bench),
-        q(&repo().join("checkers"))
-    );
-    std::fs::write(dir.join("campaign.toml"), config).unwrap();
+    let mut config = ConfigFile::new(bench);
+    config.checkers_dir = Some(repo().join("checkers"));
+    config.jobs = 2;
+    config.cache = Some("cache".into());
+    config.naming.allow_no_status = true;
+    (config.limits.time, config.limits.checker_time) = (20.0, 20.0);
+    config.check.checkers = vec!["z3".into(), "yices".into(), "cvc5".into()];
+    for s in ["z3", "yices", "cvc5"] {
+        config.solver_definition(s, s);
+    }
+    config.write_to(dir).unwrap();
 }
 
 /// The stage a `coreval run` is in, from the stage lines it printed.

@@ -8,7 +8,8 @@
 use coreval::campaign::{Campaign, CONFIG_FILE};
 use coreval::rebuild::{assert_name, numbered_with, rebuild, store};
 use coreval::smtlib::lexer::{Lexer, TokenKind};
-use coreval::smtlib::scanner::{commands, ScanError, Scanner};
+use coreval::smtlib::scanner::{commands, Scanner};
+use coreval::smtlib::SyntaxError;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -16,11 +17,11 @@ use std::time::{Duration, Instant};
 
 const FIXTURE: &str = "tests/fixtures/checkers/QF_UF-bt-test-01.named.smt2";
 
-fn err(src: &[u8]) -> ScanError {
+fn err(src: &[u8]) -> SyntaxError {
     commands(src).expect_err("the scan should fail")
 }
 
-fn at(e: &ScanError) -> (u64, u64) {
+fn at(e: &SyntaxError) -> (u64, u64) {
     (e.line, e.column)
 }
 

@@ -7,24 +7,18 @@
 
 mod common;
 
-use assert_cmd::Command;
-use coreval::name::{IndexEntry, Outcome};
+use coreval::campaign::index::IndexEntry;
+use coreval::campaign::index::Outcome;
 use coreval::scramble::{core_positions, DescrambleMap};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-
-fn coreval() -> Command {
-    let mut c = Command::cargo_bin("coreval").unwrap();
-    c.env("COREVAL_NO_PROGRESS", "1");
-    c
-}
 
 fn example_benchmarks() -> PathBuf {
     common::repo().join("examples/campaign/benchmarks")
 }
 
 fn name_scrambled_tree(root: &Path, out: &Path) {
-    coreval()
+    common::cmd()
         .args(["name", "--scramble", "1", "-o"])
         .arg(out)
         .arg(root)
@@ -33,7 +27,7 @@ fn name_scrambled_tree(root: &Path, out: &Path) {
 }
 
 fn name_scrambled(out: &Path, seed: &str) -> String {
-    let o = coreval()
+    let o = common::cmd()
         .args(["name", "--scramble", seed, "-o"])
         .arg(out)
         .arg(example_benchmarks())
@@ -176,7 +170,7 @@ fn a_malformed_benchmark_is_reported_where_it_is_wrong() {
     // The file breaks (one parenthesis less, another size): named again,
     // malformed, and the earlier output and map are gone.
     std::fs::write(root.join("bad.smt2"), good.replace("(not p))", "(not p)")).unwrap();
-    let o = coreval()
+    let o = common::cmd()
         .args(["name", "--scramble", "1", "-o"])
         .arg(&out)
         .arg(&root)
@@ -205,7 +199,7 @@ fn a_campaign_with_scramble_seed_runs_on_scrambled_files() {
         text.replace("[naming]\n", "[naming]\nscramble_seed = 2026\n"),
     )
     .unwrap();
-    let o = coreval().arg("run").arg(&camp).output().unwrap();
+    let o = common::cmd().arg("run").arg(&camp).output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     let entries = common::read_index(&camp.join("named"));

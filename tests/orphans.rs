@@ -10,6 +10,7 @@ mod common;
 
 use common::procs::{alive, eventually, solver_processes, Proc, Running};
 use common::{q, repo};
+use coreval::campaign::ConfigFile;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -24,9 +25,14 @@ impl Drop for Reaper {
     }
 }
 
-/// A campaign on the pigeonhole instance (z3 cannot finish it), with
-/// `solvers` and `checkers`, long limits.
-fn slow_campaign(dir: &Path, solvers: &str, checkers: &str, checkers_dir: &Path) {
+/// A campaign on the pigeonhole instance (z3 cannot finish it), with the
+/// solvers `add` enters and `checkers`, long limits.
+fn slow_campaign(
+    dir: &Path,
+    add: impl Fn(&mut ConfigFile),
+    checkers: &[&str],
+    checkers_dir: &Path,
+) {
     let bench = dir.join("bench/QF_UF/php");
     std::fs::create_dir_all(&bench).unwrap();
     std::fs::copy(
@@ -34,13 +40,20 @@ fn slow_campaign(dir: &Path, solvers: &str, checkers: &str, checkers_dir: &Path)
         bench.join("php11.smt2"),
     )
     .unwrap();
-    let config = format!(
-        "benchmarks = \"bench\"\ncheckers_dir = {}\njobs = 3\ncache = \"cache\"\n\
-         [naming]\nallow_no_status = true\nnamed_policy = \"strip\"\n\
-         [limits]\ntime = 60.0\nchecker_time = 60.0\ngrace = 0.2\n[check]\ncheckers = [{checkers}]\n{solvers}",
-        q(checkers_dir)
-    );
-    std::fs::write(dir.join("campaign.toml"), config).unwrap();
+    let mut config = ConfigFile::new("bench");
+    config.checkers_dir = Some(checkers_dir.to_path_buf());
+    config.jobs = 3;
+    config.cache = Some("cache".into());
+    config.naming.allow_no_status = true;
+    config.naming.named_policy = coreval::benchmark::NamedPolicy::Strip;
+    (
+        config.limits.time,
+        config.limits.checker_time,
+        config.limits.grace,
+    ) = (60.0, 60.0, 0.2);
+    config.check.checkers = checkers.iter().map(|c| c.to_string()).collect();
+    add(&mut config);
+    config.write_to(dir).unwrap();
 }
 
 /// Kill `r` once the processes `want` names (command-line words) all run
@@ -79,19 +92,20 @@ fn solvers_of_a_killed_run_do_not_survive_the_next() {
     // Solve stage: z3 (real, cannot finish) and hang.sh under test.
     let solving = tmp.path().join("solving");
     std::fs::create_dir_all(&solving).unwrap();
-    let solvers = format!(
-        "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n[[solver]]\nname = \"hang\"\ncommand = [{}, \"{{file}}\"]\n",
-        q(&hang)
-    );
-    slow_campaign(&solving, &solvers, "\"z3\"", &kdir);
+    let hang_cmd = hang.to_str().unwrap();
+    let solvers = |c: &mut ConfigFile| {
+        c.solver_definition("z3", "z3")
+            .solver_command("hang", &[hang_cmd, "{file}"]);
+    };
+    slow_campaign(&solving, solvers, &["z3"], &kdir);
     // Check stage: a solver that prints the full core at once; z3 and hang.sh check it.
     let checking = tmp.path().join("checking");
     std::fs::create_dir_all(&checking).unwrap();
-    let fast = format!(
-        "[[solver]]\nname = \"fast\"\ncommand = [{}, \"{{file}}\"]\n",
-        q(&fixtures.join("unsat-core.sh"))
-    );
-    slow_campaign(&checking, &fast, "\"z3\", \"hang\"", &kdir);
+    let fast = fixtures.join("unsat-core.sh");
+    let fast = |c: &mut ConfigFile| {
+        c.solver_command("fast", &[fast.to_str().unwrap(), "{file}"]);
+    };
+    slow_campaign(&checking, fast, &["z3", "hang"], &kdir);
     let _reaper = Reaper(vec![solving.clone(), checking.clone()]);
 
     for (dir, rerun, files) in [(&solving, "run", "named/"), (&checking, "check", "cores/")] {

@@ -1,13 +1,10 @@
 //! `coreval scramble` from the command line: folder trees, thread counts,
 //! the competition seed procedure, bad files.
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
-
-fn coreval() -> Command {
-    Command::cargo_bin("coreval").unwrap()
-}
 
 fn benchmarks(family: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,7 +38,7 @@ fn same_bytes_whatever_the_thread_count() {
     let mut trees = Vec::new();
     for jobs in ["1", "2", "4"] {
         let out = tmp.path().join(format!("j{jobs}"));
-        coreval()
+        common::cmd()
             .args(["scramble", "--seed", "77", "--commute", "-j", jobs, "-o"])
             .arg(&out)
             .arg(&input)
@@ -59,7 +56,7 @@ fn same_bytes_whatever_the_thread_count() {
     assert_eq!(trees[0], trees[2]);
     // Another seed gives other files.
     let other = tmp.path().join("other");
-    coreval()
+    common::cmd()
         .args(["scramble", "--seed", "78", "--commute", "-o"])
         .arg(&other)
         .arg(&input)
@@ -81,7 +78,7 @@ fn seed_from_entrants_and_nyse() {
     let input = benchmarks("QF_UF/cvc5-test_regress_cli_regress0_uf");
     let a = tmp.path().join("a");
     let b = tmp.path().join("b");
-    coreval()
+    common::cmd()
         .args(["scramble", "--nyse", "10,512.83", "--seed-from"])
         .arg(&csv)
         .arg("-o")
@@ -92,7 +89,7 @@ fn seed_from_entrants_and_nyse() {
         .stderr(contains(format!(
             "seed {expect} = (2 entrant numbers + NYSE 10512) mod 2^30"
         )));
-    coreval()
+    common::cmd()
         .args(["scramble", "--seed", &expect.to_string(), "-o"])
         .arg(&b)
         .arg(&input)
@@ -100,7 +97,7 @@ fn seed_from_entrants_and_nyse() {
         .success();
     assert_eq!(tree(&a), tree(&b));
     // --seed-from needs --nyse, and one seed source is required.
-    coreval()
+    common::cmd()
         .args(["scramble", "--seed-from"])
         .arg(&csv)
         .arg("-o")
@@ -108,7 +105,7 @@ fn seed_from_entrants_and_nyse() {
         .arg(&input)
         .assert()
         .failure();
-    coreval()
+    common::cmd()
         .args(["scramble", "-o"])
         .arg(tmp.path().join("c"))
         .arg(&input)
@@ -132,7 +129,7 @@ fn a_bad_file_is_reported_and_the_others_go_on() {
     )
     .unwrap();
     let out = tmp.path().join("out");
-    coreval()
+    common::cmd()
         .args(["scramble", "--seed", "3", "-o"])
         .arg(&out)
         .arg(&input)
@@ -147,7 +144,7 @@ fn a_bad_file_is_reported_and_the_others_go_on() {
     assert_eq!(map.status.as_deref(), Some("unsat"));
     assert_eq!(map.assertions.len(), 2);
     // An output folder inside the input folder is refused.
-    coreval()
+    common::cmd()
         .args(["scramble", "--seed", "3", "-o"])
         .arg(input.join("sub"))
         .arg(&input)

@@ -30,10 +30,40 @@ mod scan;
 mod tests;
 
 use crate::smtlib::symbol::normalize;
-use crate::verdict::IllFormed;
 use scan::{Item, Scanner};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+
+/// Why a reported core is not well formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IllFormed {
+    /// A name that is not one of the benchmark's top-level assertion names.
+    UnknownName,
+    /// A name listed twice (no edition mentions it; coreval flags it and
+    /// counts the core as ill-formed so that no solver gains by it).
+    DuplicateName,
+    /// A name of a nested (non top-level) `:named` term.
+    NestedName,
+    /// An empty core: the benchmark's assertions are all named, so the
+    /// empty set is satisfiable.
+    Empty,
+    /// The core list could not be parsed at all.
+    Unparsable,
+}
+
+impl IllFormed {
+    /// Short stable name (`unknown-name`, `duplicate-name`, …).
+    pub fn label(self) -> &'static str {
+        match self {
+            IllFormed::UnknownName => "unknown-name",
+            IllFormed::DuplicateName => "duplicate-name",
+            IllFormed::NestedName => "nested-name",
+            IllFormed::Empty => "empty",
+            IllFormed::Unparsable => "unparsable",
+        }
+    }
+}
 
 /// The solver's answer to the (single) `check-sat`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -10,8 +10,9 @@
 
 use super::{At, BenchmarkInfo, Ineligibility, Reason};
 use crate::smtlib::lexer::{Lexer, Token, TokenKind};
-use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use crate::smtlib::scanner::{Command, Scanner};
 use crate::smtlib::symbol::normalize_bytes;
+use crate::smtlib::SyntaxError;
 use anyhow::{Context, Result};
 use std::collections::HashSet;
 use std::path::Path;
@@ -162,7 +163,7 @@ impl Analyzer {
     }
 
     /// Record a scan error (the pass stops there).
-    pub fn scan_error(&mut self, e: &ScanError) {
+    pub fn scan_error(&mut self, e: &SyntaxError) {
         self.malformed(e.line, e.column, "", e.message.clone());
     }
 
@@ -262,7 +263,7 @@ impl Analyzer {
                     named = attrs;
                 }
                 Err((offset, message)) => {
-                    let (line, column) = position_in(cmd, offset);
+                    let (line, column) = cmd.position(offset);
                     self.malformed(line, column, head, message);
                 }
             }
@@ -294,7 +295,7 @@ impl Analyzer {
                     .iter()
                     .take_while(|b| matches!(b, b' ' | b'\t'))
                     .count();
-                let (line, column) = position_in(cmd, a.attr.0 + spaces);
+                let (line, column) = cmd.position(a.attr.0 + spaces);
                 let head = cmd.head().to_string();
                 self.info.first_name = Some((a.name.clone(), At { line, column, head }));
             }
@@ -303,7 +304,7 @@ impl Analyzer {
         for &(s, e) in uses {
             let sym = normalize_bytes(&cmd.text[s..e]);
             if self.names.contains(sym) && self.used.insert(sym.to_vec()) {
-                let (line, column) = position_in(cmd, s);
+                let (line, column) = cmd.position(s);
                 let head = cmd.head().to_string();
                 self.info
                     .used_names
@@ -375,18 +376,6 @@ fn at(cmd: &Command, head: &str) -> At {
 
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Line and column of byte `offset` of a command's text.
-pub(crate) fn position_in(cmd: &Command, offset: usize) -> (u64, u64) {
-    let before = &cmd.text[..offset.min(cmd.text.len())];
-    match memchr::memrchr(b'\n', before) {
-        None => (cmd.line, cmd.column + offset as u64),
-        Some(nl) => {
-            let lines = memchr::memchr_iter(b'\n', before).count() as u64;
-            (cmd.line + lines, (offset - nl) as u64)
-        }
-    }
 }
 
 /// The `n`-th token after the head of a command (0-based).

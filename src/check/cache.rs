@@ -15,7 +15,7 @@
 //! wins. An unreadable cache is a warning and an empty cache, never a
 //! failed stage: it only saves work.
 
-use super::CheckRecord;
+use crate::campaign::records::CheckRecord;
 use crate::journal::{self, Journal};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -116,7 +116,7 @@ fn key(r: &CheckRecord) -> Option<Key> {
 mod tests {
     use super::*;
     use crate::answer::Answer;
-    use crate::policy::CheckAnswer;
+    use crate::campaign::policy::CheckAnswer;
 
     fn rec(version: Option<&str>) -> CheckRecord {
         CheckRecord {
@@ -126,7 +126,7 @@ mod tests {
             time_limit: 20.0,
             answer: CheckAnswer::Unsat,
             raw: Answer::Unsat,
-            exit: "exit 0".into(),
+            exit: crate::runner::Exit::Exited(0),
             wall: 0.1,
             cpu: 0.1,
             cached: false,

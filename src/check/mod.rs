@@ -17,7 +17,7 @@
 //!   version, time limit), so a second run or another campaign with the same
 //!   cores runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
-//!   remaining checkers cannot change ([`crate::policy::decided_early`]), its
+//!   remaining checkers cannot change ([`crate::campaign::policy::decided_early`]), its
 //!   pending jobs are skipped and running ones killed ([`schedule`]). Each
 //!   core's checkers are queued most useful first: those that count for
 //!   the most undecided pairs, then the cheapest (mean CPU of earlier runs).
@@ -35,67 +35,19 @@ pub mod plan;
 pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
-use crate::campaign::Campaign;
-use crate::checkers::{self, Probe, SolverDef};
+use crate::campaign::policy::CheckAnswer;
+use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
+use crate::campaign::Loaded;
+use crate::checkers::{Probe, SolverDef};
 use crate::journal::Journal;
-use crate::policy::{CheckAnswer, Tally};
 use crate::runner::{self, Exit};
-use crate::solve::{self, RunRecord, SolverUnderTest};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use plan::Plan;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-
-/// `cores.jsonl`: which core-only benchmark a pair's core became.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CoreRecord {
-    pub solver: String,
-    pub benchmark: String,
-    /// BLAKE3 hash of the core-only benchmark's bytes (its file name).
-    pub hash: String,
-    /// Named assertions kept.
-    pub kept: u64,
-}
-
-/// `checks.jsonl` and the cache: one checker's answer on one core.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CheckRecord {
-    pub hash: String,
-    pub checker: String,
-    pub version: Option<String>,
-    /// Time limit in seconds.
-    pub time_limit: f64,
-    pub answer: CheckAnswer,
-    /// The raw answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
-    pub raw: Answer,
-    pub exit: String,
-    pub wall: f64,
-    pub cpu: f64,
-    /// Taken from the cross-campaign cache, not run here.
-    #[serde(default)]
-    pub cached: bool,
-    /// Why the answer is not the raw one (an answer after an error), or why
-    /// the checker was not applicable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// Output flags of the checker run (two answers, error before the answer…).
-    #[serde(default)]
-    pub flags: Vec<String>,
-}
-
-/// File names of the check stage's journals.
-pub const CORES: &str = "cores.jsonl";
-pub const CHECKS: &str = "checks.jsonl";
-
-/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
-pub fn is_hash(h: &str) -> bool {
-    h.len() == 64
-        && h.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
 
 /// Checker answer as the policies see it.
 pub fn classify(a: Answer) -> CheckAnswer {
@@ -129,47 +81,6 @@ pub fn classify_output(p: &ParsedOutput) -> (CheckAnswer, Option<String>) {
         );
     }
     (a, None)
-}
-
-/// The checkers a pair's core goes to.
-pub fn select<'a>(
-    checkers: &'a [SolverDef],
-    logic: &str,
-    solver: &SolverUnderTest,
-    independent: bool,
-) -> Vec<&'a SolverDef> {
-    checkers
-        .iter()
-        .filter(|k| k.supports(logic) && !(independent && k.team == solver.team))
-        .collect()
-}
-
-/// Whether the producing solver is this checker (the 2017 self-check clause).
-pub fn is_producer(solver: &SolverUnderTest, checker: &SolverDef) -> bool {
-    solver.definition.as_deref() == Some(checker.name.as_str())
-}
-
-/// Tally of the answers available for one pair, and how many of its
-/// checkers have not answered (and whether the producer is among them).
-/// A `not-applicable` checker is neither counted nor waited for.
-pub fn tally(
-    answers: &HashMap<&str, CheckAnswer>,
-    selected: &[&SolverDef],
-    solver: &SolverUnderTest,
-) -> (Tally, u32, bool) {
-    let mut t = Tally::default();
-    let mut remaining = 0;
-    let mut producer_pending = false;
-    for k in selected {
-        match answers.get(k.name.as_str()) {
-            Some(a) => t.add(*a, is_producer(solver, k)),
-            None => {
-                remaining += 1;
-                producer_pending |= is_producer(solver, k);
-            }
-        }
-    }
-    (t, remaining, producer_pending)
 }
 
 /// What a check pass did.
@@ -212,13 +123,12 @@ impl CheckSummary {
 
 /// Run the check stage of a campaign.
 pub fn check(
-    c: &Campaign,
+    l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<CheckSummary> {
-    let defs = checkers::load_dir(&solve::checkers_dir(c))?;
-    let solvers = solve::solvers_under_test(c, &defs)?;
-    let checkers = configured_checkers(c, &defs)?;
+    let (c, defs, _solvers) = (l.campaign, &l.defs, &l.solvers);
+    let checkers = crate::campaign::selection::configured_checkers(c, defs)?;
     let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs
@@ -235,15 +145,11 @@ pub fn check(
             );
         }
     }
-    let index: HashMap<String, crate::solve::Bench> = solve::read_index(c)?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
-    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
-    solve::reap_orphans(c);
+    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    crate::campaign::solvers::reap_orphans(c);
 
     // 1. The pairs with a core to check, their core-only files.
-    let pairs = plan::pairs_to_check(c, &runs, &solvers, &index, filter)?;
+    let pairs = plan::pairs_to_check(l, &runs, filter)?;
     let plan = Plan::new(c, checkers, pairs);
     let mut summary = CheckSummary {
         cores: plan.pairs.len(),
@@ -349,7 +255,8 @@ impl Run<'_> {
                             .get(&(job.core, job.checker))
                             .cloned()
                             .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
-                        let spec = solve::spec_for(k, &path, c, c.checker_time, false);
+                        let spec =
+                            crate::campaign::solvers::spec_for(k, &path, c, c.checker_time, false);
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
                         if let Some(rec) =
@@ -460,12 +367,16 @@ fn record_run(
         } else {
             parsed.answer
         },
-        exit: format!("{:?}", out.exit),
+        exit: out.exit.clone(),
         wall: out.wall,
         cpu: out.cpu,
         cached: false,
         note,
-        flags: parsed.flags.iter().map(solve::flag_name).collect(),
+        flags: parsed
+            .flags
+            .iter()
+            .map(crate::campaign::records::flag_name)
+            .collect(),
     })
 }
 
@@ -506,7 +417,10 @@ fn versions(
 
 /// The core of a run when it is worth checking: `unsat`, not timed out,
 /// and well formed.
-pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::solve::Bench) -> Option<&'a Vec<String>> {
+pub fn checkable_core<'a>(
+    r: &'a RunRecord,
+    e: &crate::campaign::index::Bench,
+) -> Option<&'a Vec<String>> {
     if r.answer != Answer::Unsat || r.timed_out {
         return None;
     }
@@ -515,56 +429,6 @@ pub fn checkable_core<'a>(r: &'a RunRecord, e: &crate::solve::Bench) -> Option<&
         return None;
     }
     Some(core)
-}
-
-/// The checker definitions a campaign uses: the named ones, or every
-/// installed definition. A named checker that is not installed is an error
-/// that says what is missing and how to install it.
-pub fn configured_checkers(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverDef>> {
-    let names = &c.config.check.checkers;
-    if names.is_empty() {
-        return Ok(defs.iter().filter(|d| d.is_installed()).cloned().collect());
-    }
-    names
-        .iter()
-        .map(|n| {
-            let d = defs.iter().find(|d| &d.name == n).with_context(|| {
-                let known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-                format!(
-                    "check.checkers: no definition '{n}' (known: {})",
-                    known.join(", ")
-                )
-            })?;
-            if let Some(why) = d.missing() {
-                anyhow::bail!(
-                    "checker '{n}' (check.checkers) is not installed: {why}; to install: {}",
-                    d.install_hint
-                );
-            }
-            Ok(d.clone())
-        })
-        .collect()
-}
-
-/// The checkers the verdicts count, which need not be runnable here: the
-/// named ones (installed or not), or every installed definition plus those
-/// that answered in this campaign (`answered`).
-pub fn verdict_checkers(
-    c: &Campaign,
-    defs: &[SolverDef],
-    answered: &HashSet<&str>,
-) -> Vec<SolverDef> {
-    let names = &c.config.check.checkers;
-    defs.iter()
-        .filter(|d| {
-            if names.is_empty() {
-                d.is_installed() || answered.contains(d.name.as_str())
-            } else {
-                names.contains(&d.name)
-            }
-        })
-        .cloned()
-        .collect()
 }
 
 pub(crate) fn warn(ws: Vec<String>) {

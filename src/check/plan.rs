@@ -11,14 +11,19 @@
 //! parallel: on a campaign whose answers are all cached, this phase is the
 //! whole stage.
 
-use super::{cache::Cache, checkable_core, select, tally, CheckRecord, CoreRecord};
+use super::{cache::Cache, checkable_core};
 use crate::answer::Answer;
-use crate::campaign::Campaign;
+use crate::campaign::index::Bench;
+use crate::campaign::policy::{decided_early, CheckAnswer, Policy};
+use crate::campaign::records::CheckRecord;
+use crate::campaign::records::CoreRecord;
+use crate::campaign::records::RunRecord;
+use crate::campaign::selection::{select, tally};
+use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::{Campaign, Loaded};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
-use crate::policy::{decided_early, CheckAnswer, Policy};
 use crate::rebuild::Dialect;
-use crate::solve::{Bench, RunRecord, SolverUnderTest};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -33,28 +38,24 @@ pub type Pair<'a> = (&'a SolverUnderTest, &'a Bench, String);
 /// The pairs to check, rebuilding the core-only files not yet built (or
 /// removed since) and journaling them in `cores.jsonl`.
 pub fn pairs_to_check<'a>(
-    c: &Campaign,
+    l: &'a Loaded,
     runs: &'a [RunRecord],
-    solvers: &'a [SolverUnderTest],
-    index: &'a HashMap<String, Bench>,
     filter: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Pair<'a>>> {
-    let cores_path = c.journal_path(super::CORES);
-    let core_recs: Vec<CoreRecord> = c.read_journal(super::CORES)?;
+    let c = l.campaign;
+    let cores_path = c.journal_path(crate::campaign::records::CORES);
+    let core_recs: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
     // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
     // (a damaged or edited journal) is ignored and the core rebuilt.
     let mut hash_of: HashMap<(String, String), String> = core_recs
         .into_iter()
-        .filter(|r| super::is_hash(&r.hash))
+        .filter(|r| crate::campaign::records::is_hash(&r.hash))
         .map(|r| ((r.solver, r.benchmark), r.hash))
         .collect();
     let mut wanted = Vec::new();
     let mut seen = HashSet::new();
     for r in runs {
-        let (Some(s), Some(e)) = (
-            solvers.iter().find(|s| s.name == r.solver),
-            index.get(&r.benchmark),
-        ) else {
+        let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
         };
         let Some(core) = checkable_core(r, e) else {
@@ -276,7 +277,7 @@ fn not_applicable(
         time_limit: limit,
         answer: CheckAnswer::NotApplicable,
         raw: Answer::NoAnswer,
-        exit: "not run".into(),
+        exit: crate::runner::Exit::FailedToStart("not run: not applicable".into()),
         wall: 0.0,
         cpu: 0.0,
         cached: false,

@@ -1,19 +1,11 @@
 //! Version probe: run a definition's `version_command` once and read the
-//! version from its output.
-//!
-//! This is the one place outside `runner.rs` that starts a process. The
-//! probe is not a measured job (no limits to enforce, no CPU time to
-//! account, output of a few lines), so it uses `std::process::Command`
-//! directly with a fixed guard: the command runs in its own process group,
-//! its pipes are drained on threads, and the group is killed after
-//! [`PROBE_TIMEOUT`].
+//! version from its output. The command goes through the runner like every
+//! other process (own group, capped output, group kill), with a fixed
+//! wall-clock guard of [`PROBE_TIMEOUT`].
 
-use std::io::Read;
-use std::os::unix::process::CommandExt;
+use crate::runner::{self, Exit};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a version command may run.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -25,55 +17,21 @@ pub(crate) struct ProbeOutput {
     pub success: bool,
 }
 
-fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = pipe.by_ref().take(1 << 20).read_to_end(&mut buf);
-        buf
-    })
-}
-
 /// Run `program args…` with stdin from /dev/null; `Err` says why it could
 /// not start or did not finish in time.
 pub(crate) fn run(program: &Path, args: &[String]) -> Result<ProbeOutput, String> {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-    let out = child.stdout.take().map(drain);
-    let err = child.stderr.take().map(drain);
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if start.elapsed() < PROBE_TIMEOUT => thread::sleep(Duration::from_millis(5)),
-            _ => {
-                // SAFETY: kill(2) on the child's own process group.
-                unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    let text = |h: Option<thread::JoinHandle<Vec<u8>>>| {
-        h.and_then(|h| h.join().ok())
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default()
-    };
-    let (stdout, stderr) = (text(out), text(err));
-    match status {
-        None => Err(format!(
+    let out = runner::run_short(program, args.to_vec(), PROBE_TIMEOUT);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match &out.exit {
+        Exit::FailedToStart(why) => Err(format!("cannot start {}: {why}", program.display())),
+        _ if out.timed_out => Err(format!(
             "{} --version did not finish in {PROBE_TIMEOUT:?}",
             program.display()
         )),
-        Some(status) => Ok(ProbeOutput {
-            stdout,
-            stderr,
-            success: status.success(),
+        exit => Ok(ProbeOutput {
+            stdout: text(&out.stdout),
+            stderr: text(&out.stderr),
+            success: *exit == Exit::Exited(0),
         }),
     }
 }

@@ -1,8 +1,9 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
-use crate::exit;
-use crate::verdict::Verdict;
+use crate::campaign::pair::Verdict;
+use crate::cmd::exit;
+use crate::pipeline::{self, Stages};
 use anyhow::Result;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -21,7 +22,7 @@ pub struct CheckArgs {
     /// Check only shard I of N (0-based), by benchmark id; journals go to
     /// `shards/I-of-N/` (see `coreval merge`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::slurm::shard::Shard>,
     /// When another coreval is working on these journals, wait for it.
     #[arg(long)]
     pub wait: bool,
@@ -32,25 +33,27 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
-    crate::interrupt::install();
-    if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
-        eprintln!("{hint}");
-        return Ok(exit::OK);
-    }
-    let stages = crate::preflight::Stages {
+    crate::cmd::interrupt::install();
+    let stages = Stages {
         check: true,
-        ..Default::default()
+        ..Stages::default()
     };
-    crate::preflight::preflight(&c, stages)?;
-    let _lock = crate::lock::acquire(&c, args.wait)?;
-    let s = crate::check::check(
+    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
+    else {
+        return Ok(exit::OK);
+    };
+    let done = pipeline::run(
         &c,
-        &|bench: &str| args.shard.is_none_or(|s| s.owns(bench)),
-        crate::interrupt::flag(),
+        stages,
+        args.shard,
+        None,
+        crate::cmd::interrupt::flag(),
+        &mut pipeline::Quiet,
     )?;
-    let pairs = crate::verdicts::collect(&c)?;
+    let s = done.check.unwrap_or_default();
+    let pairs = done.pairs.unwrap_or_default();
     print_check_summary(&s, &pairs);
-    Ok(if s.interrupted {
+    Ok(if done.interrupted {
         exit::INTERRUPTED
     } else if pairs.iter().any(|p| is_failure(&p.pair.verdict)) {
         exit::FAILURES
@@ -68,7 +71,10 @@ pub fn is_failure(v: &Verdict) -> bool {
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
-pub fn print_check_summary(s: &crate::check::CheckSummary, pairs: &[crate::verdicts::PairVerdict]) {
+pub fn print_check_summary(
+    s: &crate::check::CheckSummary,
+    pairs: &[crate::campaign::pair::PairVerdict],
+) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for p in pairs {
         let key = serde_json::to_value(&p.pair.verdict)

@@ -3,12 +3,12 @@
 //! it produces cores and which logics it takes, and say how to install the
 //! missing ones. A table by default, JSON with `--json`.
 //!
-//! Exit code 0 when every definition runs, 1 ([`crate::exit::FAILURES`])
+//! Exit code 0 when every definition runs, 1 ([`crate::cmd::exit::FAILURES`])
 //! when one is missing or broken, 2 for an unreadable directory or a broken
 //! definition file.
 
 use crate::checkers::{default_dir, load_dir, Probe, SolverDef};
-use crate::exit;
+use crate::cmd::exit;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;

@@ -2,7 +2,7 @@
 //! every option (the config reference of README is this file).
 
 use crate::campaign::CONFIG_FILE;
-use crate::exit;
+use crate::cmd::exit;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;

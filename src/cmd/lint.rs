@@ -4,7 +4,7 @@
 //! error.
 
 use crate::benchmark::discover;
-use crate::exit;
+use crate::cmd::exit;
 use crate::smtlib::lint::lint_file;
 use anyhow::Result;
 use clap::Args;

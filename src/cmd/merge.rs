@@ -2,7 +2,7 @@
 //! (`shards/*/{runs,cores,checks}.jsonl`) into the campaign's, so that
 //! `coreval check`, `score` and `report` see a sharded run as one.
 
-use crate::exit;
+use crate::cmd::exit;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -22,15 +22,18 @@ pub fn run(args: MergeArgs) -> Result<u8> {
             crate::campaign::CONFIG_FILE
         );
     }
-    let _lock = crate::lock::acquire_in(&args.campaign, false)?;
-    let s = crate::merge::merge(&args.campaign)?;
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    let _lock = crate::lock::acquire_in(&args.campaign, false, &no_cancel)?;
+    let s = crate::slurm::merge::merge(&args.campaign)?;
     for w in &s.warnings {
         eprintln!("warning: {w}");
     }
     if s.shards.is_empty() {
         eprintln!(
             "merge: no shard folders in {}; nothing to do",
-            args.campaign.join(crate::shard::SHARDS_DIR).display()
+            args.campaign
+                .join(crate::slurm::shard::SHARDS_DIR)
+                .display()
         );
         return Ok(exit::OK);
     }

@@ -1,13 +1,17 @@
 //! One module per subcommand: its clap arguments and the function that turns
 //! them into a validated configuration, calls the stages and returns an
-//! exit code (see [`crate::exit`]).
+//! exit code (see [`crate::cmd::exit`]).
 
 pub mod check;
 pub mod checkers;
+pub mod cli;
+pub mod exit;
 pub mod init;
+pub mod interrupt;
 pub mod lint;
 pub mod merge;
 pub mod name;
+pub mod preflight;
 pub mod run;
 pub mod score;
 pub mod scramble;

@@ -6,8 +6,9 @@
 //! malformed or could not be named (e.g. a `--prefix` that clashes).
 
 use crate::benchmark::{NamedPolicy, Policy};
-use crate::exit;
-use crate::name::{name_tree, NameOptions, Outcome, TreeOptions};
+use crate::campaign::index::Outcome;
+use crate::cmd::exit;
+use crate::name::{name_tree, NameOptions, TreeOptions};
 use crate::scramble::ScrambleOptions;
 use anyhow::Result;
 use clap::{Args, ValueEnum};

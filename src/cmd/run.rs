@@ -1,8 +1,12 @@
 //! `coreval run <CAMPAIGN>`: name → solve → check → score → reports in one
 //! command, each stage resuming where it stopped, then a final summary.
 
-use crate::exit;
-use crate::pipeline;
+use crate::campaign::pair::PairVerdict;
+use crate::check::CheckSummary;
+use crate::cmd::exit;
+use crate::name::NameSummary;
+use crate::pipeline::{self, Observer, Stages};
+use crate::solve::SolveSummary;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::collections::BTreeMap;
@@ -41,57 +45,39 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
-    crate::interrupt::install();
-    let stop = crate::interrupt::flag();
+    crate::cmd::interrupt::install();
     let wants = |s: Stage| args.stage.is_none_or(|only| only == s);
-    if matches!(args.stage, Some(Stage::Solve | Stage::Check)) {
-        if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
-            eprintln!("{hint}");
-            return Ok(exit::OK);
-        }
-    }
-    let stages = crate::preflight::Stages {
+    let stages = Stages {
         name: wants(Stage::Name),
         solve: wants(Stage::Solve),
         check: wants(Stage::Check),
+        score: wants(Stage::Score),
     };
-    crate::preflight::preflight(&c, stages)?;
-    let _lock = crate::lock::acquire(&c, args.wait)?;
-    if wants(Stage::Name) {
-        let n = pipeline::name(&c)?;
-        for (path, why) in &n.skipped_links {
-            eprintln!("{}: not followed: {why}", path.display());
-        }
-        for e in &n.entries {
-            for m in e.messages(&c.benchmarks) {
-                eprintln!("{m}");
-            }
-        }
-        eprintln!("name: {}", n.line());
-    }
-    if wants(Stage::Solve) && !crate::interrupt::requested() {
-        let s = crate::solve::solve(&c, &|_, _| true, stop)?;
-        eprintln!(
-            "solve: {} pairs, {} already done, {} run now",
-            s.total_pairs, s.already_done, s.ran
-        );
-    }
-    if wants(Stage::Check) && !crate::interrupt::requested() {
-        let s = crate::check::check(&c, &|_| true, stop)?;
-        let pairs = crate::verdicts::collect(&c)?;
-        super::check::print_check_summary(&s, &pairs);
-    }
-    if crate::interrupt::requested() {
+    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
+    else {
+        return Ok(exit::OK);
+    };
+    let mut lines = Lines {
+        root: &c.benchmarks,
+    };
+    let s = pipeline::run(
+        &c,
+        stages,
+        None,
+        None,
+        crate::cmd::interrupt::flag(),
+        &mut lines,
+    )?;
+    if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
         );
         return Ok(exit::INTERRUPTED);
     }
-    if !wants(Stage::Score) {
+    let (Some(pairs), Some(_)) = (&s.pairs, &s.report) else {
         return Ok(exit::OK);
-    }
-    let (pairs, _) = pipeline::score(&c, &pipeline::default_outputs(&c))?;
-    print_summary(&pairs);
+    };
+    print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(&c).display());
     Ok(
@@ -106,8 +92,35 @@ pub fn run(args: RunArgs) -> Result<u8> {
     )
 }
 
+/// A line per stage as it ends, on stderr.
+struct Lines<'a> {
+    root: &'a std::path::Path,
+}
+
+impl Observer for Lines<'_> {
+    fn named(&mut self, n: &NameSummary) {
+        for (path, why) in &n.skipped_links {
+            eprintln!("{}: not followed: {why}", path.display());
+        }
+        for e in &n.entries {
+            for m in e.messages(self.root) {
+                eprintln!("{m}");
+            }
+        }
+        eprintln!("name: {}", n.line());
+    }
+
+    fn solved(&mut self, s: &SolveSummary) {
+        super::solve::print_solve_summary(s);
+    }
+
+    fn checked(&mut self, k: &CheckSummary, pairs: &[PairVerdict]) {
+        super::check::print_check_summary(k, pairs);
+    }
+}
+
 /// Pairs, verdict counts and failures per solver.
-fn print_summary(pairs: &[crate::verdicts::PairVerdict]) {
+fn print_summary(pairs: &[crate::campaign::pair::PairVerdict]) {
     let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for p in pairs {
         *per_solver

@@ -3,7 +3,7 @@
 //! `score::score_pairs`, `report::write_all`), so scoring a campaign's
 //! records later is the same two calls on other input.
 
-use crate::exit;
+use crate::cmd::exit;
 use crate::import::{starexec, Import};
 use crate::report::{self, Exporter, Outputs};
 use crate::score::participants::Participants;
@@ -23,7 +23,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "CSV", required = true)]
     pub starexec: Vec<PathBuf>,
     /// The rules edition to score by.
-    #[arg(long, value_enum, value_name = "PRESET")]
+    #[arg(long, value_name = "PRESET")]
     pub rules: Edition,
     /// Participants table: solver (as in the data), team, competing
     /// (yes/no), display name. Without it every solver competes as its
@@ -31,7 +31,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "CSV")]
     pub participants: Option<PathBuf>,
     /// Family definition (default: the edition's; 2016–2018 `directory`).
-    #[arg(long, value_enum)]
+    #[arg(long, value_name = "first-folder|directory")]
     pub family: Option<FamilyDef>,
     /// Override the edition's time limit T, in seconds.
     #[arg(long, value_name = "SECONDS")]

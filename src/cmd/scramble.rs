@@ -8,9 +8,9 @@
 //! independently with the same seed, so the output does not depend on the
 //! number of threads. A file that cannot be scrambled is reported
 //! (`path:line:column: message`) and the others go on; the exit code is then
-//! [`crate::exit::FAILURES`].
+//! [`crate::cmd::exit::FAILURES`].
 
-use crate::exit;
+use crate::cmd::exit;
 use crate::scramble::{self, random, ScrambleOptions};
 use anyhow::{bail, Context};
 use clap::Args;

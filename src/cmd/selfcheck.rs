@@ -4,8 +4,8 @@
 //! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error) or
 //! 130 (interrupted).
 
-use crate::exit;
-use crate::policy::Policy;
+use crate::campaign::policy::Policy;
+use crate::cmd::exit;
 use crate::selfcheck::outcome::{BenchResult, Outcome};
 use crate::selfcheck::{self, junit, Options, Report};
 use anyhow::Result;
@@ -82,10 +82,10 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         checkers_dir: args.checkers_dir.clone(),
         workdir: args.workdir.clone(),
     };
-    crate::interrupt::install();
+    crate::cmd::interrupt::install();
     let report = selfcheck::run(
         &opts,
-        crate::interrupt::flag(),
+        crate::cmd::interrupt::flag(),
         &mut |s| {
             eprintln!(
                 "selfcheck: {} benchmark(s); solver `{}` (team {}); checkers {} ({}); references {}",

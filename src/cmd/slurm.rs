@@ -3,7 +3,7 @@
 //! them (see [`crate::slurm`]).
 
 use crate::campaign::Campaign;
-use crate::exit;
+use crate::cmd::exit;
 use crate::slurm::status::{self, ShardStatus, Work};
 use crate::slurm::{self, SlurmState, SubmitOptions};
 use anyhow::{bail, Context, Result};

@@ -2,8 +2,9 @@
 //! benchmarks, appending one record per finished pair to `runs.jsonl`.
 
 use crate::campaign::Campaign;
-use crate::exit;
-use crate::shard::Shard;
+use crate::cmd::exit;
+use crate::pipeline::{self, Stages};
+use crate::slurm::shard::Shard;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -36,22 +37,33 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 
 pub fn run(args: SolveArgs) -> Result<u8> {
     let c = load(&args.campaign, args.jobs, args.shard)?;
-    crate::interrupt::install();
-    if let Some(hint) = crate::preflight::nothing_named(&c, &args.campaign) {
-        eprintln!("{hint}");
-        return Ok(exit::OK);
-    }
-    let stages = crate::preflight::Stages {
+    crate::cmd::interrupt::install();
+    let stages = Stages {
         solve: true,
-        ..Default::default()
+        ..Stages::default()
     };
-    crate::preflight::preflight(&c, stages)?;
-    let _lock = crate::lock::acquire(&c, args.wait)?;
-    let owns = |solver: &str, bench: &str| {
-        args.shard
-            .is_none_or(|s| s.owns(&crate::shard::pair_key(solver, bench)))
+    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
+    else {
+        return Ok(exit::OK);
     };
-    let s = crate::solve::solve(&c, &owns, crate::interrupt::flag())?;
+    let done = pipeline::run(
+        &c,
+        stages,
+        args.shard,
+        None,
+        crate::cmd::interrupt::flag(),
+        &mut pipeline::Quiet,
+    )?;
+    print_solve_summary(&done.solve.unwrap_or_default());
+    Ok(if done.interrupted {
+        exit::INTERRUPTED
+    } else {
+        exit::OK
+    })
+}
+
+/// `solve: N pairs, …` on stderr.
+pub fn print_solve_summary(s: &crate::solve::SolveSummary) {
     eprintln!(
         "solve: {} pairs, {} already done, {} run now{}",
         s.total_pairs,
@@ -63,9 +75,4 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             ""
         }
     );
-    Ok(if s.interrupted {
-        exit::INTERRUPTED
-    } else {
-        exit::OK
-    })
 }

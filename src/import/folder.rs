@@ -4,7 +4,7 @@
 //! complete with c = w = 0. Files that do not end in `.out` are reported.
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
-use crate::verdict::RunStatus;
+use crate::campaign::pair::RunStatus;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -88,8 +88,8 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::campaign::pair::Verdict;
     use crate::import::BenchmarkInfo;
-    use crate::verdict::Verdict;
 
     #[test]
     fn one_file_per_pair() {

@@ -20,7 +20,7 @@ pub mod folder;
 pub mod starexec;
 
 use crate::answer::{Answer, ParsedOutput};
-use crate::verdict::{PairRecord, RunStatus, Verdict};
+use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
 use std::fmt;
 use std::path::PathBuf;
 

@@ -23,7 +23,7 @@
 //! other status (pending, run-script errors) is reported and skipped.
 
 use super::{Import, Issue};
-use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
+use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
 use std::io::Read;

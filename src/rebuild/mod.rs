@@ -172,12 +172,10 @@ pub fn store(
         core,
         own_name,
     )
-    .map_err(
-        |e| match e.downcast_ref::<crate::smtlib::scanner::ScanError>() {
-            Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
-            None => e.context(format!("cannot rebuild a core of {}", named_path.display())),
-        },
-    )?;
+    .map_err(|e| match e.downcast_ref::<crate::smtlib::SyntaxError>() {
+        Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
+        None => e.context(format!("cannot rebuild a core of {}", named_path.display())),
+    })?;
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let path = dir.join(format!("{hash}.smt2"));
     if !path.exists() {

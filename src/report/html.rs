@@ -3,9 +3,9 @@
 //! reduction per solver against the virtual best, core size against the
 //! best known core, and the distribution of wall times (cactus plot).
 
-use super::schema::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
 use super::svg::{bar_chart, cactus, esc, scatter, Series, PALETTE};
 use super::{fmt_num, Exporter, ScoreReport};
+use crate::score::result::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -2,8 +2,8 @@
 //! errors, reduction, CPU, wall, timeouts, memouts), then the track-wide
 //! recognitions and the warnings. Suitable for a README or a web page.
 
-use super::schema::{DivisionScore, ModeScore, Recognitions};
 use super::{fmt_num, Exporter, ScoreReport};
+use crate::score::result::{DivisionScore, ModeScore, Recognitions};
 use anyhow::Result;
 use std::fmt::Write;
 

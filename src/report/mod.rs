@@ -1,5 +1,5 @@
 //! Reports of a [`ScoreReport`]: one file per format, all rendering the same
-//! value (`schema.rs`, which is also the JSON schema). `write_all` writes
+//! value (`score::result`, which is also the JSON schema). `write_all` writes
 //! every requested format; each format is an [`Exporter`] that turns the
 //! report into bytes, so tests can render without touching the disk.
 
@@ -7,11 +7,10 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
-pub mod schema;
 mod svg;
 
+pub use crate::score::result::ScoreReport;
 use anyhow::Result;
-pub use schema::ScoreReport;
 use std::path::PathBuf;
 
 /// Turns a report into the bytes of one format.
@@ -23,7 +22,7 @@ pub trait Exporter {
 /// Where to write each format; `None` skips it.
 #[derive(Clone, Debug, Default)]
 pub struct Outputs {
-    /// JSON (the schema in `schema.rs`).
+    /// JSON (the schema in `score::result`).
     pub json: Option<PathBuf>,
     /// One CSV row per pair with every flag.
     pub csv: Option<PathBuf>,

@@ -3,8 +3,8 @@
 //! ⟨e, n, c, w⟩ with their timeout/memout/discarded flags, the weight, and
 //! the gap to the benchmark's best validated reduction.
 
-use super::schema::PairRow;
 use super::{Exporter, ScoreReport};
+use crate::score::result::PairRow;
 use anyhow::Result;
 
 /// CSV exporter.

@@ -208,6 +208,12 @@ impl RunOutcome {
     }
 }
 
+/// Run a short auxiliary command (a version probe, a cluster client) with
+/// the default guards and a wall-clock limit; never cancelled.
+pub fn run_short(program: impl Into<PathBuf>, args: Vec<String>, limit: Duration) -> RunOutcome {
+    run(&RunSpec::new(program, args, limit), &AtomicBool::new(false))
+}
+
 /// Runs `spec` to completion, a limit, or cancellation. Never panics, never
 /// fails: every fault of the program is described in the outcome. When
 /// `cancel` is already true nothing is started.

@@ -114,7 +114,10 @@ pub(crate) fn reap_stale(tmp: &Path) -> usize {
         }
         let root = entry.path();
         let mine = fs::symlink_metadata(&root).is_ok_and(|m| m.is_dir() && m.uid() == me);
-        let Ok(owner) = fs::read_to_string(root.join(OWNER)) else {
+        if !mine {
+            continue;
+        }
+        let Ok(owner) = crate::regular::read_to_string(&root.join(OWNER)) else {
             continue;
         };
         let mut words = owner.split_whitespace();
@@ -125,7 +128,7 @@ pub(crate) fn reap_stale(tmp: &Path) -> usize {
         let dead = pid > 0
             && unsafe { libc::kill(pid, 0) } != 0
             && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        if mine && h == host && dead && fs::remove_dir_all(&root).is_ok() {
+        if h == host && dead && fs::remove_dir_all(&root).is_ok() {
             reaped += 1;
         }
     }

@@ -5,7 +5,7 @@
 use super::pair::{Mode, PairScore};
 use super::participants::Participants;
 use super::rules::{FamilyDef, Rules};
-use crate::report::schema::{ModeScore, SolverScore};
+use crate::score::result::{ModeScore, SolverScore};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 

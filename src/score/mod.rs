@@ -13,13 +13,14 @@ pub mod division;
 pub mod pair;
 pub mod participants;
 pub mod recognition;
+pub mod result;
 pub mod rules;
 
-use crate::report::schema::{
+use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::score::result::{
     BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
     SCHEMA_VERSION,
 };
-use crate::verdict::{PairRecord, RunStatus, Verdict};
 use division::{family_of, family_weights, is_competitive, rank, solver_sums, SolverPairs};
 use pair::{score_pair, Mode, PairScore};
 use participants::Participants;
@@ -299,5 +300,4 @@ fn recognitions(
 }
 
 #[cfg(test)]
-#[path = "mod_tests.rs"]
 mod tests;

@@ -10,34 +10,29 @@
 //! (as the 2017–2018 text describes), and take a benchmark's whole
 //! directory as its family.
 
-use crate::policy::{Decision, Policy};
-use crate::verdict::{CheckerTally, Verdict};
-use serde::Serialize;
+use crate::campaign::pair::{CheckerTally, Verdict};
+use crate::campaign::policy::Policy;
+use serde::{Deserialize, Serialize};
 
 /// A named rules edition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Edition {
     /// SMT-COMP 2016: family weights, N-scaled, checkers z3/cvc4/mathsat.
-    #[value(name = "smtcomp-2016")]
     #[serde(rename = "smtcomp-2016")]
     Smtcomp2016,
     /// SMT-COMP 2017: as 2016; a core is refuted by a sat majority or by the
     /// producing solver itself.
-    #[value(name = "smtcomp-2017")]
     #[serde(rename = "smtcomp-2017")]
     Smtcomp2017,
     /// SMT-COMP 2018: as 2017 without the producer clause.
-    #[value(name = "smtcomp-2018")]
     #[serde(rename = "smtcomp-2018")]
     Smtcomp2018,
     /// SMT-COMP 2019: plain sums, time penalties, biggest lead and largest
     /// contribution.
-    #[value(name = "smtcomp-2019")]
     #[serde(rename = "smtcomp-2019")]
     Smtcomp2019,
     /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
     /// validation, best overall ranking.
-    #[value(name = "smtcomp-2025")]
     #[serde(rename = "smtcomp-2025")]
     Smtcomp2025,
 }
@@ -124,7 +119,7 @@ impl Edition {
 }
 
 /// What a benchmark family is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FamilyDef {
     /// The first folder below the logic folder (the rules text, 2016 §7.3).
@@ -141,6 +136,27 @@ impl FamilyDef {
             FamilyDef::FirstFolder => "first-folder",
             FamilyDef::Directory => "directory",
         }
+    }
+}
+
+/// Parse a kebab-case name through serde, whose error names every variant
+/// (`unknown variant `x`, expected one of `a`, `b``).
+fn parse_name<T: serde::de::DeserializeOwned>(what: &str, name: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(name.to_string()))
+        .map_err(|e| format!("unknown {what} '{name}': {e}"))
+}
+
+impl std::str::FromStr for Edition {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        parse_name("rules edition", name)
+    }
+}
+
+impl std::str::FromStr for FamilyDef {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        parse_name("family definition", name)
     }
 }
 
@@ -205,7 +221,7 @@ pub struct Rules {
     /// What `unsat` without a core is worth.
     pub missing_core: MissingCore,
     /// When the checkers validate a core (used with `--rejudge`): the
-    /// edition's decision policy (RULES.md §4, [`crate::policy`]).
+    /// edition's decision policy (RULES.md §4, [`crate::campaign::policy`]).
     pub validation: Policy,
     /// Error and reduction scores closer than this count as equal when
     /// ranking (the 2016–2018 program compared them rounded to hundredths).
@@ -226,11 +242,7 @@ pub struct Rules {
 impl Rules {
     /// The verdict the checkers' tally gives under this edition.
     pub fn core_verdict(&self, t: &CheckerTally) -> Verdict {
-        match self.validation.decide(t) {
-            Decision::Validated => Verdict::Validated,
-            Decision::Refuted => Verdict::Refuted,
-            Decision::NotValidated => Verdict::NotValidated,
-        }
+        self.validation.decide(t).into()
     }
 }
 

@@ -86,7 +86,8 @@ pub use random::{competition_seed, seed_from_entrants, GlibcRandom};
 
 use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::scanner::prefetch::{with_commands, Commands};
-use crate::smtlib::scanner::{Command, ScanError, Scanner};
+use crate::smtlib::scanner::{Command, Scanner};
+use crate::smtlib::SyntaxError;
 use parallel::{Item, PrintError};
 use prefix::PrefixFinder;
 use render::Renderer;
@@ -155,7 +156,7 @@ impl Default for ScrambleOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum ScrambleError {
     #[error("{0}")]
-    Scan(#[from] ScanError),
+    Scan(#[from] SyntaxError),
     #[error("line {line}, column {column}: {message}")]
     Syntax {
         line: u64,
@@ -528,7 +529,12 @@ fn print_run<W: Write>(
     {
         PrintError::Render(k, e) => {
             let it = &items[k];
-            let (line, column) = position(&buf[it.start..it.end], e.offset, it.line, it.column);
+            let (line, column) = crate::smtlib::position_in_text(
+                &buf[it.start..it.end],
+                e.offset,
+                it.line,
+                it.column,
+            );
             ScrambleError::Syntax {
                 line,
                 column,
@@ -537,19 +543,6 @@ fn print_run<W: Write>(
         }
         PrintError::Write(e) => ScrambleError::Io(e),
     })
-}
-
-/// Line and column of byte `offset` of a command that starts at
-/// (`line`, `column`).
-fn position(text: &[u8], offset: usize, line: u64, column: u64) -> (u64, u64) {
-    let before = &text[..offset.min(text.len())];
-    match memchr::memrchr(b'\n', before) {
-        None => (line, column + offset as u64),
-        Some(nl) => (
-            line + memchr::memchr_iter(b'\n', before).count() as u64,
-            (offset - nl) as u64,
-        ),
-    }
 }
 
 #[cfg(test)]

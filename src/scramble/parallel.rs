@@ -20,7 +20,7 @@
 
 use super::random::GlibcRandom;
 use super::render::Renderer;
-use super::tree::TreeError;
+use crate::smtlib::OffsetError;
 
 /// Second halves printed ahead and used (tests check that the path runs).
 #[cfg(test)]
@@ -85,7 +85,7 @@ pub fn print_items<E>(
 /// Why [`print_items`] stopped.
 pub enum PrintError<E> {
     /// Item number and its error.
-    Render(usize, TreeError),
+    Render(usize, OffsetError),
     Write(E),
 }
 

@@ -8,7 +8,8 @@
 //! costs memory, not stack. Buffers are reused from command to command.
 
 use crate::smtlib::bitlex::{BitLexer, Bitmaps};
-use crate::smtlib::lexer::{LexError, Lexer, Token, TokenKind};
+use crate::smtlib::lexer::{Lexer, Token, TokenKind};
+use crate::smtlib::OffsetError;
 
 /// One node: an atom (a token) or a list of children.
 #[derive(Clone, Copy, Debug)]
@@ -31,13 +32,6 @@ impl Node {
     }
 }
 
-/// A syntax error at a byte offset of the command.
-#[derive(Clone, Debug)]
-pub struct TreeError {
-    pub offset: usize,
-    pub message: String,
-}
-
 /// The arena. [`Tree::build`] fills it from a command's text.
 #[derive(Default)]
 pub struct Tree {
@@ -53,9 +47,9 @@ impl Tree {
     /// scanner guarantees it for a command). Returns the root's index.
     /// With `track_named` false the `named` flags are left false (the
     /// caller knows the text has no `:named`).
-    pub fn build(&mut self, text: &[u8], track_named: bool) -> Result<u32, TreeError> {
+    pub fn build(&mut self, text: &[u8], track_named: bool) -> Result<u32, OffsetError> {
         if text.len() > u32::MAX as usize {
-            return Err(TreeError {
+            return Err(OffsetError {
                 offset: 0,
                 message: "command longer than 4 GiB".into(),
             });
@@ -76,11 +70,11 @@ impl Tree {
     fn build_from(
         &mut self,
         text: &[u8],
-        tokens: impl Iterator<Item = Result<Token, LexError>>,
+        tokens: impl Iterator<Item = Result<Token, OffsetError>>,
         track_named: bool,
-    ) -> Result<u32, TreeError> {
+    ) -> Result<u32, OffsetError> {
         for tok in tokens {
-            let tok = tok.map_err(|e| TreeError {
+            let tok = tok.map_err(|e| OffsetError {
                 offset: e.offset,
                 message: e.message,
             })?;
@@ -88,7 +82,7 @@ impl Tree {
                 TokenKind::Open => self.frames.push((tok.start as u32, self.pending.len())),
                 TokenKind::Close => {
                     let Some((start, from)) = self.frames.pop() else {
-                        return Err(TreeError {
+                        return Err(OffsetError {
                             offset: tok.start,
                             message: "unbalanced ')'".into(),
                         });
@@ -128,14 +122,14 @@ impl Tree {
             }
         }
         if let Some(&(start, _)) = self.frames.last() {
-            return Err(TreeError {
+            return Err(OffsetError {
                 offset: start as usize,
                 message: "unbalanced '(': not closed".into(),
             });
         }
         match self.pending[..] {
             [root] => Ok(root),
-            _ => Err(TreeError {
+            _ => Err(OffsetError {
                 offset: 0,
                 message: "expected exactly one s-expression".into(),
             }),

@@ -12,7 +12,8 @@
 
 use super::parallel::Item;
 use super::render::Renderer;
-use super::tree::{Tree, TreeError};
+use super::tree::Tree;
+use crate::smtlib::OffsetError;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 
 /// Trees handed over (tests check that the feed is used).
@@ -22,7 +23,7 @@ pub static FED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 /// A command's tree, or why it has none; `text` is the command's span.
 pub struct Built {
     tree: Tree,
-    root: Result<u32, TreeError>,
+    root: Result<u32, OffsetError>,
     text: (usize, usize),
 }
 
@@ -42,7 +43,7 @@ impl Feed {
     /// The tree of `text` (the next command printed): swapped into `tree`,
     /// with its root. `None` when the builder is done or the text is not
     /// the one expected (the caller then builds the tree itself).
-    pub fn next(&mut self, text: &[u8], tree: &mut Tree) -> Option<Result<u32, TreeError>> {
+    pub fn next(&mut self, text: &[u8], tree: &mut Tree) -> Option<Result<u32, OffsetError>> {
         if self.next == self.batch.len() {
             let used = std::mem::replace(&mut self.batch, self.rx.recv().ok()?);
             let _ = self.back.send(used);

@@ -20,12 +20,13 @@ pub mod inputs;
 pub mod junit;
 pub mod outcome;
 
+use crate::campaign::index::Outcome as NameOutcome;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::policy::Policy;
+use crate::campaign::records::RunRecord;
+use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
 use crate::checkers::{self, SolverDef};
-use crate::name::Outcome as NameOutcome;
-use crate::policy::Policy;
-use crate::solve::{self, RunRecord, SolverUnderTest};
-use crate::verdicts::PairVerdict;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
 use std::collections::HashMap;
@@ -210,7 +211,7 @@ pub fn run(
         solvers,
     };
     let c = Campaign::from_config(&dir, config)?;
-    let author = solve::solvers_under_test(&c, &defs)?
+    let author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
         .into_iter()
         .next()
         .context("no solver under test")?;
@@ -227,8 +228,15 @@ pub fn run(
     };
     started(&setup);
 
-    let named = crate::pipeline::name(&c)?;
-    let entries: HashMap<&str, &crate::name::IndexEntry> =
+    let stages = crate::pipeline::Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: false,
+    };
+    let done = crate::pipeline::run(&c, stages, None, None, cancel, &mut crate::pipeline::Quiet)?;
+    let named = done.name.context("the name stage did not run")?;
+    let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
         if let Some(e) = entries
@@ -240,13 +248,7 @@ pub fn run(
             }
         }
     }
-    let mut interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
-    if !interrupted {
-        interrupted = solve::solve(&c, &|_, _| true, cancel)?.interrupted;
-    }
-    if !interrupted {
-        interrupted = crate::check::check(&c, &|_| true, cancel)?.interrupted;
-    }
+    let interrupted = done.interrupted;
     let mut report = Report {
         setup,
         results: Vec::new(),
@@ -257,8 +259,8 @@ pub fn run(
     if interrupted {
         return Ok(report);
     }
-    let pairs = crate::verdicts::collect(&c)?;
-    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
+    let pairs = done.pairs.unwrap_or_default();
+    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
@@ -375,7 +377,7 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
 
 /// Whether no checker independent of the author's team handles `logic`.
 fn no_checker(checkers: &[SolverDef], author: &SolverUnderTest, logic: &str) -> bool {
-    crate::check::select(checkers, logic, author, true).is_empty()
+    crate::campaign::selection::select(checkers, logic, author, true).is_empty()
 }
 
 #[cfg(test)]

@@ -10,19 +10,20 @@
 //!
 //! Each array task runs `coreval solve|check CAMPAIGN --shard I/N`, writing
 //! the journals of `CAMPAIGN/shards/I-of-N/`; the merge jobs fold them into
-//! the campaign's ([`crate::merge`]). `afterany` lets the chain go on when
+//! the campaign's ([`crate::slurm::merge`]). `afterany` lets the chain go on when
 //! a task fails or is cancelled: its shard is simply incomplete, and
 //! `submit --missing` submits again only what is missing (journals make
 //! every task restartable). Scripts and task logs live in `CAMPAIGN/slurm/`,
 //! the submitted job ids in `CAMPAIGN/slurm.json`; `coreval slurm status`
 //! reads progress from the journals ([`status`]), not from `sacct`.
 //!
-//! This module spawns the Slurm client commands (`sbatch`, `scontrol`,
-//! `squeue`, `scancel`) directly with `std::process::Command`: they are
-//! short administrative calls, not measured solver jobs, which are the
-//! [runner](crate::runner)'s business.
+//! The Slurm client commands (`sbatch`, `scontrol`, `squeue`, `scancel`)
+//! run through the [runner](crate::runner), the one place that starts
+//! processes, with a wall-clock guard of [`CLIENT_TIMEOUT`].
 
+pub mod merge;
 pub mod script;
+pub mod shard;
 pub mod status;
 
 use crate::journal;
@@ -31,7 +32,6 @@ use script::{chunks, slurm_dir, task_time_limit, ScriptSpec, Stage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 /// File of a campaign recording its Slurm submissions.
@@ -207,7 +207,7 @@ pub fn sizing(
     max_array_size: u32,
 ) -> Result<Sizing> {
     let checkers = if c.config.check.checkers.is_empty() {
-        crate::checkers::load_dir(&crate::solve::checkers_dir(c))
+        crate::checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))
             .map(|defs| defs.iter().filter(|d| d.is_installed()).count())
             .unwrap_or(0)
     } else {
@@ -223,36 +223,41 @@ pub fn sizing(
     })
 }
 
+/// How long a Slurm client command may take.
+pub const CLIENT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Fail with a clear message when a Slurm client command is absent.
 pub fn require(program: &str) -> Result<()> {
-    match Command::new(program).arg("--version").output() {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
-            "`{program}` not found: this needs a Slurm client on PATH (a login node of the cluster); \
+    let out = crate::runner::run_short(program, vec!["--version".into()], CLIENT_TIMEOUT);
+    match out.exit {
+        crate::runner::Exit::FailedToStart(why) => bail!(
+            "`{program}` cannot run ({why}): this needs a Slurm client on PATH (a login node of the cluster); \
              for a local test cluster run scripts/slurm-up.sh and export the SLURM_CONF it prints"
         ),
-        Err(e) => Err(e).with_context(|| format!("cannot run {program}")),
+        _ => Ok(()),
     }
 }
 
-fn output(cmd: &mut Command) -> Result<String> {
-    let shown = format!("{cmd:?}");
-    let out = cmd
-        .output()
-        .with_context(|| format!("cannot run {shown}"))?;
-    if !out.status.success() {
-        bail!(
-            "{shown} failed ({}): {}",
-            out.status,
+/// What a Slurm client command printed on stdout; `Err` when it could not
+/// run, timed out or failed (with its stderr).
+fn output<S: AsRef<str>>(program: &str, args: &[S]) -> Result<String> {
+    let args: Vec<String> = args.iter().map(|a| a.as_ref().to_string()).collect();
+    let shown = format!("{program} {}", args.join(" "));
+    let out = crate::runner::run_short(program, args, CLIENT_TIMEOUT);
+    match &out.exit {
+        crate::runner::Exit::FailedToStart(why) => bail!("cannot run {shown}: {why}"),
+        _ if out.timed_out => bail!("{shown} did not finish in {CLIENT_TIMEOUT:?}"),
+        crate::runner::Exit::Exited(0) => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+        exit => bail!(
+            "{shown} failed ({exit:?}): {}",
             String::from_utf8_lossy(&out.stderr).trim()
-        );
+        ),
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// `MaxArraySize` from `scontrol show config`.
 pub fn max_array_size() -> Result<u32> {
-    let text = output(Command::new("scontrol").args(["show", "config"]))?;
+    let text = output("scontrol", &["show", "config"])?;
     Ok(parse_config_value(&text, "MaxArraySize")
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_MAX_ARRAY_SIZE))
@@ -270,8 +275,7 @@ pub fn parse_config_value(text: &str, key: &str) -> Option<String> {
 /// Empty when the queue cannot be read.
 pub fn queue_states(state: &SlurmState) -> BTreeMap<u32, Vec<String>> {
     let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    let Ok(text) = output(Command::new("squeue").args(["--me", "-h", "-r", "-o", "%F|%K|%T"]))
-    else {
+    let Ok(text) = output("squeue", &["--me", "-h", "-r", "-o", "%F|%K|%T"]) else {
         return out;
     };
     for line in text.lines() {
@@ -309,7 +313,7 @@ pub struct QueuedTask {
 
 /// Recorded jobs' tasks still in the queue, from `squeue`.
 pub fn active_jobs(state: &SlurmState) -> Result<Vec<QueuedTask>> {
-    let text = output(Command::new("squeue").args(["--me", "-h", "-r", "-o", "%F|%i|%T"]))?;
+    let text = output("squeue", &["--me", "-h", "-r", "-o", "%F|%i|%T"])?;
     Ok(text
         .lines()
         .filter_map(|l| {
@@ -345,7 +349,12 @@ pub fn submit(campaign: &Path, o: &SubmitOptions, jobs: &[PlannedJob]) -> Result
         let path = dir.join(name);
         journal::write_atomic(&path, script::script(&job.spec).as_bytes())?;
         let after: Vec<String> = job.after.iter().map(|&i| done[i].job.clone()).collect();
-        let mut args = vec!["--parsable".to_string()];
+        // The client runs in a scratch folder of the runner: tasks start in
+        // the campaign folder instead.
+        let mut args = vec![
+            "--parsable".to_string(),
+            format!("--chdir={}", campaign.display()),
+        ];
         if !after.is_empty() {
             args.push(format!("--dependency=afterany:{}", after.join(":")));
         }
@@ -354,7 +363,7 @@ pub fn submit(campaign: &Path, o: &SubmitOptions, jobs: &[PlannedJob]) -> Result
         if job.spec.array.is_some() {
             args.push(job.offset.to_string());
         }
-        let out = output(Command::new("sbatch").args(&args))?;
+        let out = output("sbatch", &args)?;
         let id = out.trim().split(';').next().unwrap_or("").to_string();
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
             bail!("sbatch printed no job id (got '{}')", out.trim());
@@ -394,7 +403,7 @@ pub fn cancel(campaign: &Path) -> Result<Vec<String>> {
         .filter(|j| queued.iter().any(|q| q.job == *j))
         .collect();
     if !ids.is_empty() {
-        output(Command::new("scancel").args(&ids))?;
+        output("scancel", &ids)?;
     }
     Ok(ids)
 }

@@ -211,7 +211,7 @@ pub fn script(spec: &ScriptSpec) -> String {
             s.push_str("shard=$((SLURM_ARRAY_TASK_ID + offset))\n");
             s.push_str(&format!(
                 "dir={}/\"$shard-of-{n}\"\n",
-                q(&spec.campaign.join(crate::shard::SHARDS_DIR))
+                q(&spec.campaign.join(crate::slurm::shard::SHARDS_DIR))
             ));
             s.push_str("mkdir -p \"$dir\"\nstart=$(date +%s)\n");
             s.push_str(&format!(

@@ -2,7 +2,7 @@
 //! `sacct`: many clusters have no accounting database).
 //!
 //! - **Solve**: expected pairs of shard `I` are the (solver, named
-//!   benchmark) pairs it owns ([`crate::shard::pair_key`]); done ones are
+//!   benchmark) pairs it owns ([`crate::slurm::shard::pair_key`]); done ones are
 //!   those with a record in some runs journal (the campaign's or a shard
 //!   folder's, [`Campaign::read_journal`]).
 //! - **Check**: the distinct cores known so far (every `cores.jsonl`) that
@@ -17,7 +17,7 @@
 
 use crate::campaign::Campaign;
 use crate::journal;
-use crate::shard::{owner, pair_key, Shard};
+use crate::slurm::shard::{owner, pair_key, Shard};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -89,9 +89,9 @@ pub struct Work {
 impl Work {
     /// The work of a named campaign.
     pub fn load(c: &Campaign) -> Result<Work> {
-        let defs = crate::checkers::load_dir(&crate::solve::checkers_dir(c))?;
-        let solvers = crate::solve::solvers_under_test(c, &defs)?;
-        let index = crate::solve::read_index(c)?;
+        let defs = crate::checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))?;
+        let solvers = crate::campaign::solvers::solvers_under_test(c, &defs)?;
+        let index = crate::campaign::index::read_index(c)?;
         let mut pairs = Vec::new();
         for s in &solvers {
             for e in &index {
@@ -119,7 +119,7 @@ impl Work {
 
 /// Whether the solve stage runs solver `s` on benchmark `e`: its definition
 /// supports the division's logic, with cores.
-use crate::solve::entered;
+use crate::campaign::solvers::entered;
 
 fn str_field(v: &Value, f: &str) -> Option<String> {
     v.get(f)?.as_str().map(str::to_string)
@@ -140,7 +140,7 @@ pub fn shard_status(
         .iter()
         .map(|(s, b)| (s.as_str(), b.as_str()))
         .collect();
-    let runs: Vec<Value> = c.read_journal(crate::solve::RUNS)?;
+    let runs: Vec<Value> = c.read_journal(crate::campaign::records::RUNS)?;
     let done: HashSet<(String, String)> = runs
         .iter()
         .filter_map(|r| Some((str_field(r, "solver")?, str_field(r, "benchmark")?)))
@@ -157,8 +157,8 @@ pub fn shard_status(
             .filter_map(|r| str_field(r, "hash"))
             .collect())
     };
-    let cores = hashes(crate::check::CORES)?;
-    let answered = hashes(crate::check::CHECKS)?;
+    let cores = hashes(crate::campaign::records::CORES)?;
+    let answered = hashes(crate::campaign::records::CHECKS)?;
     let mut out = Vec::new();
     for shard in Shard::all(count) {
         let owned: Vec<&String> = cores.iter().filter(|h| shard.owns(h)).collect();

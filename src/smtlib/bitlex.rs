@@ -14,7 +14,8 @@
 //! (the caller then uses the byte lexer); otherwise its tokens are exactly
 //! the byte lexer's (a test compares both).
 
-use super::lexer::{LexError, Token, TokenKind};
+use super::lexer::{Token, TokenKind};
+use crate::smtlib::OffsetError;
 
 /// Reusable bitmaps of one command: bit k of word k / 64 is byte k.
 #[derive(Default)]
@@ -100,7 +101,7 @@ impl<'a> BitLexer<'a> {
 }
 
 impl Iterator for BitLexer<'_> {
-    type Item = Result<Token, LexError>;
+    type Item = Result<Token, OffsetError>;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {

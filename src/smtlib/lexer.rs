@@ -6,7 +6,7 @@
 //! attributes, the names in a core). It is iterative, so nesting depth costs
 //! nothing, and it never allocates: tokens are spans into the input.
 
-use std::fmt;
+use crate::smtlib::OffsetError;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,21 +52,6 @@ impl Token {
     }
 }
 
-/// A lexical error at a byte offset of the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LexError {
-    pub offset: usize,
-    pub message: String,
-}
-
-impl fmt::Display for LexError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.message)
-    }
-}
-
-impl std::error::Error for LexError {}
-
 /// Iterator over the tokens of `src`; comments and white space are skipped.
 #[derive(Clone)]
 pub struct Lexer<'a> {
@@ -93,9 +78,9 @@ impl<'a> Lexer<'a> {
         &mut self,
         offset: usize,
         message: impl Into<String>,
-    ) -> Option<Result<Token, LexError>> {
+    ) -> Option<Result<Token, OffsetError>> {
         self.failed = true;
-        Some(Err(LexError {
+        Some(Err(OffsetError {
             offset,
             message: message.into(),
         }))
@@ -139,7 +124,7 @@ static CLASS: [u8; 256] = {
 };
 
 impl Iterator for Lexer<'_> {
-    type Item = Result<Token, LexError>;
+    type Item = Result<Token, OffsetError>;
 
     /// Inlined: the scrambler calls this for every token of every command;
     /// the rare tokens (strings, quoted symbols, comments) are out of line.
@@ -197,7 +182,7 @@ impl Iterator for Lexer<'_> {
 impl Lexer<'_> {
     /// A string literal or a quoted symbol at `self.pos`.
     #[inline(never)]
-    fn rare(&mut self) -> Option<Result<Token, LexError>> {
+    fn rare(&mut self) -> Option<Result<Token, OffsetError>> {
         let src = self.src;
         let start = self.pos;
         let kind = match src[start] {

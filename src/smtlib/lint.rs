@@ -14,6 +14,8 @@
 //!   a 2 MB test thread), and commands nested deeper than [`MAX_DEPTH`]
 //!   (measured by the scanner) are refused with a message saying so.
 
+use crate::smtlib::SyntaxError;
+
 use super::scanner::{Command, Scanner};
 use anyhow::{Context, Result};
 use smt2parser::{concrete::Error as ParseError, stats::Smt2Counters, CommandStream};
@@ -25,29 +27,6 @@ use std::rc::Rc;
 /// Deepest nesting the strict parser is asked to validate (its parse stack
 /// takes ~150 bytes per level).
 pub const MAX_DEPTH: u64 = 100_000;
-
-/// A strict-parsing error at a position of the script.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LintError {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based byte column.
-    pub column: u64,
-    pub message: String,
-}
-
-impl LintError {
-    /// `path:line:column: message`.
-    pub fn in_file(&self, path: &Path) -> String {
-        format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            self.line,
-            self.column,
-            self.message
-        )
-    }
-}
 
 /// What the parser's reader and [`StrictParser`] share.
 #[derive(Default)]
@@ -130,11 +109,11 @@ impl StrictParser {
     }
 
     /// Validate one command.
-    pub fn check(&mut self, cmd: &Command) -> Result<(), LintError> {
+    pub fn check(&mut self, cmd: &Command) -> Result<(), SyntaxError> {
         let text = &cmd.text;
         let at_offset = |offset: usize, message: String| {
-            let (line, column) = crate::benchmark::position_in(cmd, offset);
-            LintError {
+            let (line, column) = cmd.position(offset);
+            SyntaxError {
                 line,
                 column,
                 message,
@@ -193,8 +172,8 @@ impl StrictParser {
                 } else {
                     token_start(text, last)
                 };
-                let LintError { line, column, .. } = at_offset(start, String::new());
-                Err(LintError {
+                let SyntaxError { line, column, .. } = at_offset(start, String::new());
+                Err(SyntaxError {
                     line,
                     column,
                     message: readable(&message),
@@ -206,7 +185,7 @@ impl StrictParser {
 
 /// Validate one command (a fresh parser: prefer [`StrictParser`] for
 /// many).
-pub fn check_command(cmd: &Command) -> Result<(), LintError> {
+pub fn check_command(cmd: &Command) -> Result<(), SyntaxError> {
     StrictParser::new().check(cmd)
 }
 
@@ -269,7 +248,7 @@ fn token_start(text: &[u8], pos: usize) -> usize {
 
 /// Every strict-parsing error of a script, at most `limit` of them; a scan
 /// error ends the list.
-pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<LintError> {
+pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     let mut scanner = Scanner::new(input);
     let mut parser = StrictParser::new();
@@ -282,7 +261,7 @@ pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<LintError> {
             }
             Ok(None) => break,
             Err(e) => {
-                errors.push(LintError {
+                errors.push(SyntaxError {
                     line: e.line,
                     column: e.column,
                     message: e.message,
@@ -295,7 +274,7 @@ pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<LintError> {
 }
 
 /// [`lint_script`] on a file.
-pub fn lint_file(path: &Path, limit: usize) -> Result<Vec<LintError>> {
+pub fn lint_file(path: &Path, limit: usize) -> Result<Vec<SyntaxError>> {
     let file =
         crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     Ok(lint_script(file, limit))
@@ -306,7 +285,7 @@ mod tests {
     use super::*;
     use crate::smtlib::scanner::commands;
 
-    fn lint(src: &str) -> Vec<LintError> {
+    fn lint(src: &str) -> Vec<SyntaxError> {
         lint_script(src.as_bytes(), 100)
     }
 

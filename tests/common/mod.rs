@@ -57,7 +57,7 @@ fn copy_inputs(from: &Path, to: &Path) {
 }
 
 /// The entries of a naming output's `index.jsonl`.
-pub fn read_index(out: &Path) -> Vec<coreval::name::IndexEntry> {
+pub fn read_index(out: &Path) -> Vec<coreval::campaign::index::IndexEntry> {
     std::fs::read_to_string(out.join("index.jsonl"))
         .unwrap()
         .lines()
@@ -108,9 +108,23 @@ pub fn real_checkers(dir: &Path) -> PathBuf {
     dir.to_path_buf()
 }
 
+/// The `coreval` binary as every test runs it: no progress bar, and the
+/// definitions folder not redirected by the caller's environment.
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_coreval"));
+    c.env("COREVAL_NO_PROGRESS", "1")
+        .env_remove("COREVAL_CHECKERS");
+    c
+}
+
+/// [`command`] with `assert_cmd`'s assertions.
+pub fn cmd() -> assert_cmd::Command {
+    assert_cmd::Command::from_std(command())
+}
+
 /// `coreval ARGS DIR`, run in `cwd`.
 pub fn coreval(args: &[&str], dir: &Path, cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_coreval"))
+    command()
         .args(args)
         .arg(dir)
         .current_dir(cwd)

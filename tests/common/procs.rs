@@ -132,13 +132,21 @@ pub fn solver_processes(dir: &Path) -> Vec<Proc> {
     let all = processes();
     let key = dir.to_str().unwrap();
     let me = std::process::id() as i32;
+    // The coreval binary itself, by its program word: a checkout may well
+    // live in a folder named `coreval`, so the paths of solvers contain it.
+    let is_coreval = |p: &Proc| {
+        p.cmdline
+            .split(' ')
+            .next()
+            .is_some_and(|w| w == "coreval" || w.ends_with("/coreval"))
+    };
     let groups: HashSet<i32> = all
         .iter()
-        .filter(|p| p.cmdline.contains(key) && !p.cmdline.contains("coreval") && p.pid != me)
+        .filter(|p| p.cmdline.contains(key) && !is_coreval(p) && p.pid != me)
         .map(|p| p.pgrp)
         .collect();
     all.into_iter()
-        .filter(|p| groups.contains(&p.pgrp) && !p.cmdline.contains("coreval"))
+        .filter(|p| groups.contains(&p.pgrp) && !is_coreval(p))
         .collect()
 }
 

@@ -4,7 +4,8 @@
 //! with the scanner on every command (tokens, depth, argument span).
 
 use coreval::smtlib::lexer::{Lexer, TokenKind};
-use coreval::smtlib::scanner::{Command, ScanError, Scanner};
+use coreval::smtlib::scanner::{Command, Scanner};
+use coreval::smtlib::SyntaxError;
 use std::io::{self, Read};
 
 /// A reader that hands out the input in pieces of the given sizes (cycled).
@@ -31,7 +32,7 @@ pub struct Scan {
     /// (gap before, command) in order.
     pub commands: Vec<(Vec<u8>, Cmd)>,
     /// The text after the last command, or the error.
-    pub end: Result<Vec<u8>, ScanError>,
+    pub end: Result<Vec<u8>, SyntaxError>,
 }
 
 /// The fields of [`Command`] (which has no `PartialEq`).
@@ -226,7 +227,7 @@ pub fn check(data: &[u8]) {
 
 /// An error points at a byte after the last command, and that byte is the
 /// one the message talks about.
-fn check_error(data: &[u8], pos: usize, e: &ScanError) {
+fn check_error(data: &[u8], pos: usize, e: &SyntaxError) {
     let at = offset_of(data, e.line, e.column)
         .unwrap_or_else(|| panic!("error position {}:{} is not in the input", e.line, e.column));
     assert!(

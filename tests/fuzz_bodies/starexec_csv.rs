@@ -7,8 +7,8 @@
 //! origin, doubts), and dropping a required column is an error naming it.
 
 use super::gen::Source;
+use coreval::campaign::pair::{IllFormed, RunStatus, Verdict};
 use coreval::import::starexec::{import_reader, REQUIRED};
-use coreval::verdict::{IllFormed, RunStatus, Verdict};
 use std::path::Path;
 
 const FILE: &str = "dir/job.csv";

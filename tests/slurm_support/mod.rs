@@ -101,9 +101,8 @@ pub fn cluster() -> Option<&'static Cluster> {
 }
 
 pub fn coreval(cl: &Cluster) -> Command {
-    let mut c = Command::new(bin());
-    c.env("SLURM_CONF", &cl.conf)
-        .env("COREVAL_NO_PROGRESS", "1");
+    let mut c = super::common::command();
+    c.env("SLURM_CONF", &cl.conf);
     c
 }
 

@@ -19,8 +19,9 @@
 
 use super::Renderer;
 use crate::smtlib::bitlex::BitLexer;
-use crate::smtlib::lexer::{command_head, LexError, Lexer, Token, TokenKind};
+use crate::smtlib::lexer::{command_head, Lexer, Token, TokenKind};
 use crate::smtlib::symbol::normalize_bytes;
+use crate::smtlib::OffsetError;
 
 /// What the children of an open list are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +145,7 @@ impl Renderer {
         out: &mut Vec<u8>,
     ) -> bool
     where
-        L: Iterator<Item = Result<Token, LexError>> + Clone,
+        L: Iterator<Item = Result<Token, OffsetError>> + Clone,
     {
         match (lx.next(), lx.next()) {
             (Some(Ok(o)), Some(Ok(h)))
@@ -299,7 +300,7 @@ impl Renderer {
 }
 
 /// After `(_ is`: whether exactly one symbol and `)` follow.
-fn tester_follows(mut lx: impl Iterator<Item = Result<Token, LexError>>) -> bool {
+fn tester_follows(mut lx: impl Iterator<Item = Result<Token, OffsetError>>) -> bool {
     matches!(
         (lx.next(), lx.next()),
         (Some(Ok(c)), Some(Ok(e)))

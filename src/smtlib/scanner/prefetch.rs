@@ -12,7 +12,8 @@
 //! stays bounded: a few batches plus the command being scanned. If the
 //! caller stops early, the producer notices at its next send and ends.
 
-use super::{Command, ScanError, Scanner};
+use super::{Command, Scanner};
+use crate::smtlib::SyntaxError;
 use std::io::Read;
 use std::ops::Range;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -25,7 +26,7 @@ pub const BATCHES_AHEAD: usize = 4;
 /// A source of top-level commands: the scanner's interface.
 pub trait Commands<T = ()> {
     /// The next command and what `prepare` made of it; `None` at the end.
-    fn next_command(&mut self) -> Result<Option<(Command, T)>, ScanError>;
+    fn next_command(&mut self) -> Result<Option<(Command, T)>, SyntaxError>;
     /// The text between the previous command (or the start) and the one
     /// just returned (or the end of the script).
     fn gap(&self) -> &[u8];
@@ -38,7 +39,7 @@ struct Inline<R, F> {
 }
 
 impl<R: Read, T, F: FnMut(&Command) -> T> Commands<T> for Inline<R, F> {
-    fn next_command(&mut self) -> Result<Option<(Command, T)>, ScanError> {
+    fn next_command(&mut self) -> Result<Option<(Command, T)>, SyntaxError> {
         Ok(self.sc.next_command()?.map(|c| {
             let t = (self.prepare)(&c);
             (c, t)
@@ -57,7 +58,7 @@ struct Batch<T> {
     gaps: Vec<u8>,
     /// The last batch: the gap after the last command, and the scan error
     /// that ended the script early, if any.
-    end: Option<(Vec<u8>, Option<ScanError>)>,
+    end: Option<(Vec<u8>, Option<SyntaxError>)>,
 }
 
 /// The consumer side of a prefetching scan.
@@ -66,12 +67,12 @@ pub struct Prefetch<T> {
     batch: std::vec::IntoIter<(Command, T, Range<usize>)>,
     gaps: Vec<u8>,
     gap: Range<usize>,
-    end: Option<(Vec<u8>, Option<ScanError>)>,
+    end: Option<(Vec<u8>, Option<SyntaxError>)>,
     finished: bool,
 }
 
 impl<T> Commands<T> for Prefetch<T> {
-    fn next_command(&mut self) -> Result<Option<(Command, T)>, ScanError> {
+    fn next_command(&mut self) -> Result<Option<(Command, T)>, SyntaxError> {
         loop {
             if let Some((cmd, t, gap)) = self.batch.next() {
                 self.gap = gap;

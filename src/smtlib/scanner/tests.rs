@@ -17,9 +17,9 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn scan_both(src: &str) -> Result<Vec<(String, String, u64, u64)>, ScanError> {
+fn scan_both(src: &str) -> Result<Vec<(String, String, u64, u64)>, SyntaxError> {
     let run =
-        |mut sc: Scanner<&mut dyn Read>| -> Result<Vec<(String, String, u64, u64)>, ScanError> {
+        |mut sc: Scanner<&mut dyn Read>| -> Result<Vec<(String, String, u64, u64)>, SyntaxError> {
             let mut v = Vec::new();
             while let Some(c) = sc.next_command()? {
                 v.push((
@@ -167,7 +167,7 @@ fn crlf_line_endings() {
 
 #[test]
 fn error_names_the_file() {
-    let e = ScanError {
+    let e = SyntaxError {
         line: 3,
         column: 4,
         message: "x".into(),

@@ -17,9 +17,10 @@
 use super::commute::permutable_from;
 use super::random::GlibcRandom;
 use super::symtab::SymTab;
-use super::tree::{Tree, TreeError};
+use super::tree::Tree;
 use crate::smtlib::lexer::TokenKind;
 use crate::smtlib::symbol::normalize_bytes;
+use crate::smtlib::OffsetError;
 
 #[derive(Clone, Copy, Debug)]
 enum Job {
@@ -77,10 +78,10 @@ pub struct Renderer {
     pub feed: Option<super::tree_feed::Feed>,
 }
 
-type R<T = ()> = Result<T, TreeError>;
+type R<T = ()> = Result<T, OffsetError>;
 
 fn err<T>(tree: &Tree, id: u32, message: impl Into<String>) -> R<T> {
-    Err(TreeError {
+    Err(OffsetError {
         offset: tree.node(id).start as usize,
         message: message.into(),
     })

@@ -40,6 +40,16 @@ pub enum Decision {
     NotValidated,
 }
 
+impl From<Decision> for crate::campaign::pair::Verdict {
+    fn from(d: Decision) -> Self {
+        match d {
+            Decision::Validated => Self::Validated,
+            Decision::Refuted => Self::Refuted,
+            Decision::NotValidated => Self::NotValidated,
+        }
+    }
+}
+
 /// A checker's answer, as far as policies care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -54,7 +64,7 @@ pub enum CheckAnswer {
 }
 
 /// Counts of answers on one core: the scorer's record of them.
-pub type Tally = crate::verdict::CheckerTally;
+pub type Tally = crate::campaign::pair::CheckerTally;
 
 impl Tally {
     pub fn add(&mut self, answer: CheckAnswer, by_producer: bool) {

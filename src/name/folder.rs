@@ -15,20 +15,17 @@
 //!   named one) its output exists.
 
 use super::{name_file, NameError, NameOptions};
-use crate::benchmark::{discover, BenchmarkFile, Families, Ineligibility, NamedPolicy};
+use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
+use crate::campaign::index::{IndexEntry, Outcome, INDEX_FILE};
 use crate::journal::Journal;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::UNIX_EPOCH;
-
-/// The index file inside the output directory.
-pub const INDEX_FILE: &str = "index.jsonl";
 
 /// Options of [`name_tree`].
 #[derive(Clone, Debug, Default)]
@@ -41,79 +38,6 @@ pub struct TreeOptions {
     pub jobs: Option<usize>,
     /// Show a progress bar (the caller decides: only on a terminal).
     pub progress: bool,
-}
-
-/// What became of one benchmark.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outcome {
-    /// Eligible; the named version was written.
-    Named,
-    /// Valid but outside the track under the settings (not a failure).
-    Ineligible,
-    /// Not valid SMT-LIB (scanner, or strict parser): a failure.
-    Malformed,
-    /// Could not be named: unreadable, or a fixed prefix clashes.
-    Failed,
-}
-
-/// One line of `index.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IndexEntry {
-    /// Path of the source below the root, `/`-separated.
-    pub id: String,
-    pub outcome: Outcome,
-    /// The `set-logic` symbol: the division.
-    pub logic: Option<String>,
-    /// Both family definitions.
-    pub family: Families,
-    /// `(set-info :status …)`, `null` when absent.
-    pub status: Option<String>,
-    /// Number of named top-level assertions (A).
-    pub assertions: usize,
-    /// Prefix of the generated names `P1 … PA`.
-    pub prefix: Option<String>,
-    /// The named benchmark, relative to the output directory (`null` unless
-    /// named).
-    pub output: Option<String>,
-    /// Assertions that kept their own name (policy `keep`): number, name.
-    pub kept_names: Vec<(usize, String)>,
-    /// `:named` names nested inside terms of the output.
-    pub nested_names: Vec<String>,
-    /// Why the benchmark is not named (empty when named).
-    pub reasons: Vec<Ineligibility>,
-    /// For `failed`: what went wrong.
-    pub error: Option<String>,
-    /// The descrambling map of a scrambled benchmark, relative to the
-    /// output directory, beside `output` (`x.smt2` → `x.descramble.json`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub descramble: Option<String>,
-    /// Source size in bytes, for resuming.
-    pub source_size: u64,
-    /// Source modification time (ns since the epoch), for resuming.
-    pub source_mtime_ns: u64,
-    /// The settings the entry was made with, for resuming.
-    pub settings: String,
-}
-
-impl IndexEntry {
-    /// The top-level names of the named benchmark, in assertion order.
-    pub fn top_level_names(&self) -> Vec<String> {
-        match &self.prefix {
-            Some(p) => super::top_level_names(p, self.assertions, &self.kept_names),
-            None => Vec::new(),
-        }
-    }
-
-    /// One line per problem, `path:line:col: message`, for the user.
-    pub fn messages(&self, root: &Path) -> Vec<String> {
-        let path = root.join(&self.id);
-        let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
-        if let Some(e) = &self.error {
-            out.push(format!("{}: {e}", path.display()));
-        }
-        out
-    }
 }
 
 /// The result of [`name_tree`].
@@ -214,7 +138,11 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         }
         Ok(journal.get().expect("just set"))
     };
-    let bar = progress_bar(found.files.len() as u64, opts.progress);
+    let bar = if opts.progress {
+        crate::progress::bar("name", found.files.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let (size, mtime) = stamp(&file.path);
         if let Some(old) = previous.get(&file.id) {
@@ -263,20 +191,6 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         write_index(&index_path, &summary.entries)?;
     }
     Ok(summary)
-}
-
-fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
-    if !show {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "naming {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})",
-        )
-        .expect("template"),
-    );
-    bar
 }
 
 /// Size and modification time (ns) of a file, zeros when unreadable.

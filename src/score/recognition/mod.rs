@@ -5,7 +5,7 @@
 use super::pair::{Mode, PairScore};
 use super::participants::Participants;
 use super::rules::{BestOverall, Rules};
-use crate::report::schema::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
+use crate::score::result::{Contribution, DivisionScore, DivisionsWon, Lead, ModeScore, Overall};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One scored pair as the recognitions need it.
@@ -250,5 +250,4 @@ pub fn best_overall(divisions: &[DivisionScore], mode: Mode, params: &BestOveral
 }
 
 #[cfg(test)]
-#[path = "recognition_tests.rs"]
 mod tests;

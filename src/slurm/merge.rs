@@ -20,7 +20,7 @@
 //! record types of the stages; only the key fields are read by name.
 
 use crate::journal::{self, Journal};
-use crate::shard::{Shard, SHARDS_DIR};
+use crate::slurm::shard::{Shard, SHARDS_DIR};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::collections::HashSet;

@@ -18,11 +18,12 @@
 //! benchmark is eligible; a caller writes to a temporary file and keeps it
 //! only then.
 
+mod folder;
 pub mod prefix;
 mod scrambled;
-mod tree;
 
-pub use tree::{name_tree, IndexEntry, NameSummary, Outcome, TreeOptions, INDEX_FILE};
+use crate::campaign::index::top_level_names;
+pub use folder::{name_tree, NameSummary, TreeOptions};
 
 use crate::benchmark::{
     Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,
@@ -87,18 +88,6 @@ impl NameReport {
     pub fn names(&self) -> Vec<String> {
         top_level_names(&self.prefix, self.assertions, &self.kept)
     }
-}
-
-/// The names of `assertions` top-level assertions: `prefix` and the number,
-/// except those in `kept`.
-pub fn top_level_names(prefix: &str, assertions: usize, kept: &[(usize, String)]) -> Vec<String> {
-    let mut names: Vec<String> = (1..=assertions).map(|n| format!("{prefix}{n}")).collect();
-    for (n, name) in kept {
-        if let Some(slot) = names.get_mut(n.wrapping_sub(1)) {
-            *slot = name.clone();
-        }
-    }
-    names
 }
 
 /// Why a script could not be named at all.

@@ -8,48 +8,18 @@
 //! core was confirmed by a checker of its producer's own team.
 
 use crate::answer::{self, Answer};
-use crate::campaign::Campaign;
-use crate::check::{self, CheckRecord, CoreRecord};
-use crate::checkers::{self, SolverDef};
-use crate::policy::{CheckAnswer, Decision};
+use crate::campaign::index::Bench;
+use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
+use crate::campaign::policy::{CheckAnswer, Decision};
+use crate::campaign::records::CheckRecord;
+use crate::campaign::records::CoreRecord;
+use crate::campaign::records::RunRecord;
+use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::{Campaign, Loaded};
+use crate::checkers::SolverDef;
 use crate::scramble::DescrambleMap;
-use crate::solve::Bench;
-use crate::solve::{self, RunRecord, SolverUnderTest};
-use crate::verdict::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-
-/// A pair's verdict with the evidence behind it (`reports/pairs.jsonl`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PairVerdict {
-    /// The scored record.
-    #[serde(flatten)]
-    pub pair: PairRecord,
-    /// Checker name → its answer on this pair's core.
-    pub checkers: BTreeMap<String, CheckAnswer>,
-    /// Some checker said sat and another unsat.
-    pub disputed: bool,
-    /// A checker of the producing solver's team said unsat.
-    pub confirmed_by_own_team: bool,
-    /// Checks still missing: the verdict is provisional.
-    pub pending: bool,
-    /// Flags from the run (errors before the answer, truncated output…).
-    pub flags: Vec<String>,
-    /// Hash of the core-only benchmark, when one was built.
-    pub core_hash: Option<String>,
-    /// The decision policy used.
-    pub policy: String,
-    /// For a scrambled benchmark (`scramble_seed`): the core as 1-based
-    /// positions of assertions in the original benchmark, in the order
-    /// printed, read through the descrambling map.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub original_core: Option<Vec<usize>>,
-    /// What each checker that cast no vote (`other`) printed: `unknown`,
-    /// `timeout`, `error`, `no-answer`, or an answer not counted.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub raw_answers: BTreeMap<String, Answer>,
-}
 
 /// Verdict for a run whose answer needs no checker (everything but a
 /// well-formed unsat core), with the run status.
@@ -84,7 +54,7 @@ fn tally_of(
         return None;
     }
     let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    Some(check::tally(&view, selected, s).0)
+    Some(crate::campaign::selection::tally(&view, selected, s).0)
 }
 
 fn status_of(r: &RunRecord) -> RunStatus {
@@ -98,22 +68,17 @@ fn status_of(r: &RunRecord) -> RunStatus {
 }
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
-pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
-    let defs = checkers::load_dir(&solve::checkers_dir(c))?;
-    let solvers = solve::solvers_under_test(c, &defs)?;
-    let index: HashMap<String, Bench> = solve::read_index(c)?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
-    let runs: Vec<RunRecord> = c.read_journal(solve::RUNS)?;
-    let cores: Vec<CoreRecord> = c.read_journal(check::CORES)?;
-    let checks: Vec<CheckRecord> = c.read_journal(check::CHECKS)?;
+pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
+    let c = l.campaign;
+    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    let cores: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
+    let checks: Vec<CheckRecord> = c.read_journal(crate::campaign::records::CHECKS)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
-    let checkers = check::verdict_checkers(c, &defs, &answered);
+    let checkers = crate::campaign::selection::verdict_checkers(c, &l.defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = cores
         .iter()
-        .filter(|r| check::is_hash(&r.hash))
+        .filter(|r| crate::campaign::records::is_hash(&r.hash))
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))
         .collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
@@ -128,10 +93,7 @@ pub fn collect(c: &Campaign) -> Result<Vec<PairVerdict>> {
     let mut maps = HashMap::new();
     let mut out = Vec::new();
     for r in &runs {
-        let (Some(s), Some(e)) = (
-            solvers.iter().find(|s| s.name == r.solver),
-            index.get(&r.benchmark),
-        ) else {
+        let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
         };
         if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
@@ -188,7 +150,7 @@ fn warn_conflicts(runs: &[RunRecord]) {
         crate::journal::warn_once(format!(
             "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
              the first record of each counts (were two runs of this campaign writing at once?)",
-            solve::RUNS,
+            crate::campaign::records::RUNS,
             conflicting.len()
         ));
     }
@@ -205,7 +167,8 @@ pub fn pair_verdict(
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
-    let selected = check::select(checkers, &e.logic, s, c.config.check.independent);
+    let selected =
+        crate::campaign::selection::select(checkers, &e.logic, s, c.config.check.independent);
     let mut mine = BTreeMap::new();
     if let Some(a) = all_answers {
         for k in &selected {
@@ -220,18 +183,15 @@ pub fn pair_verdict(
         None => {
             let view: HashMap<&str, CheckAnswer> =
                 mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            let (t, remaining, producer_pending) = check::tally(&view, &selected, s);
+            let (t, remaining, producer_pending) =
+                crate::campaign::selection::tally(&view, &selected, s);
             let decision = if remaining == 0 {
                 Some(policy.decide(&t))
             } else {
-                crate::policy::decided_early(policy, &t, remaining, producer_pending)
+                crate::campaign::policy::decided_early(policy, &t, remaining, producer_pending)
             };
             pending = decision.is_none() || hash.is_none();
-            match decision.unwrap_or(Decision::NotValidated) {
-                Decision::Validated => Verdict::Validated,
-                Decision::Refuted => Verdict::Refuted,
-                Decision::NotValidated => Verdict::NotValidated,
-            }
+            decision.unwrap_or(Decision::NotValidated).into()
         }
     };
     let sat = mine.values().filter(|a| **a == CheckAnswer::Sat).count();

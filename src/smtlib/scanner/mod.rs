@@ -13,7 +13,8 @@
 //! for strict validation because it is ~60× slower and can use tens of times
 //! the input's size in memory.
 
-use std::fmt;
+use crate::smtlib::SyntaxError;
+
 use std::io::{self, Read};
 
 /// Size of the blocks read from the input…
@@ -53,6 +54,10 @@ pub struct Command {
 }
 
 impl Command {
+    /// Line and column of byte `offset` of the command's text.
+    pub fn position(&self, offset: usize) -> (u64, u64) {
+        super::position_in_text(&self.text, offset, self.line, self.column)
+    }
     /// The head symbol (`assert`, `set-logic`…), or `""` when the command
     /// does not start with a simple symbol.
     pub fn head(&self) -> &str {
@@ -97,42 +102,6 @@ impl Command {
         (first, end)
     }
 }
-
-/// What went wrong, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScanError {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based byte column.
-    pub column: u64,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
-impl ScanError {
-    /// `path:line:column: message`, the form editors jump to.
-    pub fn in_file(&self, path: &std::path::Path) -> String {
-        format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            self.line,
-            self.column,
-            self.message
-        )
-    }
-}
-
-impl fmt::Display for ScanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for ScanError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -253,16 +222,16 @@ impl<R: Read> Scanner<R> {
         abs - self.line_start + 1
     }
 
-    fn error(&mut self, line: u64, column: u64, message: String) -> ScanError {
+    fn error(&mut self, line: u64, column: u64, message: String) -> SyntaxError {
         self.failed = true;
-        ScanError {
+        SyntaxError {
             line,
             column,
             message,
         }
     }
 
-    fn fill(&mut self) -> Result<bool, ScanError> {
+    fn fill(&mut self) -> Result<bool, SyntaxError> {
         if self.eof {
             return Ok(false);
         }
@@ -294,7 +263,7 @@ impl<R: Read> Scanner<R> {
 
     /// The next top-level command, `Ok(None)` at the end of the input.
     /// After an error the scanner stays finished.
-    pub fn next_command(&mut self) -> Result<Option<Command>, ScanError> {
+    pub fn next_command(&mut self) -> Result<Option<Command>, SyntaxError> {
         if self.failed {
             return Ok(None);
         }
@@ -309,7 +278,7 @@ impl<R: Read> Scanner<R> {
         }
     }
 
-    fn at_eof(&mut self) -> Result<Option<Command>, ScanError> {
+    fn at_eof(&mut self) -> Result<Option<Command>, SyntaxError> {
         let (l, c) = (self.tok_line, self.tok_col);
         match self.state {
             State::Top | State::TopComment => Ok(None),
@@ -335,7 +304,7 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Process the buffered bytes; returns a command as soon as one closes.
-    fn step(&mut self) -> Result<Option<Command>, ScanError> {
+    fn step(&mut self) -> Result<Option<Command>, SyntaxError> {
         let mut i = self.pos;
         let end = self.len;
         match self.state {
@@ -437,7 +406,7 @@ impl<R: Read> Scanner<R> {
 
     /// Inside a command: copy bytes to the command, stopping at the bytes
     /// that change state.
-    fn step_command(&mut self) -> Result<Option<Command>, ScanError> {
+    fn step_command(&mut self) -> Result<Option<Command>, SyntaxError> {
         let buf = &self.buf[..self.len];
         let mut i = self.pos;
         let end = self.len;
@@ -600,7 +569,7 @@ impl<R: Read> Scanner<R> {
 }
 
 /// Convenience: every command of an in-memory script, or the first error.
-pub fn commands(src: &[u8]) -> Result<Vec<Command>, ScanError> {
+pub fn commands(src: &[u8]) -> Result<Vec<Command>, SyntaxError> {
     let mut sc = Scanner::new(src);
     let mut out = Vec::new();
     while let Some(c) = sc.next_command()? {

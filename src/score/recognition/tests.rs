@@ -1,7 +1,7 @@
 //! Hand-computed cases for the track-wide recognitions.
 
 use super::*;
-use crate::report::schema::{ModeScore, SolverScore, VirtualBest};
+use crate::score::result::{ModeScore, SolverScore, VirtualBest};
 use crate::score::rules::Edition;
 
 /// (solver, competing, correct, cpu, wall, error_pairs), best first.

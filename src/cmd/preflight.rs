@@ -15,18 +15,32 @@
 //! Probes run in parallel. A stage asked for before the stage it needs
 //! (solving before naming) is not an error but a hint: [`nothing_named`].
 
-use crate::campaign::{Campaign, CONFIG_FILE};
+use crate::campaign::config_lines::{where_is, Key};
+use crate::campaign::{solvers, Campaign, CONFIG_FILE};
 use crate::checkers::{self, Probe, SolverDef};
-use crate::config_lines::{where_is, Key};
+use crate::lock::CampaignLock;
+use crate::pipeline::Stages;
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 
-/// The stages about to run.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stages {
-    pub name: bool,
-    pub solve: bool,
-    pub check: bool,
+/// What `run`, `solve` and `check` do before their stages: a hint and
+/// `None` (the command ends with exit 0) when a stage that needs named
+/// benchmarks comes before naming; otherwise the preflight, then the
+/// campaign lock (waiting for it with `wait`).
+pub fn before_stages(
+    c: &Campaign,
+    stages: Stages,
+    campaign_arg: &Path,
+    wait: bool,
+) -> Result<Option<CampaignLock>> {
+    if !stages.name && (stages.solve || stages.check) {
+        if let Some(hint) = nothing_named(c, campaign_arg) {
+            eprintln!("{hint}");
+            return Ok(None);
+        }
+    }
+    preflight(c, stages)?;
+    crate::lock::acquire(c, wait, crate::cmd::interrupt::flag()).map(Some)
 }
 
 /// One program to probe: what it is (for messages), where it is configured.
@@ -49,6 +63,20 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
     if stages.name {
         benchmark_root(c, &config)?;
     }
+    if let Err(e) = c.config.score.rules.parse::<crate::score::rules::Edition>() {
+        bail!(
+            "{}: score.rules: {e}",
+            where_is(&config, Key::Table("score", "rules"))
+        );
+    }
+    if let Some(f) = &c.config.score.family {
+        if let Err(e) = f.parse::<crate::score::rules::FamilyDef>() {
+            bail!(
+                "{}: score.family: {e}",
+                where_is(&config, Key::Table("score", "family"))
+            );
+        }
+    }
     if let Some(p) = &c.config.score.participants {
         crate::score::participants::Participants::load(&c.dir.join(p)).map_err(|e| {
             anyhow!(
@@ -60,7 +88,7 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
     if !(stages.solve || stages.check) {
         return Ok(());
     }
-    let defs = checkers::load_dir(&crate::solve::checkers_dir(c))?;
+    let defs = checkers::load_dir(&solvers::checkers_dir(c))?;
     let mut subjects = Vec::new();
     for (i, s) in c.config.solvers.iter().enumerate() {
         let key = if s.definition.is_some() {
@@ -72,7 +100,7 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
         let mut one = c.clone();
         one.config.solvers = vec![s.clone()];
         let mut resolved =
-            crate::solve::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
+            solvers::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
         if stages.solve {
             subjects.push(Subject {
                 what: format!("solver '{}'", s.name),
@@ -87,10 +115,11 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
         } else {
             Some(where_is(&config, Key::Table("check", "checkers")))
         };
-        let checkers = crate::check::configured_checkers(c, &defs).map_err(|e| match &at {
-            Some(at) => anyhow!("{at}: {e:#}"),
-            None => e,
-        })?;
+        let checkers =
+            crate::campaign::selection::configured_checkers(c, &defs).map_err(|e| match &at {
+                Some(at) => anyhow!("{at}: {e:#}"),
+                None => e,
+            })?;
         for k in checkers {
             subjects.push(Subject {
                 what: format!("checker '{}'", k.name),
@@ -211,7 +240,7 @@ fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
 /// A hint when a stage that reads the named benchmarks comes before any
 /// naming: `None` when something was named.
 pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
-    let index = c.named_dir().join(crate::name::INDEX_FILE);
+    let index = c.named_dir().join(crate::campaign::index::INDEX_FILE);
     if index.exists() {
         return None;
     }

@@ -16,8 +16,8 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
-use crate::config_lines::{bad, Key};
-use crate::policy::Policy;
+use crate::campaign::config_lines::{bad, Key};
+use crate::campaign::policy::Policy;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -50,6 +50,57 @@ pub struct ConfigFile {
     /// The solvers under test.
     #[serde(default, rename = "solver")]
     pub solvers: Vec<SolverEntry>,
+}
+
+impl ConfigFile {
+    /// A config over `benchmarks` with every default and no solver: the
+    /// start of a campaign built in code (tests, `selfcheck`), completed by
+    /// setting fields and written with [`ConfigFile::write_to`].
+    pub fn new(benchmarks: impl Into<PathBuf>) -> ConfigFile {
+        ConfigFile {
+            benchmarks: benchmarks.into(),
+            checkers_dir: None,
+            jobs: 0,
+            cache: None,
+            naming: Naming::default(),
+            limits: Limits::default(),
+            check: Check::default(),
+            score: Score::default(),
+            solvers: Vec::new(),
+        }
+    }
+
+    /// Add a solver under test that is one of the definitions.
+    pub fn solver_definition(&mut self, name: &str, definition: &str) -> &mut Self {
+        self.solvers.push(SolverEntry {
+            name: name.into(),
+            definition: Some(definition.into()),
+            command: None,
+            team: None,
+            args: Vec::new(),
+        });
+        self
+    }
+
+    /// Add a solver under test run by an inline command (`{file}` in it).
+    pub fn solver_command(&mut self, name: &str, command: &[&str]) -> &mut Self {
+        self.solvers.push(SolverEntry {
+            name: name.into(),
+            definition: None,
+            command: Some(command.iter().map(|s| s.to_string()).collect()),
+            team: None,
+            args: Vec::new(),
+        });
+        self
+    }
+
+    /// Write it as `DIR/campaign.toml` (creating `DIR`).
+    pub fn write_to(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let text = toml::to_string(self).context("cannot write the config as TOML")?;
+        let path = dir.join(CONFIG_FILE);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -207,7 +258,8 @@ impl Campaign {
         })?;
         let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
-        Campaign::from_config(dir, config).map_err(|e| crate::config_lines::locate(e, &path, text))
+        Campaign::from_config(dir, config)
+            .map_err(|e| crate::campaign::config_lines::locate(e, &path, text))
     }
 
     /// Validate a parsed config for the campaign folder `dir`.
@@ -290,20 +342,6 @@ impl Campaign {
             };
             if let Some((key, why)) = problem {
                 return Err(bad(at(key), format!("solver '{}': {why}", s.name)));
-            }
-        }
-        if let Err(e) = crate::pipeline::edition(&config.score.rules) {
-            return Err(bad(
-                Key::Table("score", "rules"),
-                format!("score.rules: {e}"),
-            ));
-        }
-        if let Some(f) = &config.score.family {
-            if let Err(e) = crate::pipeline::family(f) {
-                return Err(bad(
-                    Key::Table("score", "family"),
-                    format!("score.family: {e}"),
-                ));
             }
         }
         let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {

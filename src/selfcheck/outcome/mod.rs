@@ -12,11 +12,12 @@
 //! solver (an installed checker that produces cores) reached.
 
 use crate::answer::Answer;
-use crate::name::{IndexEntry, Outcome as NameOutcome};
-use crate::policy::CheckAnswer;
-use crate::solve::RunRecord;
-use crate::verdict::{IllFormed, RunStatus, Verdict};
-use crate::verdicts::PairVerdict;
+use crate::campaign::index::IndexEntry;
+use crate::campaign::index::Outcome as NameOutcome;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::pair::{IllFormed, RunStatus, Verdict};
+use crate::campaign::policy::CheckAnswer;
+use crate::campaign::records::{exit_text, RunRecord};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -258,7 +259,7 @@ fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
             format!(
                 "the output is not an SMT-LIB answer ({}; {})",
                 faults.join(", "),
-                run.exit
+                exit_text::format(&run.exit)
             ),
         );
     }
@@ -272,7 +273,7 @@ fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
     (
         Outcome::Skipped,
         "no-answer".into(),
-        format!("no answer ({})", run.exit),
+        format!("no answer ({})", exit_text::format(&run.exit)),
     )
 }
 
@@ -397,5 +398,4 @@ fn shorten(s: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "outcome_tests.rs"]
 mod tests;

@@ -6,25 +6,10 @@
 //! journals still read, and `PairRecord` implements `Default`, so producers can
 //! write `PairRecord { solver, benchmark, .., ..Default::default() }`.
 
+use super::policy::CheckAnswer;
+pub use crate::answer::IllFormed;
 use serde::{Deserialize, Serialize};
-
-/// Why a reported core is not well formed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum IllFormed {
-    /// A name that is not one of the benchmark's top-level assertion names.
-    UnknownName,
-    /// A name listed twice (no edition mentions it; coreval flags it and
-    /// counts the core as ill-formed so that no solver gains by it).
-    DuplicateName,
-    /// A name of a nested (non top-level) `:named` term.
-    NestedName,
-    /// An empty core: the benchmark's assertions are all named, so the
-    /// empty set is satisfiable.
-    Empty,
-    /// The core list could not be parsed at all.
-    Unparsable,
-}
+use std::collections::BTreeMap;
 
 /// The verdict on one pair.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -78,19 +63,6 @@ impl Verdict {
             self,
             Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
         )
-    }
-}
-
-impl IllFormed {
-    /// Short stable name (`unknown-name`, `duplicate-name`, …).
-    pub fn label(self) -> &'static str {
-        match self {
-            IllFormed::UnknownName => "unknown-name",
-            IllFormed::DuplicateName => "duplicate-name",
-            IllFormed::NestedName => "nested-name",
-            IllFormed::Empty => "empty",
-            IllFormed::Unparsable => "unparsable",
-        }
     }
 }
 
@@ -171,4 +143,35 @@ mod tests {
         let back: PairRecord = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);
     }
+}
+
+/// A pair's verdict with the evidence behind it (`reports/pairs.jsonl`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairVerdict {
+    /// The scored record.
+    #[serde(flatten)]
+    pub pair: PairRecord,
+    /// Checker name → its answer on this pair's core.
+    pub checkers: BTreeMap<String, CheckAnswer>,
+    /// Some checker said sat and another unsat.
+    pub disputed: bool,
+    /// A checker of the producing solver's team said unsat.
+    pub confirmed_by_own_team: bool,
+    /// Checks still missing: the verdict is provisional.
+    pub pending: bool,
+    /// Flags from the run (errors before the answer, truncated output…).
+    pub flags: Vec<String>,
+    /// Hash of the core-only benchmark, when one was built.
+    pub core_hash: Option<String>,
+    /// The decision policy used.
+    pub policy: String,
+    /// For a scrambled benchmark (`scramble_seed`): the core as 1-based
+    /// positions of assertions in the original benchmark, in the order
+    /// printed, read through the descrambling map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_core: Option<Vec<usize>>,
+    /// What each checker that cast no vote (`other`) printed: `unknown`,
+    /// `timeout`, `error`, `no-answer`, or an answer not counted.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub raw_answers: BTreeMap<String, crate::answer::Answer>,
 }

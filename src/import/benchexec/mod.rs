@@ -8,7 +8,7 @@
 //! Compressed XML or zipped log folders are not read: unzip them first.
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
-use crate::verdict::{PairRecord, RunStatus};
+use crate::campaign::pair::{PairRecord, RunStatus};
 use anyhow::{bail, Context, Result};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -229,7 +229,7 @@ fn one_run(
     let log = candidates
         .iter()
         .flatten()
-        .find_map(|p| std::fs::read(p).ok())
+        .find_map(|p| crate::regular::read(p).ok())
         .ok_or_else(|| format!("no output log for `{name}` in {}", logs.display()))?;
     let output = crate::answer::parse_output(strip_log_header(&log));
     Ok(RawRun {
@@ -245,5 +245,4 @@ fn one_run(
 }
 
 #[cfg(test)]
-#[path = "benchexec_tests.rs"]
 mod tests;

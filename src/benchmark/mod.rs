@@ -19,7 +19,6 @@
 mod analyze;
 mod discover;
 
-pub(crate) use analyze::position_in;
 pub use analyze::{analyze, Analyzer, Class, NamedAttr, Observation};
 pub use discover::{discover, BenchmarkFile, Discovery, Families, Family};
 
@@ -193,7 +192,7 @@ impl fmt::Display for Ineligibility {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BenchmarkInfo {
     /// The file read (empty when the script came from a reader, as in
-    /// [`crate::name::name_script`]).
+    /// the naming stage).
     pub path: PathBuf,
     /// Its size in bytes (bytes scanned when the scan stopped at an error).
     pub size: u64,

@@ -2,7 +2,7 @@
 
 use super::rules::{Edition, FamilyDef};
 use super::*;
-use crate::verdict::CheckerTally;
+use crate::campaign::pair::CheckerTally;
 
 fn rec(solver: &str, benchmark: &str, a: u64, core: Option<u64>, verdict: Verdict) -> PairRecord {
     PairRecord {
@@ -18,11 +18,7 @@ fn rec(solver: &str, benchmark: &str, a: u64, core: Option<u64>, verdict: Verdic
     }
 }
 
-fn solver<'a>(
-    r: &'a ScoreReport,
-    mode: Mode,
-    name: &str,
-) -> &'a crate::report::schema::SolverScore {
+fn solver<'a>(r: &'a ScoreReport, mode: Mode, name: &str) -> &'a crate::score::result::SolverScore {
     let d = &r.divisions[0];
     let m = if mode == Mode::Parallel {
         &d.parallel

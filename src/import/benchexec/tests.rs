@@ -1,8 +1,8 @@
 //! BenchExec import on a small result file with its log folder.
 
 use super::*;
+use crate::campaign::pair::Verdict;
 use crate::import::BenchmarkInfo;
-use crate::verdict::Verdict;
 
 const XML: &str = r#"<?xml version="1.0"?>
 <!DOCTYPE result PUBLIC "+//IDN sosy-lab.org//DTD BenchExec result 3.0//EN" "https://www.sosy-lab.org/benchexec/result-3.0.dtd">

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::benchmark::Families;
-use crate::verdict::{IllFormed, PairRecord};
+use crate::campaign::pair::{IllFormed, PairRecord};
 
 fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
     IndexEntry {
@@ -34,7 +34,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         core: core.map(|c| c.iter().map(|n| n.to_string()).collect()),
         flags: Vec::new(),
         errors: Vec::new(),
-        exit: "exit 0".into(),
+        exit: crate::runner::Exit::Exited(0),
         timed_out: false,
         memout: false,
         late_answer: None,
@@ -290,7 +290,7 @@ fn runs_without_an_answer() {
     assert_eq!(got.details, ["error: unsupported logic"]);
     r.answer = Answer::NoAnswer;
     r.errors.clear();
-    r.exit = "signal 11".into();
+    r.exit = crate::runner::Exit::Signaled(11);
     let got = classify_one(&e, &r, &none, &[], false);
     assert_eq!(
         (got.outcome, got.details[0].as_str()),

@@ -110,7 +110,7 @@ pub fn locate(err: anyhow::Error, path: &Path, text: &str) -> anyhow::Error {
 /// `PATH:LINE` of `key` in the config file `path` (read again), or just
 /// `PATH` when the file or the key cannot be found.
 pub fn where_is(path: &Path, key: Key) -> String {
-    let line = std::fs::read_to_string(path)
+    let line = crate::regular::read_to_string(path)
         .ok()
         .and_then(|t| line_of(&t, key));
     match line {

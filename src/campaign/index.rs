@@ -1,0 +1,165 @@
+//! The named index as the later stages see it: the eligible benchmarks of
+//! `named/index.jsonl`, each with its division, names and status.
+
+use super::Campaign;
+use crate::benchmark::{Families, Ineligibility};
+use crate::journal;
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The index file inside the output directory.
+pub const INDEX_FILE: &str = "index.jsonl";
+
+/// The names of `assertions` top-level assertions: `prefix` and the number,
+/// except those in `kept`.
+pub fn top_level_names(prefix: &str, assertions: usize, kept: &[(usize, String)]) -> Vec<String> {
+    let mut names: Vec<String> = (1..=assertions).map(|n| format!("{prefix}{n}")).collect();
+    for (n, name) in kept {
+        if let Some(slot) = names.get_mut(n.wrapping_sub(1)) {
+            *slot = name.clone();
+        }
+    }
+    names
+}
+
+/// What became of one benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Eligible; the named version was written.
+    Named,
+    /// Valid but outside the track under the settings (not a failure).
+    Ineligible,
+    /// Not valid SMT-LIB (scanner, or strict parser): a failure.
+    Malformed,
+    /// Could not be named: unreadable, or a fixed prefix clashes.
+    Failed,
+}
+
+/// One line of `index.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    /// Path of the source below the root, `/`-separated.
+    pub id: String,
+    pub outcome: Outcome,
+    /// The `set-logic` symbol: the division.
+    pub logic: Option<String>,
+    /// Both family definitions.
+    pub family: Families,
+    /// `(set-info :status …)`, `null` when absent.
+    pub status: Option<String>,
+    /// Number of named top-level assertions (A).
+    pub assertions: usize,
+    /// Prefix of the generated names `P1 … PA`.
+    pub prefix: Option<String>,
+    /// The named benchmark, relative to the output directory (`null` unless
+    /// named).
+    pub output: Option<String>,
+    /// Assertions that kept their own name (policy `keep`): number, name.
+    pub kept_names: Vec<(usize, String)>,
+    /// `:named` names nested inside terms of the output.
+    pub nested_names: Vec<String>,
+    /// Why the benchmark is not named (empty when named).
+    pub reasons: Vec<Ineligibility>,
+    /// For `failed`: what went wrong.
+    pub error: Option<String>,
+    /// The descrambling map of a scrambled benchmark, relative to the
+    /// output directory, beside `output` (`x.smt2` → `x.descramble.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descramble: Option<String>,
+    /// Source size in bytes, for resuming.
+    pub source_size: u64,
+    /// Source modification time (ns since the epoch), for resuming.
+    pub source_mtime_ns: u64,
+    /// The settings the entry was made with, for resuming.
+    pub settings: String,
+}
+
+impl IndexEntry {
+    /// The top-level names of the named benchmark, in assertion order.
+    pub fn top_level_names(&self) -> Vec<String> {
+        match &self.prefix {
+            Some(p) => top_level_names(p, self.assertions, &self.kept_names),
+            None => Vec::new(),
+        }
+    }
+
+    /// One line per problem, `path:line:col: message`, for the user.
+    pub fn messages(&self, root: &Path) -> Vec<String> {
+        let path = root.join(&self.id);
+        let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
+        if let Some(e) = &self.error {
+            out.push(format!("{}: {e}", path.display()));
+        }
+        out
+    }
+}
+
+/// A named benchmark, as the later stages need it.
+#[derive(Clone, Debug)]
+pub struct Bench {
+    /// Benchmark id (path below the benchmark root).
+    pub id: String,
+    /// Its logic: the division.
+    pub logic: String,
+    /// The named file, relative to the campaign's `named/` folder.
+    pub output: String,
+    /// Prefix of the names coreval gave.
+    pub prefix: String,
+    /// A: number of named top-level assertions.
+    pub assertions: u64,
+    /// Declared `:status`, if any.
+    pub status: Option<String>,
+    /// Names of the top-level assertions (normal form).
+    pub top_level: HashSet<String>,
+    /// Names of nested `:named` terms.
+    pub nested: HashSet<String>,
+    /// The descrambling map of a scrambled benchmark, relative to `named/`.
+    pub descramble: Option<String>,
+}
+
+impl Bench {
+    fn from_entry(e: IndexEntry) -> Option<Bench> {
+        if e.outcome != Outcome::Named {
+            return None;
+        }
+        let top_level = e.top_level_names().into_iter().collect();
+        Some(Bench {
+            logic: e.logic.clone().unwrap_or_default(),
+            output: e.output.clone()?,
+            prefix: e.prefix.clone().unwrap_or_default(),
+            assertions: e.assertions as u64,
+            status: e.status.clone(),
+            nested: e.nested_names.iter().cloned().collect(),
+            descramble: e.descramble.clone(),
+            top_level,
+            id: e.id,
+        })
+    }
+}
+
+/// The named benchmarks of a campaign (eligible entries of the index whose
+/// output is a safe path below `named/`, see [`crate::safepath`]).
+pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
+    let path = c.named_dir().join(INDEX_FILE);
+    let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
+    for w in report.warnings(&path) {
+        crate::journal::warn_once(w);
+    }
+    let mut benches = Vec::new();
+    for e in entries {
+        // The index is data on disk: its paths must stay inside `named/`.
+        if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
+            crate::journal::warn_once(format!(
+                "{}: benchmark {:?} skipped: {err}",
+                path.display(),
+                e.id
+            ));
+            continue;
+        }
+        benches.extend(Bench::from_entry(e));
+    }
+    Ok(benches)
+}

@@ -1,0 +1,182 @@
+//! The journal records every stage writes and reads, and their file names:
+//! `runs.jsonl` (solve), `cores.jsonl` and `checks.jsonl` (check). Each is
+//! one JSON object per line, appended as work finishes.
+
+use crate::answer::{self, Answer};
+use crate::campaign::policy::CheckAnswer;
+use crate::runner::Exit;
+use serde::{Deserialize, Serialize};
+
+/// File name of the runs journal.
+pub const RUNS: &str = "runs.jsonl";
+
+/// One finished (solver, benchmark) run: the journal record of `runs.jsonl`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunRecord {
+    /// Solver name from the campaign config.
+    pub solver: String,
+    /// Benchmark id (path below the benchmark root).
+    pub benchmark: String,
+    /// The answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
+    pub answer: Answer,
+    /// The core's names in normal form, in the order printed.
+    pub core: Option<Vec<String>>,
+    /// Output flags (errors before the answer, two answers, garbage…).
+    pub flags: Vec<String>,
+    /// `(error "…")` messages the solver printed.
+    #[serde(default)]
+    pub errors: Vec<String>,
+    /// How the process ended; in the journal `exit N`, `signal N` or
+    /// `failed to start: …`.
+    #[serde(with = "exit_text")]
+    pub exit: Exit,
+    /// Killed at the time limit (any answer it printed is discarded).
+    pub timed_out: bool,
+    /// Ran out of the memory limit.
+    pub memout: bool,
+    /// The answer printed before the kill, when the run timed out.
+    pub late_answer: Option<Answer>,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// CPU seconds of the whole process tree.
+    pub cpu: f64,
+    /// Peak resident memory in bytes.
+    pub max_rss: u64,
+    /// Bytes of stdout beyond the cap (not kept).
+    pub stdout_dropped: u64,
+    /// Solver version, from its version probe.
+    pub solver_version: Option<String>,
+}
+
+/// The kebab-case name of an output flag, as in the journals.
+pub fn flag_name(f: &answer::OutputFlag) -> String {
+    serde_json::to_value(f)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// `cores.jsonl`: which core-only benchmark a pair's core became.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CoreRecord {
+    pub solver: String,
+    pub benchmark: String,
+    /// BLAKE3 hash of the core-only benchmark's bytes (its file name).
+    pub hash: String,
+    /// Named assertions kept.
+    pub kept: u64,
+}
+
+/// `checks.jsonl` and the cache: one checker's answer on one core.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CheckRecord {
+    pub hash: String,
+    pub checker: String,
+    pub version: Option<String>,
+    /// Time limit in seconds.
+    pub time_limit: f64,
+    pub answer: CheckAnswer,
+    /// The raw answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
+    pub raw: Answer,
+    #[serde(with = "exit_text")]
+    pub exit: Exit,
+    pub wall: f64,
+    pub cpu: f64,
+    /// Taken from the cross-campaign cache, not run here.
+    #[serde(default)]
+    pub cached: bool,
+    /// Why the answer is not the raw one (an answer after an error), or why
+    /// the checker was not applicable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Output flags of the checker run (two answers, error before the answer…).
+    #[serde(default)]
+    pub flags: Vec<String>,
+}
+
+/// File names of the check stage's journals.
+pub const CORES: &str = "cores.jsonl";
+pub const CHECKS: &str = "checks.jsonl";
+
+/// Whether `h` is a BLAKE3 digest in lowercase hex, the only file names of `cores/`.
+pub fn is_hash(h: &str) -> bool {
+    h.len() == 64
+        && h.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// How the journals write an [`Exit`]: `exit N`, `signal N`, `failed to
+/// start: …`. Reading also accepts the `Exited(N)` form that check records
+/// of earlier versions (and so older caches) hold.
+pub mod exit_text {
+    use crate::runner::Exit;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The journal text of an exit.
+    pub fn format(e: &Exit) -> String {
+        match e {
+            Exit::Exited(c) => format!("exit {c}"),
+            Exit::Signaled(s) => format!("signal {s}"),
+            Exit::FailedToStart(m) => format!("failed to start: {m}"),
+        }
+    }
+
+    /// An exit from its journal text; text of no known form is kept as a
+    /// start failure, so that no record is lost over it.
+    pub fn parse(t: &str) -> Exit {
+        let num = |s: &str| s.trim().parse::<i32>().ok();
+        let inner = |s: &str, head: &str| {
+            s.strip_prefix(head)
+                .and_then(|r| r.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+                .map(str::to_string)
+        };
+        if let Some(c) = t.strip_prefix("exit ").and_then(num) {
+            Exit::Exited(c)
+        } else if let Some(s) = t.strip_prefix("signal ").and_then(num) {
+            Exit::Signaled(s)
+        } else if let Some(m) = t.strip_prefix("failed to start: ") {
+            Exit::FailedToStart(m.to_string())
+        } else if let Some(c) = inner(t, "Exited").as_deref().and_then(num) {
+            Exit::Exited(c)
+        } else if let Some(s) = inner(t, "Signaled").as_deref().and_then(num) {
+            Exit::Signaled(s)
+        } else if let Some(m) = inner(t, "FailedToStart") {
+            Exit::FailedToStart(m.trim_matches('"').to_string())
+        } else {
+            Exit::FailedToStart(t.to_string())
+        }
+    }
+
+    pub fn serialize<S: Serializer>(e: &Exit, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(e))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Exit, D::Error> {
+        Ok(parse(&String::deserialize(d)?))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn journal_text_round_trips_and_reads_the_old_check_form() {
+            for e in [
+                Exit::Exited(0),
+                Exit::Exited(-3),
+                Exit::Signaled(9),
+                Exit::FailedToStart("No such file".into()),
+            ] {
+                assert_eq!(parse(&format(&e)), e);
+            }
+            assert_eq!(parse("Exited(1)"), Exit::Exited(1));
+            assert_eq!(parse("Signaled(11)"), Exit::Signaled(11));
+            assert_eq!(
+                parse("FailedToStart(\"x\")"),
+                Exit::FailedToStart("x".into())
+            );
+            assert_eq!(parse("odd"), Exit::FailedToStart("odd".into()));
+        }
+    }
+}

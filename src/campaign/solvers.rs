@@ -1,0 +1,159 @@
+//! The solvers under test of a campaign, resolved against the definitions
+//! folder, and how one of them (or a checker) is run on one file.
+
+use super::index::Bench;
+use super::Campaign;
+use crate::checkers::{self, SolverDef};
+use crate::runner::{self, RunSpec};
+use anyhow::{bail, Result};
+use std::path::{Path, PathBuf};
+
+/// A solver under test, resolved from the config.
+#[derive(Clone, Debug)]
+pub struct SolverUnderTest {
+    pub name: String,
+    pub team: String,
+    /// Definition name when the solver is one of the checkers' definitions.
+    pub definition: Option<String>,
+    pub def: SolverDef,
+}
+
+/// Resolve the config's solvers against the definitions folder.
+pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverUnderTest>> {
+    let mut out = Vec::new();
+    for s in &c.config.solvers {
+        let mut def = match (&s.definition, &s.command) {
+            (Some(d), _) => {
+                let Some(found) = defs.iter().find(|x| &x.name == d) else {
+                    bail!(
+                        "solver '{}': no definition '{d}' in the checkers folder (known: {})",
+                        s.name,
+                        defs.iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                };
+                found.clone()
+            }
+            (None, Some(cmd)) => inline_def(c, &s.name, s.team.as_deref().unwrap_or(&s.name), cmd)?,
+            (None, None) => bail!("solver '{}' has neither definition nor command", s.name),
+        };
+        def.command.extend(s.args.iter().cloned());
+        let team = s.team.clone().unwrap_or_else(|| def.team.clone());
+        out.push(SolverUnderTest {
+            name: s.name.clone(),
+            team,
+            definition: s.definition.clone(),
+            def,
+        });
+    }
+    Ok(out)
+}
+
+/// A definition for an inline `command`: every logic, cores expected, a
+/// relative program path taken from the campaign folder. No shell is
+/// involved: the words are the program and its arguments. A config may ask
+/// for a shell (`["sh", "-c", SCRIPT, "sh", "{file}"]`), but `{file}` inside
+/// the script is refused: file names would be read as shell code.
+pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> Result<SolverDef> {
+    let mut command = command.to_vec();
+    if !command.iter().any(|a| a.contains("{file}")) {
+        bail!("solver '{name}': the command needs a {{file}} argument");
+    }
+    if let Some(script) = shell_script(&command).filter(|s| s.contains("{file}")) {
+        bail!(
+            "solver '{name}': {{file}} inside the shell script {script:?} would run benchmark file names \
+             as shell code; pass it as an argument: [\"sh\", \"-c\", \"mysolver \\\"$1\\\"\", \"sh\", \"{{file}}\"]"
+        );
+    }
+    if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
+        command[0] = c.dir.join(&command[0]).to_string_lossy().into_owned();
+    }
+    Ok(SolverDef {
+        name: name.to_string(),
+        team: team.to_string(),
+        command,
+        logics: vec!["*".into()],
+        exclude_logics: Vec::new(),
+        produces_cores: true,
+        no_core_logics: Vec::new(),
+        core_options: Vec::new(),
+        version_command: Vec::new(),
+        version_regex: None,
+        install_hint: String::new(),
+        accepts_named: true,
+        unsupported_commands: Vec::new(),
+        dir: checkers_dir(c),
+        source: PathBuf::new(),
+    })
+}
+
+/// The script of a command that runs a shell with `-c` (`sh -c SCRIPT …`).
+fn shell_script(command: &[String]) -> Option<&str> {
+    let program = Path::new(command.first()?).file_name()?.to_str()?;
+    if !matches!(
+        program,
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox"
+    ) {
+        return None;
+    }
+    let i = command
+        .iter()
+        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))?;
+    command.get(i + 1).map(String::as_str)
+}
+
+/// The runner spec of one job: `want_cores` adds the definition's core
+/// options (solvers under test), checkers run without them.
+pub fn spec_for(
+    def: &SolverDef,
+    file: &Path,
+    c: &Campaign,
+    time: std::time::Duration,
+    want_cores: bool,
+) -> RunSpec {
+    let (program, args) = def.command(&checkers::Invocation {
+        file,
+        timeout: time,
+        seed: 0,
+        memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+        want_cores,
+    });
+    RunSpec {
+        program,
+        args,
+        env: Vec::new(),
+        workdir: None,
+        wall_limit: time,
+        grace: c.grace,
+        memory_limit: c.memory,
+        output_cap: c.output_cap,
+        pid_dir: Some(c.pid_dir()),
+    }
+}
+
+/// Whether a solver is entered in a benchmark's division: its definition
+/// supports the logic with cores (an inline command: every division).
+pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
+    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
+}
+
+/// Kill the solver and checker process groups that a killed coreval left
+/// running in this campaign (see [`runner::reap_orphans`]); every stage that
+/// starts processes calls it first.
+pub fn reap_orphans(c: &Campaign) {
+    let killed = runner::reap_orphans(&c.pid_dir());
+    if killed > 0 {
+        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
+    }
+}
+
+/// The definitions folder of a campaign.
+pub fn checkers_dir(c: &Campaign) -> PathBuf {
+    match &c.config.checkers_dir {
+        Some(d) if d.is_absolute() => d.clone(),
+        Some(d) => c.dir.join(d),
+        None => checkers::default_dir(),
+    }
+}
