@@ -2,7 +2,7 @@
 //! `srandom(seed)`, reimplemented bit for bit, and the seed procedure of
 //! the rules.
 //!
-//! SMT-COMP 2016 rules, "Pseudo-random numbers" (seeds/000 §6): numbers are
+//! SMT-COMP 2016 rules, "Pseudo-random numbers" (docs/RULES.md, source 000 §6): numbers are
 //! generated "using the standard C library function random(), seeded (using
 //! srandom()) with the sum, modulo 2^30, of the integer numbers provided in
 //! the system descriptions by all SMT-COMP entrants other than the
