@@ -34,20 +34,10 @@ impl CampaignLock {
     }
 }
 
-/// Lock the journals of `c` (its shard's, when it runs one shard). When
+/// Lock the journals in `dir` (a campaign's folder, or a shard's). When
 /// another process holds them: an error naming it, or with `wait`, wait for
 /// it (a note on stderr says for whom) until it ends or `cancel` is set
 /// (Ctrl-C).
-pub fn acquire(
-    c: &crate::campaign::Campaign,
-    wait: bool,
-    cancel: &AtomicBool,
-) -> Result<CampaignLock> {
-    let dir = c.shard_dir.as_deref().unwrap_or(&c.dir);
-    acquire_in(dir, wait, cancel)
-}
-
-/// [`acquire`] for the folder `dir`.
 pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<CampaignLock> {
     std::fs::create_dir_all(dir).map_err(|e| {
         let why = crate::journal::io_cause(&e);

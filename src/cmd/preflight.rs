@@ -40,7 +40,8 @@ pub fn before_stages(
         }
     }
     preflight(c, stages)?;
-    crate::lock::acquire(c, wait, crate::cmd::interrupt::flag()).map(Some)
+    let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
+    crate::lock::acquire_in(journals, wait, crate::cmd::interrupt::flag()).map(Some)
 }
 
 /// One program to probe: what it is (for messages), where it is configured.

@@ -208,3 +208,28 @@ pub fn summary(report: &Report) -> String {
     s.push_str(&format!(" ({:.1} s)", report.elapsed));
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_core_without_a_size_shows_a_dash() {
+        let r = BenchResult {
+            path: "b.smt2".into(),
+            logic: None,
+            declared: None,
+            assertions: 3,
+            outcome: Outcome::Failed,
+            verdict: "ill-formed:unknown-name".into(),
+            details: Vec::new(),
+            core_size: None,
+            reduction: None,
+            best: None,
+            time: Some(0.1),
+            checkers: Default::default(),
+        };
+        let line = super::line(&r, 24);
+        assert!(line.contains("core -/3 "), "{line}");
+    }
+}
