@@ -92,6 +92,10 @@ pub struct CheckRecord {
     /// Output flags of the checker run (two answers, error before the answer…).
     #[serde(default)]
     pub flags: Vec<String>,
+    /// The first lines the checker printed (stdout, then stderr), for the
+    /// report's evidence of a failed pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
 }
 
 /// File names of the check stage's journals.
@@ -179,4 +183,20 @@ pub mod exit_text {
             assert_eq!(parse("odd"), Exit::FailedToStart("odd".into()));
         }
     }
+}
+
+/// The first `lines` lines (at most `bytes` bytes) of a run's stdout and
+/// then its stderr, as text: what a report shows of a checker's output.
+pub fn output_head(stdout: &[u8], stderr: &[u8], lines: usize, bytes: usize) -> Option<String> {
+    let mut text = String::new();
+    for stream in [stdout, stderr] {
+        for line in String::from_utf8_lossy(stream).lines() {
+            if text.lines().count() >= lines || text.len() + line.len() > bytes {
+                break;
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    (!text.is_empty()).then_some(text)
 }

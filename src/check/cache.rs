@@ -132,6 +132,7 @@ mod tests {
             cached: false,
             note: None,
             flags: Vec::new(),
+            output: None,
         }
     }
 

@@ -372,6 +372,7 @@ fn record_run(
         cpu: out.cpu,
         cached: false,
         note,
+        output: crate::campaign::records::output_head(&out.stdout, &out.stderr, 8, 800),
         flags: parsed
             .flags
             .iter()

@@ -282,6 +282,7 @@ fn not_applicable(
         cpu: 0.0,
         cached: false,
         note: Some(why),
+        output: None,
         flags: Vec::new(),
     }
 }
