@@ -51,7 +51,7 @@ fn main() {
         ("json", &Json),
         ("csv", &PairsCsv),
         ("markdown", &Markdown),
-        ("html", &Html),
+        ("html", &Html::default()),
     ];
     for (name, ex) in formats {
         let mut size = 0;

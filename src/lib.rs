@@ -10,6 +10,7 @@ pub mod campaign;
 pub mod check;
 pub mod checkers;
 pub mod cmd;
+pub mod evidence;
 pub mod import;
 pub mod journal;
 pub mod judge;

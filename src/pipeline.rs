@@ -118,7 +118,7 @@ pub fn run(
     }
     if let (Some(rules), Some(pairs)) = (rules, &out.pairs) {
         let defaults = default_outputs(c);
-        out.report = Some(score(c, pairs, &rules, outputs.unwrap_or(&defaults))?);
+        out.report = Some(score(&l, pairs, &rules, outputs.unwrap_or(&defaults))?);
     }
     Ok(out)
 }
@@ -187,11 +187,12 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 /// Scores and reports from the judged pairs (plus `reports/pairs.jsonl`,
 /// every pair with the evidence behind its verdict).
 fn score(
-    c: &Campaign,
+    l: &Loaded,
     pairs: &[PairVerdict],
     rules: &Rules,
     outputs: &Outputs,
 ) -> Result<ScoreReport> {
+    let c = l.campaign;
     let participants = match &c.config.score.participants {
         Some(p) => Participants::load(&c.dir.join(p))?,
         None => Participants::none(),
@@ -209,7 +210,8 @@ fn score(
         lines.push(b'\n');
     }
     crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
-    report::write_all(&report, outputs)?;
+    let evidence = crate::evidence::collect(l, pairs)?;
+    report::write_all_with_evidence(&report, &evidence, outputs)?;
     Ok(report)
 }
 

@@ -5,10 +5,10 @@
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+mod common;
+
+use common::browser::{png_size, screenshot, CHROMIUM};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,46 +30,6 @@ fn score_2019(dir: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
         )
         .args(extra)
         .assert()
-}
-
-/// Screenshot `page` into `png` with headless Chromium; false on timeout.
-fn screenshot(page: &Path, png: &Path, profile: &Path) -> bool {
-    let mut child = std::process::Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg("--window-size=1280,2000")
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromium");
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(120) {
-        if child.try_wait().unwrap().is_some() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    false
-}
-
-/// Width and height from a PNG's IHDR chunk.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
-    (be(16), be(20))
 }
 
 #[test]
@@ -103,11 +63,15 @@ fn html_is_self_contained_and_renders() {
     let (shot, blank_shot) = (dir.path().join("report.png"), dir.path().join("blank.png"));
     let profile = dir.path().join("profile");
     assert!(
-        screenshot(&html, &shot, &profile),
+        screenshot(&common::browser::file_url(&html, ""), &shot, &profile),
         "chromium did not finish within 120 s"
     );
     assert!(
-        screenshot(&blank, &blank_shot, &profile),
+        screenshot(
+            &common::browser::file_url(&blank, ""),
+            &blank_shot,
+            &profile
+        ),
         "chromium did not finish within 120 s"
     );
     let png = std::fs::read(&shot).expect("screenshot written");

@@ -175,3 +175,63 @@ pub struct PairVerdict {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub raw_answers: BTreeMap<String, crate::answer::Answer>,
 }
+
+/// What the report shows for a pair that did not pass (refuted, ill-formed,
+/// not validated, a `sat` answer, disputed or still pending): enough to
+/// explain the verdict and to re-run every checker by hand.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct PairEvidence {
+    pub solver: String,
+    pub benchmark: String,
+    /// The verdict's label (`refuted`, `ill-formed:unknown-name`, …).
+    pub verdict: String,
+    pub disputed: bool,
+    pub pending: bool,
+    /// The run's answer, how it ended and its output flags.
+    pub answer: String,
+    pub exit: String,
+    pub flags: Vec<String>,
+    /// The core as printed (normal form), when there was one.
+    pub core: Option<Vec<String>>,
+    /// The benchmark's number of named assertions.
+    pub assertions: u64,
+    /// The core-only benchmark, relative to the campaign folder.
+    pub core_file: Option<String>,
+    /// One entry per checker that ran (or was cached) on the core.
+    pub checkers: Vec<CheckerEvidence>,
+}
+
+/// One checker's run on a failed pair's core.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CheckerEvidence {
+    pub checker: String,
+    pub version: Option<String>,
+    /// What it printed (`sat`, `unsat`, `unknown`, `timeout`, …).
+    pub answer: String,
+    /// How the decision counted it (`sat`, `unsat`, `other`, `not-applicable`).
+    pub counted: String,
+    pub exit: String,
+    pub wall: f64,
+    pub cached: bool,
+    /// Why the answer did not count as printed, if so.
+    pub note: Option<String>,
+    /// The first lines it printed.
+    pub output: Option<String>,
+    /// The command that repeats the run, from the campaign folder.
+    pub command: String,
+}
+
+impl PairVerdict {
+    /// Whether the report lists this pair with its evidence.
+    pub fn needs_evidence(&self) -> bool {
+        self.disputed
+            || self.pending
+            || matches!(
+                self.pair.verdict,
+                Verdict::Refuted
+                    | Verdict::IllFormed { .. }
+                    | Verdict::NotValidated
+                    | Verdict::SatAnswer
+            )
+    }
+}

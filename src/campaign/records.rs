@@ -185,6 +185,28 @@ pub mod exit_text {
     }
 }
 
+/// `text` with every mention of the folder `dir` (absolute, and with links
+/// resolved) followed by `/` removed: paths inside it read as relative to it.
+pub fn relative_to(text: &str, dir: &std::path::Path) -> String {
+    let mut out = text.to_string();
+    let mut forms = Vec::new();
+    if let Ok(abs) = std::path::absolute(dir) {
+        forms.push(abs);
+    }
+    if let Ok(canon) = dir.canonicalize() {
+        forms.push(canon);
+    }
+    // Longest first, so an absolute form is not left half-replaced.
+    forms.sort_by_key(|f| std::cmp::Reverse(f.as_os_str().len()));
+    for f in forms {
+        let prefix = format!("{}/", f.display());
+        if f.is_absolute() && prefix.len() > 1 {
+            out = out.replace(&prefix, "");
+        }
+    }
+    out
+}
+
 /// The first `lines` lines (at most `bytes` bytes) of a run's stdout and
 /// then its stderr, as text: what a report shows of a checker's output.
 pub fn output_head(stdout: &[u8], stderr: &[u8], lines: usize, bytes: usize) -> Option<String> {
@@ -199,4 +221,22 @@ pub fn output_head(stdout: &[u8], stderr: &[u8], lines: usize, bytes: usize) -> 
         }
     }
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod output_tests {
+    use super::*;
+
+    #[test]
+    fn campaign_paths_in_output_read_relative_and_head_is_bounded() {
+        let dir = std::path::Path::new("/tmp/x/campaign");
+        let text = "[btor] WARNING in '/tmp/x/campaign/cores/ab.smt2'\n/tmp/x/campaignother/y\n";
+        assert_eq!(
+            relative_to(text, dir),
+            "[btor] WARNING in 'cores/ab.smt2'\n/tmp/x/campaignother/y\n"
+        );
+        let head = output_head(b"a\nb\nc\n", b"err\n", 3, 100).unwrap();
+        assert_eq!(head, "a\nb\nc\n");
+        assert_eq!(output_head(b"", b"", 3, 100), None);
+    }
 }

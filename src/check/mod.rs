@@ -260,7 +260,7 @@ impl Run<'_> {
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
                         if let Some(rec) =
-                            record_run(stats, self.versions, h, k, job.checker, limit, &out)
+                            record_run(stats, self.versions, h, k, job.checker, limit, &out, &c.dir)
                         {
                             answers
                                 .lock()
@@ -334,6 +334,7 @@ fn record_run(
     ki: usize,
     limit: f64,
     out: &runner::RunOutcome,
+    dir: &std::path::Path,
 ) -> Option<CheckRecord> {
     let mut st = stats.lock().unwrap();
     st.wall += out.wall;
@@ -372,7 +373,10 @@ fn record_run(
         cpu: out.cpu,
         cached: false,
         note,
-        output: crate::campaign::records::output_head(&out.stdout, &out.stderr, 8, 800),
+        // Paths into the campaign are written relative to it, so the record
+        // is the same wherever the campaign lives (shards, copies, archives).
+        output: crate::campaign::records::output_head(&out.stdout, &out.stderr, 8, 800)
+            .map(|text| crate::campaign::records::relative_to(&text, dir)),
         flags: parsed
             .flags
             .iter()

@@ -5,13 +5,18 @@
 
 use super::svg::{bar_chart, cactus, esc, scatter, Series, PALETTE};
 use super::{fmt_num, Exporter, ScoreReport};
+use crate::campaign::pair::PairEvidence;
 use crate::score::result::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// HTML exporter.
-pub struct Html;
+/// HTML exporter; a campaign's report also shows the evidence of every
+/// pair that did not pass ([`super::evidence`]).
+#[derive(Default)]
+pub struct Html<'a> {
+    pub evidence: &'a [PairEvidence],
+}
 
 /// At most this many points per solver in a scatter plot (evenly sampled).
 const MAX_POINTS: usize = 1500;
@@ -318,7 +323,7 @@ fn recognitions(out: &mut String, r: &Recognitions) {
     out.push_str("</section>");
 }
 
-impl Exporter for Html {
+impl Exporter for Html<'_> {
     fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
         let mut by_div: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
         for r in &report.pair_rows {
@@ -327,7 +332,7 @@ impl Exporter for Html {
         let mut out = String::new();
         let _ = write!(
             out,
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Unsat-core scores ({ed})</title><style>{STYLE}</style></head><body>\
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Unsat-core scores ({ed})</title><style>{STYLE}{EVIDENCE_STYLE}</style></head><body>\
              <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions. {gen}.</p><nav>",
             ed = esc(&report.edition),
             fam = esc(&report.family),
@@ -335,11 +340,13 @@ impl Exporter for Html {
             p = report.pairs,
             n = report.divisions.len(),
             gen = esc(&report.generator),
+            EVIDENCE_STYLE = super::evidence::STYLE,
         );
         for d in &report.divisions {
             let _ = write!(out, "<a href=\"#div-{0}\">{0}</a>", esc(&d.name));
         }
         out.push_str("</nav>");
+        super::evidence::overview(&mut out, &report.pair_rows, self.evidence);
         for d in &report.divisions {
             division(
                 &mut out,

@@ -3,12 +3,14 @@
 //! every requested format; each format is an [`Exporter`] that turns the
 //! report into bytes, so tests can render without touching the disk.
 
+mod evidence;
 pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
 mod svg;
 
+use crate::campaign::pair::PairEvidence;
 pub use crate::score::result::ScoreReport;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -41,11 +43,22 @@ impl Outputs {
 
 /// Write every requested format.
 pub fn write_all(report: &ScoreReport, outputs: &Outputs) -> Result<()> {
+    write_all_with_evidence(report, &[], outputs)
+}
+
+/// Write every requested format; the HTML report opens with the evidence
+/// of the pairs that did not pass.
+pub fn write_all_with_evidence(
+    report: &ScoreReport,
+    evidence: &[PairEvidence],
+    outputs: &Outputs,
+) -> Result<()> {
+    let html = html::Html { evidence };
     let formats: [(&Option<PathBuf>, &dyn Exporter); 4] = [
         (&outputs.json, &json::Json),
         (&outputs.csv, &pairs_csv::PairsCsv),
         (&outputs.markdown, &markdown::Markdown),
-        (&outputs.html, &html::Html),
+        (&outputs.html, &html),
     ];
     for (path, exporter) in formats {
         if let Some(path) = path {

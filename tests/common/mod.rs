@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+pub mod browser;
 pub mod procs;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,113 @@
+//! Evidence for every pair that did not pass: its run, its core, the
+//! core-only benchmark's path (relative to the campaign folder, so the
+//! folder can be zipped and shared) and every checker's run on it — version,
+//! answer, exit, the first lines it printed and the exact command that
+//! repeats it. Built from the journals after judging; the HTML report shows
+//! it (passing pairs carry none, so a report of 200 000 pairs stays small).
+
+use crate::campaign::pair::{CheckerEvidence, PairEvidence, PairVerdict};
+use crate::campaign::records::{exit_text, CheckRecord, RunRecord, CHECKS, RUNS};
+use crate::campaign::Loaded;
+use crate::checkers::{Invocation, SolverDef};
+use crate::rebuild::Dialect;
+use anyhow::Result;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The evidence of every pair of `pairs` that needs it, in their order.
+pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
+    let wanted: Vec<&PairVerdict> = pairs.iter().filter(|p| p.needs_evidence()).collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let c = l.campaign;
+    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let run_of: HashMap<(&str, &str), &RunRecord> = runs
+        .iter()
+        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
+        .collect();
+    let checks: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    let mut checks_of: HashMap<&str, Vec<&CheckRecord>> = HashMap::new();
+    for k in &checks {
+        checks_of.entry(k.hash.as_str()).or_default().push(k);
+    }
+    let def_of: HashMap<&str, &SolverDef> = l.defs.iter().map(|d| (d.name.as_str(), d)).collect();
+    let mut out = Vec::with_capacity(wanted.len());
+    for p in wanted {
+        let run = run_of.get(&(p.pair.solver.as_str(), p.pair.benchmark.as_str()));
+        let core_file = p.core_hash.as_ref().map(|h| format!("cores/{h}.smt2"));
+        let mut checkers = Vec::new();
+        if let Some(h) = &p.core_hash {
+            // One entry per checker: the newest record (a re-run replaces).
+            let mut latest: HashMap<&str, &CheckRecord> = HashMap::new();
+            for k in checks_of.get(h.as_str()).into_iter().flatten() {
+                latest.insert(k.checker.as_str(), k);
+            }
+            let mut names: Vec<&str> = latest.keys().copied().collect();
+            names.sort_unstable();
+            for name in names {
+                let k = latest[name];
+                checkers.push(CheckerEvidence {
+                    checker: k.checker.clone(),
+                    version: k.version.clone(),
+                    answer: label(&k.raw),
+                    counted: label(&k.answer),
+                    exit: exit_text::format(&k.exit),
+                    wall: k.wall,
+                    cached: k.cached,
+                    note: k.note.clone(),
+                    output: k.output.clone(),
+                    command: def_of
+                        .get(name)
+                        .map(|d| command(d, h, l))
+                        .unwrap_or_else(|| "(no definition of this checker here)".into()),
+                });
+            }
+        }
+        out.push(PairEvidence {
+            solver: p.pair.solver.clone(),
+            benchmark: p.pair.benchmark.clone(),
+            verdict: p.pair.verdict.label(),
+            disputed: p.disputed,
+            pending: p.pending,
+            answer: run.map_or_else(String::new, |r| label(&r.answer)),
+            exit: run.map_or_else(String::new, |r| exit_text::format(&r.exit)),
+            flags: p.flags.clone(),
+            core: run.and_then(|r| r.core.clone()),
+            assertions: p.pair.assertions,
+            core_file,
+            checkers,
+        });
+    }
+    Ok(out)
+}
+
+/// A value's kebab-case serde name (`sat`, `no-answer`, `not-applicable`).
+fn label<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The shell command that repeats a checker's run on a core, from the
+/// campaign folder (the core file it got: the plain one, or its dialect's
+/// variant).
+fn command(def: &SolverDef, hash: &str, l: &Loaded) -> String {
+    let c = l.campaign;
+    let file = match Dialect::new(def.accepts_named, &def.unsupported_commands) {
+        Some(d) => format!("cores/{hash}.{}.smt2", d.id()),
+        None => format!("cores/{hash}.smt2"),
+    };
+    let (program, args) = def.command(&Invocation {
+        file: Path::new(&file),
+        timeout: c.checker_time,
+        seed: 0,
+        memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+        want_cores: false,
+    });
+    let words: Vec<String> = std::iter::once(program.to_string_lossy().into_owned())
+        .chain(args)
+        .collect();
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+}

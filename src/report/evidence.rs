@@ -1,0 +1,197 @@
+//! The HTML report's opening: an overview of pairs per verdict and solver,
+//! then every pair that did not pass (refuted, ill-formed, not validated,
+//! `sat` answers, disputed, pending), each linked to a detail view with its
+//! core, the checkers' votes (versions, exits, first lines of output) and
+//! the command that repeats each checker run. A detail view is hidden until
+//! its link makes it the page's target, then it opens over the page (plain
+//! CSS `:target`, no script). Everything is escaped; only failing pairs get
+//! a detail view, so the page stays small for 200 000 passing pairs.
+
+use super::svg::esc;
+use crate::campaign::pair::PairEvidence;
+use crate::score::result::PairRow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// At most this many detail views (the overview still lists every pair).
+pub const MAX_DETAILS: usize = 5000;
+
+/// Styles of the overview and detail views.
+pub const STYLE: &str = r#"
+.ov td.z{color:#bbb}.bad{color:#a00;font-weight:600}
+section.detail{display:none;border:1px solid #c60;border-radius:4px;padding:4px 14px;box-shadow:0 0 0 2px #fc8,0 8px 30px #0006}
+section.detail:target{display:block;position:fixed;top:2%;left:3%;right:3%;max-height:94%;overflow:auto;z-index:9;background:#fff}
+pre.out{background:#f4f4f4;padding:4px 6px;margin:2px 0;max-width:520px;overflow-x:auto;font-size:12px}
+code.cmd{font-size:12px;word-break:break-all}dl.kv dt{font-weight:600;float:left;width:9em;clear:left}dl.kv dd{margin-left:10em}
+"#;
+
+/// Pairs per solver and verdict, then the list of pairs to look at, then
+/// their detail views.
+pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
+    let mut counts: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
+    let mut verdicts = BTreeSet::new();
+    for r in rows {
+        *counts
+            .entry(&r.solver)
+            .or_default()
+            .entry(&r.verdict)
+            .or_default() += 1;
+        verdicts.insert(r.verdict.as_str());
+    }
+    out.push_str("<section id=\"overview\"><h2>Overview</h2>");
+    if !counts.is_empty() {
+        out.push_str("<table class=\"sortable ov\"><thead><tr><th>solver</th><th>pairs</th>");
+        for v in &verdicts {
+            let _ = write!(out, "<th>{}</th>", esc(v));
+        }
+        out.push_str("</tr></thead><tbody>");
+        for (solver, per) in &counts {
+            let total: usize = per.values().sum();
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{total}</td>",
+                esc(solver)
+            );
+            for v in &verdicts {
+                match per.get(v) {
+                    Some(n) if is_failure(v) => {
+                        let _ = write!(out, "<td class=\"n bad\">{n}</td>");
+                    }
+                    Some(n) => {
+                        let _ = write!(out, "<td class=\"n\">{n}</td>");
+                    }
+                    None => out.push_str("<td class=\"n z\">0</td>"),
+                }
+            }
+            out.push_str("</tr>");
+        }
+        out.push_str("</tbody></table>");
+    }
+    if evidence.is_empty() {
+        out.push_str("<p class=\"meta\">No pair to look at: every core was validated or no checker was needed.</p></section>");
+        return;
+    }
+    let _ = write!(
+        out,
+        "<h3>Pairs to look at ({})</h3><table class=\"sortable\"><thead><tr><th>solver</th><th>benchmark</th>\
+         <th>verdict</th><th>answer</th><th>flags</th><th>checkers</th><th>details</th></tr></thead><tbody>",
+        evidence.len()
+    );
+    for (i, e) in evidence.iter().enumerate() {
+        let votes: Vec<String> = e
+            .checkers
+            .iter()
+            .map(|k| format!("{} {}", k.checker, k.answer))
+            .collect();
+        let link = if i < MAX_DETAILS {
+            format!("<a href=\"#pair-{i}\">details</a>")
+        } else {
+            "—".into()
+        };
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"bad\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{link}</td></tr>",
+            esc(&e.solver),
+            esc(&e.benchmark),
+            esc(&verdict_text(e)),
+            esc(&e.answer),
+            esc(&e.flags.join(", ")),
+            esc(&votes.join(", ")),
+        );
+    }
+    out.push_str("</tbody></table>");
+    if evidence.len() > MAX_DETAILS {
+        let _ = write!(
+            out,
+            "<p class=\"warn\">Detail views for the first {MAX_DETAILS} pairs only; every pair's evidence is in reports/pairs.jsonl.</p>"
+        );
+    }
+    for (i, e) in evidence.iter().take(MAX_DETAILS).enumerate() {
+        detail(out, i, e);
+    }
+    out.push_str("</section>");
+}
+
+/// Refuted, ill-formed, not-validated cores and `sat` answers.
+fn is_failure(verdict: &str) -> bool {
+    verdict == "refuted"
+        || verdict == "not-validated"
+        || verdict == "sat"
+        || verdict.starts_with("ill-formed")
+}
+
+fn verdict_text(e: &PairEvidence) -> String {
+    let mut v = e.verdict.clone();
+    if e.disputed {
+        v.push_str(" (disputed)");
+    }
+    if e.pending {
+        v.push_str(" (pending)");
+    }
+    v
+}
+
+fn detail(out: &mut String, i: usize, e: &PairEvidence) {
+    let _ = write!(
+        out,
+        "<section class=\"detail\" id=\"pair-{i}\"><h3>{} on {} — <span class=\"bad\">{}</span></h3><dl class=\"kv\">\
+         <dt>answer</dt><dd>{} ({})</dd>",
+        esc(&e.solver),
+        esc(&e.benchmark),
+        esc(&verdict_text(e)),
+        esc(&e.answer),
+        esc(&e.exit),
+    );
+    if !e.flags.is_empty() {
+        let _ = write!(out, "<dt>flags</dt><dd>{}</dd>", esc(&e.flags.join(", ")));
+    }
+    if let Some(core) = &e.core {
+        let _ = write!(
+            out,
+            "<dt>core</dt><dd>{} of {} assertions: <code>{}</code></dd>",
+            core.len(),
+            e.assertions,
+            esc(&core.join(" "))
+        );
+    }
+    if let Some(f) = &e.core_file {
+        // The report lives in reports/: the core is one folder up.
+        let _ = write!(
+            out,
+            "<dt>core-only file</dt><dd><a href=\"../{0}\"><code>{0}</code></a> (relative to the campaign folder)</dd>",
+            esc(f)
+        );
+    }
+    out.push_str("</dl>");
+    if e.checkers.is_empty() {
+        out.push_str("<p class=\"meta\">No checker ran on this core.</p>");
+    } else {
+        out.push_str(
+            "<table><thead><tr><th>checker</th><th>version</th><th>answer</th><th>counted as</th><th>exit</th>\
+             <th>wall s</th><th>output (first lines)</th><th>command (from the campaign folder)</th></tr></thead><tbody>",
+        );
+        for k in &e.checkers {
+            let mut answer = esc(&k.answer);
+            if k.cached {
+                answer.push_str(" <span class=\"meta\">(cached)</span>");
+            }
+            if let Some(n) = &k.note {
+                let _ = write!(answer, "<br><span class=\"warn\">{}</span>", esc(n));
+            }
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{answer}</td><td>{}</td><td>{}</td><td class=\"n\">{:.2}</td>\
+                 <td><pre class=\"out\">{}</pre></td><td><code class=\"cmd\">{}</code></td></tr>",
+                esc(&k.checker),
+                esc(k.version.as_deref().unwrap_or("?")),
+                esc(&k.counted),
+                esc(&k.exit),
+                k.wall,
+                esc(k.output.as_deref().unwrap_or("")),
+                esc(&k.command),
+            );
+        }
+        out.push_str("</tbody></table>");
+    }
+    out.push_str("<p><a href=\"#overview\">close (back to the overview)</a></p></section>");
+}

@@ -1,0 +1,187 @@
+//! Evidence for every failed core (issue 17, item 3): a campaign in which a
+//! solver under test drops an essential name from z3's minimal cores. The
+//! HTML report opens with the overview (pairs per solver and verdict, every
+//! pair to look at), each refuted pair links to a detail view with the core,
+//! the checkers' votes, versions, exits, first lines of output, the
+//! core-only file (relative) and the command that repeats each checker run —
+//! and that command, run from the campaign folder, gives the answer shown.
+//! Headless Chromium renders the overview and one detail view.
+
+mod common;
+
+use coreval::campaign::ConfigFile;
+use std::path::Path;
+
+/// HTML entities the report writes, decoded.
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Every `(checker, answer, command)` row of the detail view `#pair-{i}`.
+fn detail_rows(page: &str, i: usize) -> Vec<(String, String, String)> {
+    let start = page
+        .find(&format!("id=\"pair-{i}\""))
+        .unwrap_or_else(|| panic!("no detail view pair-{i}"));
+    let end = page[start..].find("</section>").unwrap() + start;
+    let view = &page[start..end];
+    let body = &view[view.find("<tbody>").expect("checker table") + 7..];
+    body.split("<tr>")
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row
+                .split("<td")
+                .skip(1)
+                .map(|c| {
+                    let c = &c[c.find('>').unwrap() + 1..];
+                    &c[..c.find("</td>").unwrap()]
+                })
+                .collect();
+            let answer = cells[2].split(' ').next().unwrap_or("").to_string();
+            let cmd = cells[7]
+                .trim_start_matches("<code class=\"cmd\">")
+                .trim_end_matches("</code>");
+            (unescape(cells[0]), unescape(&answer), unescape(cmd))
+        })
+        .collect()
+}
+
+#[test]
+fn refuted_cores_have_evidence_that_reproduces_and_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let camp = dir.path().join("campaign");
+    common::copy_example_campaign(&camp);
+    let text = std::fs::read_to_string(camp.join("campaign.toml")).unwrap();
+    let mut config: ConfigFile = toml::from_str(&text).unwrap();
+    config.solvers.retain(|s| s.name == "z3");
+    let liar = common::repo().join("tests/fixtures/fake-solvers/z3-drop-first.sh");
+    config.solver_command("liar", &[liar.to_str().unwrap(), "{file}"]);
+    config.write_to(&camp).unwrap();
+
+    let out = common::command().arg("run").arg(&camp).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code().is_some(), "{stderr}");
+
+    let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
+    let refuted: Vec<&serde_json::Value> = pairs
+        .iter()
+        .filter(|p| p["solver"] == "liar" && common::verdict(p) == "refuted")
+        .collect();
+    assert!(refuted.len() >= 3, "few refuted cores: {stderr}");
+
+    let html = camp.join("reports/report.html");
+    let page = std::fs::read_to_string(&html).unwrap();
+    let overview = page.find("id=\"overview\"").expect("overview section");
+    let first_division = page.find("id=\"div-").expect("division section");
+    assert!(overview < first_division, "the overview opens the report");
+    assert!(page.contains("Pairs to look at"));
+    // Every refuted pair is listed; no validated z3 pair is.
+    for p in &refuted {
+        assert!(
+            page.contains(p["benchmark"].as_str().unwrap()),
+            "{p} not listed"
+        );
+    }
+    let listed = page.matches("<a href=\"#pair-").count();
+    let failing = pairs
+        .iter()
+        .filter(|p| {
+            let v = common::verdict(p);
+            ["refuted", "not-validated", "sat"].contains(&v.as_str())
+                || v.starts_with("ill-formed")
+                || p["disputed"] == true
+                || p["pending"] == true
+        })
+        .count();
+    assert_eq!(
+        listed, failing,
+        "one detail link per pair that did not pass"
+    );
+
+    // The detail view of the first listed pair: its core file is relative
+    // and exists, every command reproduces the checker's answer.
+    let start = page.find("id=\"pair-0\"").unwrap();
+    let view = &page[start..start + page[start..].find("</section>").unwrap()];
+    let core_href = view
+        .split("href=\"../")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a link to the core-only file");
+    assert!(core_href.starts_with("cores/") && core_href.ends_with(".smt2"));
+    assert!(
+        camp.join(core_href).is_file(),
+        "{core_href} is not in the campaign"
+    );
+    let rows = detail_rows(&page, 0);
+    assert!(!rows.is_empty(), "no checker rows");
+    let mut reproduced = 0;
+    for (checker, answer, command) in &rows {
+        assert!(
+            !command.contains(camp.to_str().unwrap()),
+            "absolute path: {command}"
+        );
+        if answer != "sat" && answer != "unsat" {
+            continue;
+        }
+        let run = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(&camp)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(
+            printed.lines().find(|l| *l == "sat" || *l == "unsat"),
+            Some(answer.as_str()),
+            "{checker}: `{command}` printed {printed}"
+        );
+        reproduced += 1;
+    }
+    assert!(
+        reproduced >= 1,
+        "no command repeated a decided run: {rows:?}"
+    );
+
+    browser_renders(&html, dir.path());
+}
+
+/// Screenshots of the overview and of the first detail view; kept under
+/// `target/evidence-shots/` so they can be looked at.
+fn browser_renders(html: &Path, tmp: &Path) {
+    use common::browser::{file_url, png_size, screenshot, CHROMIUM};
+    if !Path::new(CHROMIUM).exists() {
+        eprintln!("skipping the screenshots: {CHROMIUM} is not installed");
+        return;
+    }
+    let shots = common::repo().join("target/evidence-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let blank = tmp.join("blank.html");
+    std::fs::write(&blank, "<!DOCTYPE html><html><body></body></html>").unwrap();
+    let profile = tmp.join("profile");
+    let mut sizes = Vec::new();
+    for (name, url) in [
+        ("blank", file_url(&blank, "")),
+        ("overview", file_url(html, "")),
+        ("detail", file_url(html, "#pair-0")),
+    ] {
+        let png = shots.join(format!("{name}.png"));
+        assert!(
+            screenshot(&url, &png, &profile),
+            "chromium timed out on {url}"
+        );
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(png_size(&bytes), (1280, 2000));
+        sizes.push(bytes.len());
+    }
+    assert!(
+        sizes[1] > 5 * sizes[0].max(1000),
+        "overview is nearly blank"
+    );
+    assert!(
+        sizes[2] > 5 * sizes[0].max(1000),
+        "detail view is nearly blank"
+    );
+}
