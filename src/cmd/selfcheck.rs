@@ -102,7 +102,7 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
             let runs: Vec<String> = s
                 .runs
                 .iter()
-                .map(|(k, why)| format!("{why}: as checker {k}"))
+                .map(|(k, why)| format!("{why} (checker {k})"))
                 .collect();
             eprintln!(
                 "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
