@@ -51,7 +51,13 @@ pub fn record(
     if out.stdout_dropped > 0 {
         parsed.flag(answer::OutputFlag::Truncated);
     }
-    if !out.timed_out && !memout && answer::failed_after(parsed.answer, out.exit.code()) {
+    // Only after `unsat` (the answer that earns credit): after `sat`, z3
+    // exits 1 because `(get-unsat-core)` is then an error, as it should be.
+    if parsed.answer == Answer::Unsat
+        && !out.timed_out
+        && !memout
+        && answer::failed_after(parsed.answer, out.exit.code())
+    {
         parsed.flag(answer::OutputFlag::FailedAfterAnswer);
     }
     let flags: Vec<String> = parsed.flags.iter().map(flag_name).collect();

@@ -424,7 +424,7 @@ fn own_team_checkers_are_left_out() {
     ];
     let r = selfcheck(&args);
     assert_eq!(r.code, 0, "{}", r.show());
-    assert!(r.stderr.contains("(team z3)"), "{}", r.show());
+    assert!(r.stderr.contains("(team z3;"), "{}", r.show());
     let checks = std::fs::read_to_string(dir.join("checks.jsonl")).unwrap();
     let checkers: Vec<String> = checks
         .lines()

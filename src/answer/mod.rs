@@ -103,9 +103,10 @@ pub enum OutputFlag {
     /// A later list of symbols after `unsat` names other assertions than
     /// the core (the first list): two different cores.
     CoresDisagree,
-    /// The process failed after printing `sat`/`unsat`: a non-zero exit
-    /// (other than the SAT-competition codes 10 for `sat`, 20 for `unsat`)
-    /// or a signal, not coreval's at a limit (set by the caller).
+    /// The process failed after its answer: a non-zero exit (other than the
+    /// SAT-competition codes 10 for `sat`, 20 for `unsat`) or a signal, not
+    /// coreval's at a limit (set by the caller: for a solver under test
+    /// after `unsat`, for a checker after `sat` or `unsat`).
     FailedAfterAnswer,
     /// No answer on stdout, but an answer line on stderr, which the
     /// definition does not read (`answer_stream`; set by the caller).
