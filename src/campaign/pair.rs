@@ -101,6 +101,7 @@ pub enum RunStatus {
 #[serde(rename_all = "kebab-case")]
 pub enum Contradiction {
     /// Two different answers (`unsat`, core, `sat`) or two different cores.
+    #[serde(rename = "contradictory-output")]
     Output,
     /// A non-zero exit (other than 10/20 for sat/unsat) or a signal after
     /// the answer.
