@@ -198,7 +198,7 @@ pub fn pair_verdict(
     let unsat = mine.values().filter(|a| **a == CheckAnswer::Unsat).count();
     let confirmed_by_own_team = selected
         .iter()
-        .any(|k| k.team == s.team && mine.get(&k.name) == Some(&CheckAnswer::Unsat));
+        .any(|k| s.same_team(k) && mine.get(&k.name) == Some(&CheckAnswer::Unsat));
     PairVerdict {
         pair: PairRecord {
             solver: r.solver.clone(),
@@ -213,6 +213,7 @@ pub fn pair_verdict(
             checks: tally_of(&mine, &selected, s),
             core: r.core.clone(),
             origin: None,
+            contradiction: crate::campaign::pair::Contradiction::from_flags(&r.flags),
         },
         checkers: mine,
         disputed: sat > 0 && unsat > 0,

@@ -45,11 +45,20 @@ pub fn record(
     out: &RunOutcome,
     memout: bool,
     version: Option<String>,
+    stream: answer::AnswerStream,
 ) -> RunRecord {
-    let parsed = answer::parse_output(&out.stdout);
-    let mut parsed = parsed;
+    let mut parsed = answer::parse_streams(&out.stdout, &out.stderr, stream);
     if out.stdout_dropped > 0 {
         parsed.flag(answer::OutputFlag::Truncated);
+    }
+    // Only after `unsat` (the answer that earns credit): after `sat`, z3
+    // exits 1 because `(get-unsat-core)` is then an error, as it should be.
+    if parsed.answer == Answer::Unsat
+        && !out.timed_out
+        && !memout
+        && answer::failed_after(parsed.answer, out.exit.code())
+    {
+        parsed.flag(answer::OutputFlag::FailedAfterAnswer);
     }
     let flags: Vec<String> = parsed.flags.iter().map(flag_name).collect();
     let (answer, core, late_answer) = if out.timed_out {
@@ -166,6 +175,7 @@ pub fn solve(
                     &out,
                     memout,
                     versions[s.name.as_str()].clone(),
+                    s.def.answer_stream,
                 );
                 if let Err(err) = journal.append(&rec) {
                     failed.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -114,6 +114,30 @@ const FAULTS: &[Fault] = &[
         args: &[],
         what: "says `sat` to everything",
     },
+    Fault {
+        fixture: "unsat-then-sat.sh",
+        interpreter: None,
+        args: &[],
+        what: "contradicts itself (`unsat`, a full core, then `sat`)",
+    },
+    Fault {
+        fixture: "two-cores.sh",
+        interpreter: None,
+        args: &[],
+        what: "two different cores after `unsat`",
+    },
+    Fault {
+        fixture: "crash-after-unsat.sh",
+        interpreter: None,
+        args: &[],
+        what: "`unsat` and a full core, then SIGSEGV",
+    },
+    Fault {
+        fixture: "answer-on-stderr.sh",
+        interpreter: None,
+        args: &[],
+        what: "`unsat` and a full core on stderr only (`answer_stream` left at `stdout`)",
+    },
 ];
 
 /// Programs that cannot start: refused before any stage (preflight), as a
@@ -290,6 +314,9 @@ fn solver_outcome(run: &Value, pair: &Value) -> String {
     let flags = list(&run["flags"]);
     if !flags.is_empty() {
         let _ = write!(s, ", flags {}", flags.join(" "));
+    }
+    if let Some(c) = pair["contradiction"].as_str() {
+        let _ = write!(s, ", **{c}**");
     }
     s
 }
@@ -535,6 +562,25 @@ fn fault_matrix() {
     assert!(
         o("two-answers").1.starts_with("`not-validated`"),
         "…and is no vote as a checker"
+    );
+    // Contradictions are flagged on the pair (and score nothing, see
+    // tests/contradictions.rs); as checkers they are no vote.
+    for (n, c) in [
+        ("unsat-then-sat", "contradictory-output"),
+        ("two-cores", "contradictory-output"),
+        ("crash-after-unsat", "failed-after-answer"),
+        ("two-answers", "contradictory-output"),
+    ] {
+        assert!(o(n).0.ends_with(&format!("**{c}**")), "{n}: {:?}", o(n));
+    }
+    for n in ["unsat-then-sat", "crash-after-unsat"] {
+        assert!(o(n).1.starts_with("`not-validated`"), "{n}: {:?}", o(n));
+    }
+    assert!(
+        o("answer-on-stderr").0.starts_with("`no-answer`")
+            && o("answer-on-stderr").0.contains("answer-on-stderr"),
+        "{:?}",
+        o("answer-on-stderr")
     );
     // The unsound checker: alone it refutes (nothing contradicts it), beside
     // sound checkers the core stays validated and the dispute shows.

@@ -424,7 +424,7 @@ fn own_team_checkers_are_left_out() {
     ];
     let r = selfcheck(&args);
     assert_eq!(r.code, 0, "{}", r.show());
-    assert!(r.stderr.contains("(team z3)"), "{}", r.show());
+    assert!(r.stderr.contains("(team z3;"), "{}", r.show());
     let checks = std::fs::read_to_string(dir.join("checks.jsonl")).unwrap();
     let checkers: Vec<String> = checks
         .lines()
@@ -571,4 +571,216 @@ fn a_wrong_declared_status_is_caught() {
         "{}",
         r.show()
     );
+}
+
+// ---- issue 14: teams, contradictions, answers on stderr ----
+
+/// The checkers that answered on the cores of a kept campaign.
+fn checkers_used(dir: &Path) -> std::collections::BTreeSet<String> {
+    let text = std::fs::read_to_string(dir.join("checks.jsonl")).unwrap_or_default();
+    text.lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["checker"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn cvc5_as_the_solver_is_never_judged_by_team_cvc() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("campaign");
+    let dir_s = dir.to_string_lossy().into_owned();
+    // The program is found in PATH, as a user would type it.
+    let r = selfcheck(&[
+        "--solver",
+        "cvc5 --produce-unsat-cores {file}",
+        "--no-references",
+        "--workdir",
+        &dir_s,
+        UNSAT,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.show());
+    assert!(
+        r.stderr
+            .contains("(team cvc; runs /usr/bin/cvc5 (checker cvc5))"),
+        "{}",
+        r.show()
+    );
+    assert!(
+        r.stderr
+            .contains("left out as the solver's team: cvc4, cvc5-py, cvc5;"),
+        "{}",
+        r.show()
+    );
+    let used = checkers_used(&dir);
+    assert!(
+        !used.is_empty() && used.iter().all(|k| !k.starts_with("cvc")),
+        "{used:?}"
+    );
+    for f in unsat_files() {
+        assert!(r.line(&f).starts_with("PASS validated"), "{}", r.show());
+    }
+}
+
+#[test]
+fn yices_through_a_symlink_is_team_yices_and_undecided_cores_do_not_pass() {
+    let work = tempfile::tempdir().unwrap();
+    // Another name for yices-smt2: the team follows the link, not the name.
+    let link = work.path().join("my-solver");
+    std::os::unix::fs::symlink(Path::new(ROOT).join("checkers/venv/bin/yices-smt2"), &link)
+        .unwrap();
+    let solver = format!("{} {{file}}", link.display());
+    let dir = work.path().join("campaign");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let r = selfcheck(&[
+        "--solver",
+        &solver,
+        "--no-references",
+        "--checkers",
+        "yices,z3",
+        "--workdir",
+        &dir_s,
+        PRIME,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.show());
+    assert!(r.stderr.contains("(team yices; runs "), "{}", r.show());
+    assert!(
+        r.stderr.contains("left out as the solver's team: yices;"),
+        "{}",
+        r.show()
+    );
+    assert!(r.line(PRIME).starts_with("PASS validated"), "{}", r.show());
+    assert_eq!(checkers_used(&dir).into_iter().collect::<Vec<_>>(), ["z3"]);
+    // Only yices' own team left: nothing decides, whatever the policy says.
+    for policy in ["smtcomp-2025", "smtcomp-2016"] {
+        let r = selfcheck(&[
+            "--solver",
+            &solver,
+            "--no-references",
+            "--checkers",
+            "yices",
+            "--policy",
+            policy,
+            PRIME,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.show());
+        assert!(
+            r.stderr.contains("every selected checker (yices)"),
+            "{}",
+            r.show()
+        );
+        assert!(r.line(PRIME).starts_with("SKIP no-checker"), "{}", r.show());
+        assert_eq!(r.junit().skipped, 1);
+    }
+}
+
+#[test]
+fn a_core_no_checker_decided_is_not_called_validated_under_old_policies() {
+    // A checker that answers nothing: under smtcomp-2016 the campaign counts
+    // the core validated (no checker said sat), selfcheck does not pass it.
+    let work = tempfile::tempdir().unwrap();
+    let defs = work.path().join("defs");
+    std::fs::create_dir_all(&defs).unwrap();
+    std::fs::write(
+        defs.join("mute.toml"),
+        format!(
+            "name = \"mute\"\nteam = \"mute\"\ncommand = [\"{ROOT}/tests/fixtures/fake-solvers/silent.sh\", \"{{file}}\"]\n\
+             logics = [\"*\"]\nproduces_cores = false\nversion_command = [\"/bin/echo\", \"1\"]\ninstall_hint = \"-\"\n"
+        ),
+    )
+    .unwrap();
+    let r = selfcheck(&[
+        "--solver",
+        &solver("z3-core.sh"),
+        "--no-references",
+        "--checkers-dir",
+        &defs.to_string_lossy(),
+        "--policy",
+        "smtcomp-2016",
+        PRIME,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.show());
+    assert!(r.line(PRIME).starts_with("SKIP undecided"), "{}", r.show());
+    assert!(
+        r.stdout
+            .contains("smtcomp-2016 would count the core as validated"),
+        "{}",
+        r.show()
+    );
+}
+
+#[test]
+fn contradictions_and_failures_after_the_answer_fail() {
+    let cases = [
+        (
+            "sat",
+            "contradictory-output",
+            "another answer followed its first",
+        ),
+        ("core", "contradictory-output", "a second, different core"),
+        (
+            "exit1",
+            "failed-after-answer",
+            "failed after its answer (exit 1)",
+        ),
+        (
+            "segv",
+            "failed-after-answer",
+            "failed after its answer (signal 11)",
+        ),
+    ];
+    for (what, label, why) in cases {
+        let solver = format!("tests/fixtures/fake-solvers/z3-then.sh {{file}} {what}");
+        let r = selfcheck(&[
+            "--solver",
+            &solver,
+            "--no-references",
+            "--checkers",
+            "yices,cvc5",
+            PRIME,
+        ]);
+        assert_eq!(r.code, 1, "{what}: {}", r.show());
+        let line = r.line(PRIME);
+        assert!(
+            line.starts_with(&format!("FAIL {label}")) && line.contains("reduction -"),
+            "{what}: {}",
+            r.show()
+        );
+        assert!(r.stdout.contains(why), "{what}: {}", r.show());
+        let (message, kind) = r.junit().case(PRIME).failure.clone().unwrap();
+        assert_eq!(kind, label, "{what}");
+        assert!(message.contains(why), "{what}: {message}");
+    }
+}
+
+#[test]
+fn an_answer_on_stderr_is_flagged_or_read_when_asked() {
+    let solver = "tests/fixtures/fake-solvers/z3-then.sh {file} stderr";
+    let base = [
+        "--solver",
+        solver,
+        "--no-references",
+        "--checkers",
+        "yices,cvc5",
+    ];
+    let r = selfcheck(&[&base[..], &[PRIME]].concat());
+    assert_eq!(r.code, 0, "{}", r.show());
+    assert!(r.line(PRIME).starts_with("SKIP no-answer"), "{}", r.show());
+    assert!(
+        r.stdout.contains("output flags: answer-on-stderr"),
+        "{}",
+        r.show()
+    );
+    for stream in ["stderr", "both"] {
+        let r = selfcheck(&[&base[..], &["--answer-stream", stream, PRIME]].concat());
+        assert_eq!(r.code, 0, "{stream}: {}", r.show());
+        assert!(
+            r.line(PRIME).starts_with("PASS validated"),
+            "{stream}: {}",
+            r.show()
+        );
+    }
 }

@@ -97,6 +97,20 @@ pub enum OutputFlag {
     CoreBeforeAnswer,
     /// A second list of symbols after the core.
     TwoCores,
+    /// A later answer line differs from the first (`unsat`, core, `sat`):
+    /// the solver contradicted itself.
+    AnswersDisagree,
+    /// A later list of symbols after `unsat` names other assertions than
+    /// the core (the first list): two different cores.
+    CoresDisagree,
+    /// The process failed after its answer: a non-zero exit (other than the
+    /// SAT-competition codes 10 for `sat`, 20 for `unsat`) or a signal, not
+    /// coreval's at a limit (set by the caller: for a solver under test
+    /// after `unsat`, for a checker after `sat` or `unsat`).
+    FailedAfterAnswer,
+    /// No answer on stdout, but an answer line on stderr, which the
+    /// definition does not read (`answer_stream`; set by the caller).
+    AnswerOnStderr,
     /// A list of symbols after a `sat`/`unknown`/`timeout` answer.
     CoreWithoutUnsat,
     /// After `unsat` and before any core, a list that is not a list of
@@ -235,7 +249,12 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
             Item::Line(line) => match classify_line(line) {
                 Line::Answer(a) => match answer {
                     None => answer = Some(a),
-                    Some(_) => out.flag(OutputFlag::TwoAnswers),
+                    Some(first) => {
+                        out.flag(OutputFlag::TwoAnswers);
+                        if first != a {
+                            out.flag(OutputFlag::AnswersDisagree);
+                        }
+                    }
                 },
                 Line::Ack => {}
                 Line::Warning => out.warnings.push(lossy(line)),
@@ -264,7 +283,19 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
                         .collect();
                     out.core = Some(names);
                 }
-                Some(Answer::Unsat) => out.flag(OutputFlag::TwoCores),
+                Some(Answer::Unsat) => {
+                    out.flag(OutputFlag::TwoCores);
+                    let first: HashSet<&str> =
+                        out.core.iter().flatten().map(String::as_str).collect();
+                    let names: Vec<String> = raw
+                        .iter()
+                        .map(|t| normalize(&lossy(t)).to_owned())
+                        .collect();
+                    let again: HashSet<&str> = names.iter().map(String::as_str).collect();
+                    if first != again {
+                        out.flag(OutputFlag::CoresDisagree);
+                    }
+                }
                 Some(_) => out.flag(OutputFlag::CoreWithoutUnsat),
             },
             Item::OtherList => {
@@ -291,6 +322,62 @@ fn record_error(out: &mut ParsedOutput, answer: Option<Answer>, message: String)
         OutputFlag::ErrorAfterAnswer
     });
     out.errors.push(message);
+}
+
+/// Whether a process that printed `answer` then failed: `code` is its exit
+/// code, `None` when a signal ended it. A non-zero exit other than the
+/// SAT-competition convention (10 = sat, 20 = unsat) is a failure.
+pub fn failed_after(answer: Answer, code: Option<i32>) -> bool {
+    match (answer, code) {
+        (Answer::Sat | Answer::Unsat, None) => true,
+        (Answer::Sat, Some(c)) => !matches!(c, 0 | 10),
+        (Answer::Unsat, Some(c)) => !matches!(c, 0 | 20),
+        _ => false,
+    }
+}
+
+/// Where a solver prints its answers (a definition's `answer_stream`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnswerStream {
+    /// Standard output only (the default, as SMT-LIB says).
+    #[default]
+    Stdout,
+    /// Standard error only.
+    Stderr,
+    /// Standard output, then standard error, read as one text (the order
+    /// of lines across the two is not known; BenchExec's merged log keeps
+    /// it, which only matters for a solver printing on both).
+    Both,
+}
+
+/// [`parse_output`] over the stream(s) a definition names. With
+/// [`AnswerStream::Stdout`], no answer on stdout but one on stderr sets
+/// [`OutputFlag::AnswerOnStderr`], so the report says why there is none.
+pub fn parse_streams(stdout: &[u8], stderr: &[u8], stream: AnswerStream) -> ParsedOutput {
+    match stream {
+        AnswerStream::Stdout => {
+            let mut p = parse_output(stdout);
+            if matches!(p.answer, Answer::NoAnswer | Answer::Error)
+                && matches!(
+                    parse_output(stderr).answer,
+                    Answer::Sat | Answer::Unsat | Answer::Unknown
+                )
+            {
+                p.flag(OutputFlag::AnswerOnStderr);
+            }
+            p
+        }
+        AnswerStream::Stderr => parse_output(stderr),
+        AnswerStream::Both => {
+            let mut all = stdout.to_vec();
+            if !all.is_empty() && !all.ends_with(b"\n") {
+                all.push(b'\n');
+            }
+            all.extend_from_slice(stderr);
+            parse_output(&all)
+        }
+    }
 }
 
 /// One problem with one name of a core.

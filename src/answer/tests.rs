@@ -243,7 +243,20 @@ fn two_answers_two_cores_core_before_answer() {
     let p = parse("(a1)\nunsat\n(a1 a2)\n(a3)\nsat\n");
     assert_eq!(p.answer, Answer::Unsat);
     assert_eq!(p.core, names(&["a1", "a2"]));
-    assert_eq!(p.flags, vec![CoreBeforeAnswer, TwoCores, TwoAnswers]);
+    assert_eq!(
+        p.flags,
+        vec![
+            CoreBeforeAnswer,
+            TwoCores,
+            CoresDisagree,
+            TwoAnswers,
+            AnswersDisagree
+        ]
+    );
+    // Repeating the same answer or the same core (in another order or
+    // quoting) is odd, not contradictory.
+    let p = parse("unsat\n(a1 a2)\n(|a2| a1)\nunsat\n");
+    assert_eq!(p.flags, vec![TwoCores, TwoAnswers]);
     let p = parse("sat\n(a1)\n");
     assert_eq!(p.core, None);
     assert_eq!(p.flags, vec![CoreWithoutUnsat]);

@@ -78,6 +78,7 @@ impl ConfigFile {
             command: None,
             team: None,
             args: Vec::new(),
+            answer_stream: None,
         });
         self
     }
@@ -90,6 +91,7 @@ impl ConfigFile {
             command: Some(command.iter().map(|s| s.to_string()).collect()),
             team: None,
             args: Vec::new(),
+            answer_stream: None,
         });
         self
     }
@@ -224,6 +226,10 @@ pub struct SolverEntry {
     /// Extra arguments appended to the command.
     #[serde(default)]
     pub args: Vec<String>,
+    /// Where the solver prints its answers (`stdout`, `stderr`, `both`);
+    /// default: the definition's, `stdout` for a command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_stream: Option<crate::answer::AnswerStream>,
 }
 
 /// A validated campaign.

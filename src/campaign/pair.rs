@@ -94,6 +94,42 @@ pub enum RunStatus {
     Memout,
 }
 
+/// A run whose output contradicts itself, or that failed after answering:
+/// it never scores more than the same answer given cleanly (README,
+/// "Contradictory output"; [`crate::score::pair::verdict_worth`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Contradiction {
+    /// Two different answers (`unsat`, core, `sat`) or two different cores.
+    #[serde(rename = "contradictory-output")]
+    Output,
+    /// A non-zero exit (other than 10/20 for sat/unsat) or a signal after
+    /// the answer.
+    FailedAfterAnswer,
+}
+
+impl Contradiction {
+    /// `contradictory-output` or `failed-after-answer`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Contradiction::Output => "contradictory-output",
+            Contradiction::FailedAfterAnswer => "failed-after-answer",
+        }
+    }
+
+    /// From a run's output flags (journal names); the output takes precedence.
+    pub fn from_flags(flags: &[String]) -> Option<Contradiction> {
+        let has = |f: &str| flags.iter().any(|x| x == f);
+        if has("answers-disagree") || has("cores-disagree") {
+            Some(Contradiction::Output)
+        } else if has("failed-after-answer") {
+            Some(Contradiction::FailedAfterAnswer)
+        } else {
+            None
+        }
+    }
+}
+
 /// One (solver, benchmark) pair, ready to score.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct PairRecord {
@@ -126,6 +162,9 @@ pub struct PairRecord {
     /// messages and the per-pair CSV.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
+    /// The run contradicted itself or failed after its answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<Contradiction>,
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub fn select<'a>(
 ) -> Vec<&'a SolverDef> {
     checkers
         .iter()
-        .filter(|k| k.supports(logic) && !(independent && k.team == solver.team))
+        .filter(|k| k.supports(logic) && !(independent && solver.same_team(k)))
         .collect()
 }
 

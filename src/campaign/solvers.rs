@@ -12,7 +12,14 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct SolverUnderTest {
     pub name: String,
+    /// The team declared (or the definition's, or the program's name).
     pub team: String,
+    /// Every team whose checkers are not independent of it: `team` and the
+    /// teams of the checker definitions it runs ([`SolverUnderTest::runs`]).
+    pub teams: Vec<String>,
+    /// The checker definitions the solver's command runs, each with why
+    /// ([`crate::checkers::identity`]).
+    pub runs: Vec<(String, String)>,
     /// Definition name when the solver is one of the checkers' definitions.
     pub definition: Option<String>,
     pub def: SolverDef,
@@ -40,10 +47,31 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             (None, None) => bail!("solver '{}' has neither definition nor command", s.name),
         };
         def.command.extend(s.args.iter().cloned());
-        let team = s.team.clone().unwrap_or_else(|| def.team.clone());
+        if let Some(stream) = s.answer_stream {
+            def.answer_stream = stream;
+        }
+        let runs = checkers::identity::runs(&def, defs);
+        let team = match (&s.team, &s.definition, runs.first()) {
+            (Some(t), _, _) => t.clone(),
+            (None, None, Some((k, _))) => defs
+                .iter()
+                .find(|d| &d.name == k)
+                .map_or_else(|| def.team.clone(), |d| d.team.clone()),
+            _ => def.team.clone(),
+        };
+        let mut teams = vec![team.clone()];
+        for (k, _) in &runs {
+            if let Some(d) = defs.iter().find(|d| &d.name == k) {
+                if !teams.contains(&d.team) {
+                    teams.push(d.team.clone());
+                }
+            }
+        }
         out.push(SolverUnderTest {
             name: s.name.clone(),
             team,
+            teams,
+            runs,
             definition: s.definition.clone(),
             def,
         });
@@ -84,6 +112,7 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         install_hint: String::new(),
         accepts_named: true,
         unsupported_commands: Vec::new(),
+        answer_stream: Default::default(),
         dir: checkers_dir(c),
         source: PathBuf::new(),
     })
@@ -130,6 +159,13 @@ pub fn spec_for(
         memory_limit: c.memory,
         output_cap: c.output_cap,
         pid_dir: Some(c.pid_dir()),
+    }
+}
+
+impl SolverUnderTest {
+    /// Whether `checker` is of one of the solver's teams (so not independent).
+    pub fn same_team(&self, checker: &SolverDef) -> bool {
+        self.teams.contains(&checker.team)
     }
 }
 

@@ -80,6 +80,12 @@ pub fn classify_output(p: &ParsedOutput) -> (CheckAnswer, Option<String>) {
             Some("two answers printed, not counted".into()),
         );
     }
+    if p.has(OutputFlag::FailedAfterAnswer) {
+        return (
+            CheckAnswer::Other,
+            Some("the checker failed after its answer (exit code or signal), not counted".into()),
+        );
+    }
     (a, None)
 }
 
@@ -351,7 +357,10 @@ fn record_run(
     st.ran += 1;
     st.cpu += out.cpu;
     drop(st);
-    let parsed = answer::parse_output(&out.stdout);
+    let mut parsed = answer::parse_streams(&out.stdout, &out.stderr, k.answer_stream);
+    if !out.timed_out && answer::failed_after(parsed.answer, out.exit.code()) {
+        parsed.flag(OutputFlag::FailedAfterAnswer);
+    }
     let (answer, note) = if out.timed_out {
         (CheckAnswer::Other, None)
     } else {

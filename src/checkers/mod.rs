@@ -19,6 +19,7 @@
 //! a script that needs any other listed command is not given to that
 //! checker ([`SolverDef::rejects`]).
 
+pub mod identity;
 mod probe;
 pub mod template;
 
@@ -69,6 +70,9 @@ pub struct SolverDef {
     /// SMT-LIB commands it rejects (see the module doc).
     #[serde(default)]
     pub unsupported_commands: Vec<String>,
+    /// Where it prints its answers: `stdout` (default), `stderr` or `both`.
+    #[serde(default)]
+    pub answer_stream: crate::answer::AnswerStream,
     /// The checkers directory (absolute), the value of `{checkers}`.
     #[serde(skip)]
     pub dir: PathBuf,
@@ -96,6 +100,7 @@ pub const KEYS: &[&str] = &[
     "install_hint",
     "accepts_named",
     "unsupported_commands",
+    "answer_stream",
 ];
 
 /// Everything a command line can depend on.
@@ -289,7 +294,9 @@ fn is_executable(path: &Path) -> bool {
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-fn resolve_program(program: &str) -> Option<PathBuf> {
+/// A program word as run: a path with `/` as it is, else looked up in `PATH`;
+/// `None` unless it is an executable file.
+pub fn resolve_program(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
         let p = PathBuf::from(program);
         return is_executable(&p).then_some(p);

@@ -39,8 +39,10 @@ pub struct SelfcheckArgs {
     /// Decision policy preset: smtcomp-2016, -2017, -2018, -2025, unanimous, quorum:K.
     #[arg(long, default_value = "smtcomp-2025", value_parser = parse_policy)]
     pub policy: Policy,
-    /// The solver's team: checkers of the same team do not check its cores
-    /// (default: the program's file name).
+    /// The solver's team: checkers of the same team do not check its cores.
+    /// Added to it: the team of every checker whose program, wrapper script
+    /// or name the command runs (`cvc5 …` is team cvc). Default: that team,
+    /// else the program's file name.
     #[arg(long)]
     pub team: Option<String>,
     /// Write JUnit XML here (one testcase per benchmark).
@@ -58,6 +60,10 @@ pub struct SelfcheckArgs {
     /// this new or empty folder instead of a temporary one.
     #[arg(long)]
     pub workdir: Option<PathBuf>,
+    /// Where the solver prints its answers: stdout (default), stderr, or
+    /// both (read one after the other).
+    #[arg(long, value_parser = parse_stream)]
+    pub answer_stream: Option<crate::answer::AnswerStream>,
     /// Folder of solver/checker definitions (default: $COREVAL_CHECKERS or checkers/).
     #[arg(long)]
     pub checkers_dir: Option<PathBuf>,
@@ -65,6 +71,11 @@ pub struct SelfcheckArgs {
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse()
+}
+
+fn parse_stream(s: &str) -> Result<crate::answer::AnswerStream, String> {
+    serde_json::from_value(serde_json::Value::String(s.into()))
+        .map_err(|_| format!("'{s}': expected stdout, stderr or both"))
 }
 
 pub fn run(args: SelfcheckArgs) -> Result<u8> {
@@ -81,19 +92,27 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         strict: args.strict,
         checkers_dir: args.checkers_dir.clone(),
         workdir: args.workdir.clone(),
+        answer_stream: args.answer_stream,
     };
     crate::cmd::interrupt::install();
     let report = selfcheck::run(
         &opts,
         crate::cmd::interrupt::flag(),
         &mut |s| {
+            let runs: Vec<String> = s
+                .runs
+                .iter()
+                .map(|(k, why)| format!("{why} (checker {k})"))
+                .collect();
             eprintln!(
-                "selfcheck: {} benchmark(s); solver `{}` (team {}); checkers {} ({}); references {}",
+                "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
                 s.benchmarks,
                 s.solver,
                 s.team,
+                if runs.is_empty() { String::new() } else { format!("; {}", runs.join(", ")) },
                 s.checkers.join(", "),
                 s.policy,
+                if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
                 if s.references.is_empty() { "none".into() } else { s.references.join(", ") }
             )
         },

@@ -6,8 +6,12 @@
 //! set options or ask for output are dropped, `declare-const` becomes a
 //! nullary `declare-fun`, and for a checker without `:named` every `:named`
 //! attribute goes (with its `(! …)` wrapper when nothing else is in it).
-//! A file that needs any other rejected command (`define-fun`, `push`…), or
-//! refers to a named term by its name, is [`NotApplicable`]: the check stage
+//! A checker that rejects `define-fun` gets nullary definitions (what a
+//! dropped assertion leaves behind for its named terms, see
+//! [`super::defs`]) inlined: every later use of the name becomes the term.
+//! A file that needs any other rejected command (`define-fun` with
+//! parameters, `push`…), or refers to a named term by its name, is
+//! [`NotApplicable`]: the check stage
 //! records that instead of an answer. Variants are stored next to the core
 //! as `cores/<hash>.<dialect id>.smt2` ([`store_variant`]), one per distinct
 //! set of restrictions.
@@ -15,7 +19,7 @@
 use crate::smtlib::lexer::{Lexer, Token, TokenKind};
 use crate::smtlib::scanner::Scanner;
 use anyhow::{Context, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -126,13 +130,43 @@ pub fn adapt<R: Read, W: Write>(core_only: R, mut out: W, d: &Dialect) -> Result
     let mut sc = Scanner::new(core_only);
     let (mut dropped, mut rewritten, mut names_removed) = (0, 0, 0);
     let mut names: HashSet<Vec<u8>> = HashSet::new();
+    let mut inlined: HashMap<Vec<u8>, Vec<u8>> = HashMap::new();
     while let Some(cmd) = sc.next_command().map_err(|e| anyhow::anyhow!("{e}"))? {
         out.write_all(sc.gap())?;
         let head = cmd.head();
+        let cmd_text = match inline(&cmd.text, &inlined)? {
+            Ok(t) => t,
+            Err(()) => {
+                return Ok(Adapted::NotApplicable(NotApplicable::Command {
+                    command: "define-fun".into(),
+                    line: cmd.line,
+                }))
+            }
+        };
         if d.rejects(head) {
             if droppable(head) {
                 dropped += 1;
                 continue;
+            }
+            if head == "define-fun" {
+                if let Some((name, body)) = nullary_definition(&cmd_text)? {
+                    let body = if d.accepts_named {
+                        body
+                    } else {
+                        match strip_named(&body, &mut names)? {
+                            Ok((t, _)) => t.into_owned(),
+                            Err(name) => {
+                                return Ok(Adapted::NotApplicable(NotApplicable::NameUsed {
+                                    name,
+                                    line: cmd.line,
+                                }))
+                            }
+                        }
+                    };
+                    inlined.insert(name, body);
+                    rewritten += 1;
+                    continue;
+                }
             }
             if head != "declare-const" {
                 return Ok(Adapted::NotApplicable(NotApplicable::Command {
@@ -142,9 +176,9 @@ pub fn adapt<R: Read, W: Write>(core_only: R, mut out: W, d: &Dialect) -> Result
             }
         }
         let text = if d.accepts_named {
-            std::borrow::Cow::Borrowed(&cmd.text[..])
+            std::borrow::Cow::Borrowed(&cmd_text[..])
         } else {
-            match strip_named(&cmd.text, &mut names)? {
+            match strip_named(&cmd_text, &mut names)? {
                 Ok((t, n)) => {
                     names_removed += n;
                     t
@@ -175,6 +209,61 @@ pub fn adapt<R: Read, W: Write>(core_only: R, mut out: W, d: &Dialect) -> Result
             names_removed,
         }
     })
+}
+
+/// `(define-fun N () S t)` → (N in normal form, t); `None` for a
+/// definition with parameters.
+fn nullary_definition(text: &[u8]) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+    let toks = tokens(text)?;
+    // ( define-fun N ( ) S… t )
+    if toks.len() < 7
+        || !toks[2].is_symbol()
+        || toks[3].kind != TokenKind::Open
+        || toks[4].kind != TokenKind::Close
+    {
+        return Ok(None);
+    }
+    let body = skip_item(&toks, 5);
+    if body + 1 >= toks.len() {
+        return Ok(None);
+    }
+    let end = skip_item(&toks, body) - 1;
+    Ok(Some((
+        toks[2].symbol(text).to_vec(),
+        text[toks[body].start..toks[end].end].to_vec(),
+    )))
+}
+
+/// Every use of an inlined name in `text` replaced by its term;
+/// `Err(())` when such a name is bound again (`(let ((N …`, `((N Sort)`),
+/// where replacing it would change the meaning.
+#[allow(clippy::type_complexity)]
+fn inline<'t>(
+    text: &'t [u8],
+    inlined: &HashMap<Vec<u8>, Vec<u8>>,
+) -> Result<std::result::Result<std::borrow::Cow<'t, [u8]>, ()>> {
+    if inlined.is_empty() {
+        return Ok(Ok(std::borrow::Cow::Borrowed(text)));
+    }
+    let toks = tokens(text)?;
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for (k, t) in toks.iter().enumerate() {
+        let Some(body) = t.is_symbol().then(|| inlined.get(t.symbol(text))).flatten() else {
+            continue;
+        };
+        if k > 0 && toks[k - 1].kind == TokenKind::Open {
+            return Ok(Err(())); // a binder (or an application of a constant)
+        }
+        out.extend_from_slice(&text[pos..t.start]);
+        out.extend_from_slice(body);
+        pos = t.end;
+    }
+    if pos == 0 {
+        return Ok(Ok(std::borrow::Cow::Borrowed(text)));
+    }
+    out.extend_from_slice(&text[pos..]);
+    Ok(Ok(std::borrow::Cow::Owned(out)))
 }
 
 /// `(declare-const x S)` → `(declare-fun x () S)`.
@@ -221,7 +310,7 @@ pub(super) fn skip_item(toks: &[Token], mut i: usize) -> usize {
 /// Remove the `:named` attributes of one command. `names` holds the names
 /// removed so far; a later use of one of them is `Err(name)`.
 #[allow(clippy::type_complexity)]
-fn strip_named<'t>(
+pub(super) fn strip_named<'t>(
     text: &'t [u8],
     names: &mut HashSet<Vec<u8>>,
 ) -> Result<std::result::Result<(std::borrow::Cow<'t, [u8]>, u64), String>> {
@@ -372,7 +461,7 @@ mod tests {
     #[test]
     fn variant_not_applicable_when_a_rejected_command_is_needed() {
         let src = "(set-logic QF_BV)\n(declare-fun x () (_ BitVec 4))\n\
-(define-fun two () (_ BitVec 4) #x2)\n(assert (= x two))\n(check-sat)\n";
+(define-fun two ((y (_ BitVec 4))) (_ BitVec 4) y)\n(assert (= x (two x)))\n(check-sat)\n";
         let (_, a) = adapted(src, &boolector());
         assert_eq!(
             a,
@@ -390,6 +479,33 @@ mod tests {
             msg.contains("line 3") && msg.contains("define-fun"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn nullary_definitions_are_inlined_for_a_checker_without_define_fun() {
+        let src = "(set-logic QF_BV)\n(declare-fun x () (_ BitVec 4))\n\
+(define-fun foo () Bool (= x #x5))\n(assert (or foo (= x #x6)))\n(assert (not |foo|))\n(check-sat)\n";
+        let (out, a) = adapted(src, &boolector());
+        assert_eq!(
+            a,
+            Adapted::Changed {
+                dropped: 0,
+                rewritten: 1,
+                names_removed: 0
+            }
+        );
+        assert_eq!(
+            out,
+            "(set-logic QF_BV)\n(declare-fun x () (_ BitVec 4))\n\n\
+(assert (or (= x #x5) (= x #x6)))\n(assert (not (= x #x5)))\n(check-sat)\n"
+        );
+        // Bound again by a `let`: not inlined, not applicable.
+        let shadow =
+            "(set-logic QF_BV)\n(define-fun foo () Bool true)\n(assert (let ((foo false)) foo))\n";
+        assert!(matches!(
+            adapted(shadow, &boolector()).1,
+            Adapted::NotApplicable(NotApplicable::Command { line: 3, .. })
+        ));
     }
 
     #[test]

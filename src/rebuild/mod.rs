@@ -19,8 +19,14 @@
 //! [`store_variant`]): option and output commands dropped, `declare-const`
 //! as a nullary `declare-fun`, `:named` attributes removed; a file that
 //! needs another rejected command is [`NotApplicable`] to that checker.
+//!
+//! A dropped assertion whose `:named` term another command refers to by
+//! name leaves that definition behind as a `define-fun` ([`defs`]).
 
+mod defs;
 mod dialect;
+
+pub use defs::{referenced, Referenced};
 
 pub use dialect::{adapt, store_variant, Adapted, Dialect, NotApplicable};
 
@@ -116,9 +122,21 @@ fn is_core_option(cmd: &Command) -> bool {
 /// verdict stage flags it before any rebuild.
 pub fn rebuild<R: Read, W: Write>(
     named: R,
+    out: W,
+    core: &HashSet<String>,
+    own_name: &dyn Fn(&str) -> bool,
+) -> Result<RebuildStats> {
+    rebuild_defining(named, out, core, own_name, &Referenced::default())
+}
+
+/// [`rebuild`], where a dropped assertion leaves behind the definitions of
+/// its named terms that are in `referenced` (see [`referenced`]).
+pub fn rebuild_defining<R: Read, W: Write>(
+    named: R,
     mut out: W,
     core: &HashSet<String>,
     own_name: &dyn Fn(&str) -> bool,
+    referenced: &Referenced,
 ) -> Result<RebuildStats> {
     let mut sc = Scanner::new(named);
     let mut stats = RebuildStats::default();
@@ -133,7 +151,10 @@ pub fn rebuild<R: Read, W: Write>(
                     stats.unnamed += 1;
                     out.write_all(&cmd.text)?;
                 }
-                Some(n) if !core.contains(symbol::normalize(&n.name)) => stats.dropped += 1,
+                Some(n) if !core.contains(symbol::normalize(&n.name)) => {
+                    stats.dropped += 1;
+                    defs::leave_definitions(&cmd.text, referenced, &mut out)?;
+                }
                 Some(n) => {
                     stats.kept += 1;
                     match n.bare_term {
@@ -163,19 +184,18 @@ pub fn store(
     core: &HashSet<String>,
     own_name: &dyn Fn(&str) -> bool,
 ) -> Result<(String, PathBuf, RebuildStats)> {
-    let file = std::fs::File::open(named_path)
-        .with_context(|| format!("cannot read {}", named_path.display()))?;
+    let open = || {
+        std::fs::File::open(named_path)
+            .map(|f| std::io::BufReader::with_capacity(1 << 20, f))
+            .with_context(|| format!("cannot read {}", named_path.display()))
+    };
     let mut bytes = Vec::new();
-    let stats = rebuild(
-        std::io::BufReader::with_capacity(1 << 20, file),
-        &mut bytes,
-        core,
-        own_name,
-    )
-    .map_err(|e| match e.downcast_ref::<crate::smtlib::SyntaxError>() {
-        Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
-        None => e.context(format!("cannot rebuild a core of {}", named_path.display())),
-    })?;
+    let stats = referenced(open()?, own_name)
+        .and_then(|refs| rebuild_defining(open()?, &mut bytes, core, own_name, &refs))
+        .map_err(|e| match e.downcast_ref::<crate::smtlib::SyntaxError>() {
+            Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
+            None => e.context(format!("cannot rebuild a core of {}", named_path.display())),
+        })?;
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let path = dir.join(format!("{hash}.smt2"));
     if !path.exists() {

@@ -145,6 +145,16 @@ pub enum Exit {
     FailedToStart(String),
 }
 
+impl Exit {
+    /// The exit code; `None` for a signal (or a run that never started).
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            Exit::Exited(c) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

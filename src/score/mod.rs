@@ -97,6 +97,29 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             duplicates[0]
         ));
     }
+    let contradictory: Vec<String> = by_division
+        .values()
+        .flatten()
+        .filter_map(|(r, _)| {
+            Some(format!(
+                "{} on {} ({})",
+                r.solver,
+                r.benchmark,
+                r.contradiction?.label()
+            ))
+        })
+        .collect();
+    if let Some(first) = contradictory.first() {
+        warnings.push(format!(
+            "{} pair(s) contradicted themselves or failed after answering: no reduction{}; first: {first}",
+            contradictory.len(),
+            if rules.ill_formed_is_error {
+                ", and contradictory output is an error under this edition"
+            } else {
+                ""
+            }
+        ));
+    }
     let participants = &options.participants;
     if !participants.is_empty() {
         let unlisted: BTreeSet<&str> = pairs
@@ -224,6 +247,7 @@ fn score_division<'a>(
             best_reduction: best_of(&s.rec.benchmark),
             gap: best_of(&s.rec.benchmark).saturating_sub(s.par.n),
             origin: s.rec.origin.clone(),
+            contradiction: s.rec.contradiction.map(|c| c.label().to_string()),
         })
         .collect();
     let virtual_best = VirtualBest {

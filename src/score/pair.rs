@@ -3,7 +3,7 @@
 //! whether the answer counts at all. Pure functions over a [`PairRecord`].
 
 use super::rules::{MissingCore, Rules, TimeAccounting};
-use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::campaign::pair::{Contradiction, PairRecord, RunStatus, Verdict};
 use serde::Serialize;
 
 /// Sequential (virtual CPU limit, ranked by CPU time) or parallel (raw
@@ -52,7 +52,21 @@ pub struct PairScore {
 
 /// The verdict's worth (e, n) when the answer counts. `verdict` may differ
 /// from `rec.verdict` when the edition re-judged the checkers' tally.
+///
+/// A contradiction ([`Contradiction`]) never earns more than the clean
+/// answer: no reduction in any edition, an error stays an error; and
+/// contradictory output (two answers, two cores) is itself an error under
+/// the editions that count ill-formed output as one (2016–2019 presets).
 pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, u64) {
+    let (e, n) = clean_worth(rec, verdict, rules);
+    match rec.contradiction {
+        None => (e, n),
+        Some(Contradiction::Output) => (e.max(u32::from(rules.ill_formed_is_error)), 0),
+        Some(Contradiction::FailedAfterAnswer) => (e, 0),
+    }
+}
+
+fn clean_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, u64) {
     match verdict {
         Verdict::Validated => (
             0,
@@ -181,6 +195,30 @@ mod tests {
             let r = rec(v, RunStatus::Complete, 1.0, 1.0);
             let s = score(&r, Edition::Smtcomp2016, Mode::Parallel);
             assert_eq!((s.e, s.n), (0, 0));
+        }
+    }
+
+    #[test]
+    fn contradictions_never_earn_more_than_a_clean_answer() {
+        for e in Edition::ALL {
+            for v in [Verdict::Validated, Verdict::Refuted, Verdict::NotValidated] {
+                let clean = rec(v.clone(), RunStatus::Complete, 1.0, 1.0);
+                let c = score(&clean, e, Mode::Parallel);
+                for k in [Contradiction::Output, Contradiction::FailedAfterAnswer] {
+                    let r = PairRecord {
+                        contradiction: Some(k),
+                        ..clean.clone()
+                    };
+                    let s = score(&r, e, Mode::Parallel);
+                    assert_eq!(s.n, 0, "{e:?} {v:?} {k:?}");
+                    assert!(s.e >= c.e, "{e:?} {v:?} {k:?}");
+                    let want = match k {
+                        Contradiction::Output => c.e.max(u32::from(e.rules().ill_formed_is_error)),
+                        Contradiction::FailedAfterAnswer => c.e,
+                    };
+                    assert_eq!(s.e, want, "{e:?} {v:?} {k:?}");
+                }
+            }
         }
     }
 

@@ -265,4 +265,8 @@ pub struct PairRow {
     pub gap: u64,
     /// Where the record came from.
     pub origin: Option<String>,
+    /// `contradictory-output` or `failed-after-answer` (scored as README's
+    /// "Contradictory output" says), else none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<String>,
 }

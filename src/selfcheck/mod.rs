@@ -7,8 +7,12 @@
 //! settings that accept what authors' files look like (no `:status`, any
 //! status, one assertion, their own `:named` terms kept), and the ordinary
 //! stages run: solve, check, verdicts ([`crate::pipeline`]). The solver is an
-//! inline command (words, no shell); its team (`--team`, default the
-//! program's file name) keeps checkers of the same team off its cores.
+//! inline command (words, no shell); its team keeps checkers of the same
+//! team off its cores: `--team`, plus the team of every checker definition
+//! whose program (or wrapper script, or name) the command runs
+//! ([`crate::checkers::identity`]), so `cvc5 --produce-unsat-cores` is team
+//! `cvc` and never judged by cvc4, cvc5 or cvc5-py; without either, the
+//! program's file name.
 //!
 //! Reference reductions: every selected checker that produces cores also
 //! runs as a solver under test (`ref-<name>`), its cores validated the same
@@ -63,13 +67,20 @@ pub struct Options {
     pub checkers_dir: Option<PathBuf>,
     /// Keep the campaign in this folder (new or empty) instead of a temporary one.
     pub workdir: Option<PathBuf>,
+    /// Where the solver prints its answers; default stdout.
+    pub answer_stream: Option<crate::answer::AnswerStream>,
 }
 
 /// The run settings, for the report header and the JUnit properties.
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub solver: String,
+    /// The solver's teams (the first is the declared or default one).
     pub team: String,
+    /// The checker definitions the command runs, each with why.
+    pub runs: Vec<(String, String)>,
+    /// Selected checkers left out as the solver's own team.
+    pub excluded: Vec<String>,
     pub checkers: Vec<String>,
     pub references: Vec<String>,
     pub policy: Policy,
@@ -82,6 +93,7 @@ impl Setup {
         vec![
             ("solver".into(), self.solver.clone()),
             ("team".into(), self.team.clone()),
+            ("excluded-checkers".into(), self.excluded.join(",")),
             ("checkers".into(), self.checkers.join(",")),
             ("references".into(), self.references.join(",")),
             ("policy".into(), self.policy.to_string()),
@@ -126,19 +138,28 @@ pub fn run(
         }
     }
     let command = solver_command(&opts.solver)?;
-    let team = match &opts.team {
-        Some(t) if t.trim().is_empty() => bail!("--team must not be empty"),
-        Some(t) => t.clone(),
-        None => Path::new(&command[0])
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-    };
     let dir_defs = opts
         .checkers_dir
         .clone()
         .unwrap_or_else(checkers::default_dir);
     let defs = checkers::load_dir(&dir_defs)?;
+    let runs = checkers::identity::runs_words(&command, &defs);
+    let team = match &opts.team {
+        Some(t) if t.trim().is_empty() || t.chars().any(char::is_control) => {
+            bail!("--team must be a non-empty name without control characters")
+        }
+        Some(t) => t.clone(),
+        None => match runs
+            .first()
+            .and_then(|(k, _)| defs.iter().find(|d| &d.name == k))
+        {
+            Some(d) => d.team.clone(),
+            None => Path::new(&command[0])
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        },
+    };
     let checkers = select_checkers(&defs, &opts.checkers)?;
     let inputs = inputs::collect(&opts.benchmarks, warn)?;
 
@@ -175,6 +196,7 @@ pub fn run(
         command: Some(command.clone()),
         team: Some(team.clone()),
         args: Vec::new(),
+        answer_stream: opts.answer_stream,
     }];
     solvers.extend(references.iter().map(|k| SolverEntry {
         name: format!("{REFERENCE_PREFIX}{}", k.name),
@@ -182,6 +204,7 @@ pub fn run(
         command: None,
         team: None,
         args: Vec::new(),
+        answer_stream: None,
     }));
     let config = ConfigFile {
         benchmarks: "benchmarks".into(),
@@ -218,9 +241,24 @@ pub fn run(
     if let Some(why) = author.def.missing() {
         bail!("--solver: {why}");
     }
+    let excluded: Vec<String> = checkers
+        .iter()
+        .filter(|k| author.same_team(k))
+        .map(|k| k.name.clone())
+        .collect();
+    if excluded.len() == checkers.len() {
+        warn(format!(
+            "every selected checker ({}) is of the solver's team {}: no core can be validated; \
+             install or select an independent checker (--checkers)",
+            excluded.join(", "),
+            author.teams.join(", ")
+        ));
+    }
     let setup = Setup {
         solver: shown_command(&opts.solver),
-        team,
+        team: author.teams.join(", "),
+        runs: author.runs.clone(),
+        excluded,
         checkers: checkers.iter().map(|k| k.name.clone()).collect(),
         references: references.iter().map(|k| k.name.clone()).collect(),
         policy: opts.policy,

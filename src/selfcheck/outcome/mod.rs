@@ -4,8 +4,8 @@
 //! | outcome | when |
 //! |---|---|
 //! | passed | core validated; `sat` on a benchmark declared `sat` |
-//! | failed | core refuted or ill-formed; `unsat` without a core; a `sat` answer (unless declared `sat`); `unsat` on a benchmark declared `sat`; output that is not an answer (garbage); a benchmark that cannot be named (malformed, or outside what a core run allows) |
-//! | skipped | no answer (timeout, memory out, crash, silence, an `(error …)`), `unknown`, a core no checker decided on, no independent checker for the logic |
+//! | failed | core refuted or ill-formed; output that contradicts itself (a second, different answer or core) or a failure (exit code, signal) after the answer, whatever the first answer was worth; `unsat` without a core; a `sat` answer (unless declared `sat`); `unsat` on a benchmark declared `sat`; output that is not an answer (garbage); a benchmark that cannot be named (malformed, or outside what a core run allows) |
+//! | skipped | no answer (timeout, memory out, crash, silence, an `(error …)`), `unknown`, a core no independent checker said `unsat` to (even where the 2016–2023 policies count it validated), no independent checker for the logic |
 //!
 //! `--strict` turns every skipped outcome into a failure. Next to the
 //! author's reduction goes the best *validated* reduction any reference
@@ -15,7 +15,7 @@ use crate::answer::Answer;
 use crate::campaign::index::IndexEntry;
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
-use crate::campaign::pair::{IllFormed, RunStatus, Verdict};
+use crate::campaign::pair::{Contradiction, IllFormed, RunStatus, Verdict};
 use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{exit_text, RunRecord};
 use serde::Serialize;
@@ -142,7 +142,27 @@ pub fn classify(
     r.checkers = pair.verdict.checkers.clone();
     let declared_sat = entry.status.as_deref() == Some("sat");
     let answers = || answers_text(pair.verdict);
+    let decided = pair
+        .verdict
+        .checkers
+        .values()
+        .any(|a| *a == CheckAnswer::Unsat);
     let (outcome, label, detail) = match &p.verdict {
+        // The 2016–2023 policies accept a core nobody refuted; selfcheck
+        // calls a core validated only when an independent checker said unsat.
+        Verdict::Validated if !decided && pair.no_checker => (
+            Outcome::Skipped,
+            "no-checker".into(),
+            format!("no independent checker supports {}", entry.logic.as_deref().unwrap_or("the logic")),
+        ),
+        Verdict::Validated if !decided => (
+            Outcome::Skipped,
+            "undecided".into(),
+            format!(
+                "no independent checker said unsat: {} ({policy} would count the core as validated; selfcheck does not)",
+                if pair.verdict.checkers.is_empty() { "none answered".into() } else { answers() }
+            ),
+        ),
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => (Outcome::Failed, p.verdict.label(), format!("core refuted: {} ({policy})", answers())),
         Verdict::NotValidated if pair.no_checker => (
@@ -198,6 +218,31 @@ pub fn classify(
         r.verdict = "unsat-on-sat".into();
         r.details
             .insert(0, "unsat on a benchmark declared sat".into());
+    }
+    if let Some(k) = p.contradiction {
+        let has = |f: &str| run.flags.iter().any(|x| x == f);
+        let why = match k {
+            Contradiction::Output if has("answers-disagree") => {
+                "the solver contradicted itself: another answer followed its first".to_string()
+            }
+            Contradiction::Output => {
+                "the solver contradicted itself: a second, different core followed the first"
+                    .to_string()
+            }
+            Contradiction::FailedAfterAnswer => format!(
+                "the solver failed after its answer ({})",
+                exit_text::format(&run.exit)
+            ),
+        };
+        r.reduction = None;
+        if r.outcome == Outcome::Failed {
+            r.details.push(why);
+        } else {
+            r.outcome = Outcome::Failed;
+            r.verdict = k.label().into();
+            r.details
+                .insert(0, format!("{why}; the answer earns nothing"));
+        }
     }
     let flags: Vec<&str> = run
         .flags

@@ -1,0 +1,161 @@
+//! Which checker definitions a solver command *runs*: the basis of the
+//! team rule for solvers under test given as a command (`coreval selfcheck
+//! --solver`, an inline `[[solver]] command`), whose declared team is only a
+//! word. A solver that runs cvc5 belongs to cvc5's team whatever it is
+//! called, so cvc5 (and cvc4, cvc5-py: team `cvc`) must not judge its cores.
+//!
+//! A checker is *run* by a solver command when
+//! - one of the command's files (the program, resolved through `PATH`, or an
+//!   argument naming an existing file), after following symlinks, is the
+//!   checker's own file: its program, or for a checker started through an
+//!   interpreter (`python wrappers/cvc5py.py`) its wrapper script; or
+//! - one of those files has the checker's name or its own file's name
+//!   (`cvc5`, `yices-smt2`, `cvc5py.py`): another build of the same solver;
+//! - or the program is a small script (`#!`) whose text mentions one of
+//!   those files or names as a word (`exec cvc5 "$1"`, a path ending in
+//!   `/bin/z3`): a wrapper. A mention in a comment counts too; erring
+//!   that way only keeps a checker off, and the team is printed.
+
+use super::SolverDef;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Scripts larger than this are not read for mentions.
+const SCRIPT_MAX: u64 = 64 * 1024;
+
+/// What identifies a checker definition: its files and names.
+struct Identity {
+    files: Vec<PathBuf>,
+    names: BTreeSet<String>,
+}
+
+fn canonical(p: &Path) -> Option<PathBuf> {
+    p.canonicalize().ok()
+}
+
+fn file_name(p: &Path) -> Option<String> {
+    p.file_name().map(|n| n.to_string_lossy().into_owned())
+}
+
+fn identity(k: &SolverDef) -> Identity {
+    let wrappers: Vec<PathBuf> = k.command[1..]
+        .iter()
+        .filter(|a| super::template::uses(a, "checkers") && !super::template::uses(a, "file"))
+        .filter_map(|a| k.expand_fixed(a))
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+        .collect();
+    // Through an interpreter, the wrapper is the solver; otherwise the program.
+    let own: Vec<PathBuf> = if wrappers.is_empty() {
+        k.program().into_iter().collect()
+    } else {
+        wrappers
+    };
+    let mut names: BTreeSet<String> = own.iter().filter_map(|p| file_name(p)).collect();
+    names.insert(k.name.clone());
+    Identity {
+        files: own.iter().filter_map(|p| canonical(p)).collect(),
+        names,
+    }
+}
+
+/// The files and words a solver command runs or mentions.
+struct Footprint {
+    files: Vec<PathBuf>,
+    names: BTreeSet<String>,
+    /// Words of a wrapper script's text.
+    words: BTreeSet<String>,
+}
+
+/// `program`: the command's program resolved; `args`: its other words
+/// with placeholders expanded (those with `{file}` left out).
+fn footprint(program: Option<PathBuf>, args: &[String]) -> Footprint {
+    let mut f = Footprint {
+        files: Vec::new(),
+        names: BTreeSet::new(),
+        words: BTreeSet::new(),
+    };
+    let mut paths: Vec<PathBuf> = program.clone().into_iter().collect();
+    paths.extend(args.iter().map(PathBuf::from).filter(|p| p.is_file()));
+    for p in &paths {
+        f.names.extend(file_name(p));
+        if let Some(c) = canonical(p) {
+            f.names.extend(file_name(&c));
+            f.files.push(c);
+        }
+    }
+    for w in program.map(|p| script_words(&p)).unwrap_or_default() {
+        if w.contains('/') {
+            if let Some(c) = canonical(Path::new(&w)) {
+                f.files.push(c);
+            }
+        }
+        if let Some(n) = file_name(Path::new(&w)) {
+            f.words.insert(n);
+        }
+        f.words.insert(w);
+    }
+    f
+}
+
+/// The words of a small `#!` script (split at blanks, quotes and shell
+/// punctuation); nothing for binaries and large files.
+fn script_words(path: &Path) -> Vec<String> {
+    let small = path.metadata().is_ok_and(|m| m.len() <= SCRIPT_MAX);
+    let Some(text) = small.then(|| std::fs::read(path).ok()).flatten() else {
+        return Vec::new();
+    };
+    if !text.starts_with(b"#!") {
+        return Vec::new();
+    }
+    String::from_utf8_lossy(&text)
+        .split(|c: char| c.is_whitespace() || "\"'`;|&()<>=${}".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// For each checker in `checkers` that the definition `solver` runs, its
+/// name and why.
+pub fn runs(solver: &SolverDef, checkers: &[SolverDef]) -> Vec<(String, String)> {
+    let args: Vec<String> = solver.command[1..]
+        .iter()
+        .filter(|a| !super::template::uses(a, "file"))
+        .filter_map(|a| solver.expand_fixed(a))
+        .collect();
+    matches(&footprint(solver.program(), &args), checkers)
+}
+
+/// [`runs`] for a command given as words (`coreval selfcheck --solver`).
+pub fn runs_words(words: &[String], checkers: &[SolverDef]) -> Vec<(String, String)> {
+    let Some((program, args)) = words.split_first() else {
+        return Vec::new();
+    };
+    let args: Vec<String> = args
+        .iter()
+        .filter(|a| !a.contains("{file}"))
+        .cloned()
+        .collect();
+    matches(&footprint(super::resolve_program(program), &args), checkers)
+}
+
+fn matches(f: &Footprint, checkers: &[SolverDef]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for k in checkers {
+        let id = identity(k);
+        let why = if let Some(p) = id.files.iter().find(|p| f.files.contains(p)) {
+            Some(format!("runs {}", p.display()))
+        } else if let Some(n) = id.names.iter().find(|n| f.names.contains(*n)) {
+            Some(format!("runs a program named {n}"))
+        } else {
+            id.names
+                .iter()
+                .find(|n| f.words.contains(*n))
+                .map(|n| format!("its script mentions {n}"))
+        };
+        if let Some(why) = why {
+            out.push((k.name.clone(), why));
+        }
+    }
+    out
+}
