@@ -175,6 +175,14 @@ pub struct Check {
     pub independent: bool,
     /// Skip or stop checker jobs once a core's verdict cannot change.
     pub early_stop: bool,
+    /// Test every validated core for subset-minimality (each member's removal).
+    pub minimality: bool,
+    /// Seconds of checker time per distinct core for the minimality check.
+    pub minimality_budget: f64,
+    /// Keep best-known cores per benchmark in the cache and compare to them.
+    pub best_known: bool,
+    /// Seconds per benchmark to shrink a best-known core by deletion; 0 = no shrinking.
+    pub shrink_budget: f64,
 }
 
 impl Default for Check {
@@ -184,6 +192,10 @@ impl Default for Check {
             policy: Policy::Smtcomp2025,
             independent: true,
             early_stop: true,
+            minimality: false,
+            minimality_budget: 60.0,
+            best_known: false,
+            shrink_budget: 0.0,
         }
     }
 }
@@ -285,6 +297,17 @@ impl Campaign {
                     l.grace
                 ),
             ));
+        }
+        for (key, v) in [
+            ("minimality_budget", config.check.minimality_budget),
+            ("shrink_budget", config.check.shrink_budget),
+        ] {
+            if !(v.is_finite() && (0.0..1e9).contains(&v)) {
+                return Err(bad(
+                    Key::Table("check", key),
+                    format!("check.{key} must be a non-negative number of seconds, not {v:?}"),
+                ));
+            }
         }
         if config.naming.scramble_commute && config.naming.scramble_seed.is_none() {
             return Err(bad(

@@ -30,7 +30,10 @@
 //!   the rebuilds. `benches/check.rs` measures dedupe, cache, early-stop
 //!   savings and utilisation.
 
+pub mod ask;
+pub mod best;
 pub mod cache;
+pub mod minimality;
 pub mod plan;
 pub mod schedule;
 
@@ -109,6 +112,12 @@ pub struct CheckSummary {
     /// Checker runs that could not start (no record kept: the pairs stay pending).
     pub failed_to_start: usize,
     pub interrupted: bool,
+    /// The minimality pass, when `[check] minimality` is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimality: Option<minimality::MinimalitySummary>,
+    /// The best-known pass, when `[check] best_known` is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<best::BestSummary>,
 }
 
 impl CheckSummary {
@@ -121,8 +130,27 @@ impl CheckSummary {
     }
 }
 
-/// Run the check stage of a campaign.
+/// Run the check stage of a campaign: validation, then (as configured)
+/// the minimality check and the best-known cores.
 pub fn check(
+    l: &Loaded,
+    filter: &dyn Fn(&str) -> bool,
+    cancel: &AtomicBool,
+) -> Result<CheckSummary> {
+    let mut summary = validate(l, filter, cancel)?;
+    let cfg = &l.campaign.config.check;
+    if cfg.minimality && !cancel.load(Ordering::SeqCst) {
+        summary.minimality = Some(minimality::run(l, filter, cancel)?);
+    }
+    if cfg.best_known && !cancel.load(Ordering::SeqCst) {
+        summary.best = Some(best::run(l, filter, cancel)?);
+    }
+    summary.interrupted = cancel.load(Ordering::SeqCst);
+    Ok(summary)
+}
+
+/// Validate the campaign's cores.
+fn validate(
     l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
@@ -350,16 +378,27 @@ fn record_run(
     st.ran += 1;
     st.cpu += out.cpu;
     drop(st);
+    Some(to_record(h, k, versions[ki].clone(), limit, out))
+}
+
+/// The journal record of a finished checker run on core `h`.
+pub(crate) fn to_record(
+    h: &str,
+    k: &SolverDef,
+    version: Option<String>,
+    limit: f64,
+    out: &runner::RunOutcome,
+) -> CheckRecord {
     let parsed = answer::parse_output(&out.stdout);
     let (answer, note) = if out.timed_out {
         (CheckAnswer::Other, None)
     } else {
         classify_output(&parsed)
     };
-    Some(CheckRecord {
+    CheckRecord {
         hash: h.to_string(),
         checker: k.name.clone(),
-        version: versions[ki].clone(),
+        version,
         time_limit: limit,
         answer,
         raw: if out.timed_out {
@@ -378,7 +417,7 @@ fn record_run(
             .iter()
             .map(crate::campaign::records::flag_name)
             .collect(),
-    })
+    }
 }
 
 /// Probe every checker's version in the background (the probes overlap

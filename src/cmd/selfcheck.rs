@@ -61,6 +61,13 @@ pub struct SelfcheckArgs {
     /// Folder of solver/checker definitions (default: $COREVAL_CHECKERS or checkers/).
     #[arg(long)]
     pub checkers_dir: Option<PathBuf>,
+    /// Also test each validated core for subset-minimality: `minimal`,
+    /// `redundant` (naming the members proven removable) or `unknown`.
+    #[arg(long)]
+    pub minimality: bool,
+    /// Seconds of checker time per core for `--minimality`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub minimality_budget: f64,
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -81,6 +88,8 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         strict: args.strict,
         checkers_dir: args.checkers_dir.clone(),
         workdir: args.workdir.clone(),
+        minimality: args.minimality,
+        minimality_budget: args.minimality_budget,
     };
     crate::cmd::interrupt::install();
     let report = selfcheck::run(
@@ -95,7 +104,10 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
                 s.checkers.join(", "),
                 s.policy,
                 if s.references.is_empty() { "none".into() } else { s.references.join(", ") }
-            )
+            );
+            if let Some(b) = s.minimality_budget {
+                eprintln!("selfcheck: minimality of validated cores tested ({b} s of checker time per core)");
+            }
         },
         &mut |w| eprintln!("warning: {w}"),
     )?;
@@ -170,8 +182,19 @@ pub fn line(r: &BenchResult, width: usize) -> String {
         .time
         .map(|t| format!("{t:.3} s"))
         .unwrap_or_else(|| "-".into());
+    let mut beyond = String::new();
+    if let Some(b) = &r.best_known {
+        beyond.push_str(&format!(
+            "best-known {}/{} ({})  ",
+            b.size, r.assertions, b.origin
+        ));
+    }
+    if let Some(m) = &r.minimality {
+        beyond.push_str(&crate::selfcheck::outcome::minimality_text(m));
+        beyond.push_str("  ");
+    }
     format!(
-        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {time:>9}  {}",
+        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {beyond}{time:>9}  {}",
         r.verdict, r.path
     )
 }
@@ -228,6 +251,8 @@ mod tests {
             best: None,
             time: Some(0.1),
             checkers: Default::default(),
+            minimality: None,
+            best_known: None,
         };
         let line = super::line(&r, 24);
         assert!(line.contains("core -/3 "), "{line}");
