@@ -184,6 +184,8 @@ mod tests {
             best: None,
             time: Some(0.5),
             checkers: BTreeMap::new(),
+            minimality: None,
+            best_known: None,
         }
     }
 
