@@ -158,7 +158,7 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
             p.best_known = Some(Reference {
                 size: b.size(),
                 reduction: p.pair.assertions.saturating_sub(b.size()),
-                origin: b.origin_text(),
+                origin: b.origin_text(&c.dir),
                 gap: p
                     .pair
                     .core_size

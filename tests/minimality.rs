@@ -57,7 +57,9 @@ const Z3: &str = "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n";
 fn pad() -> String {
     format!(
         "[[solver]]\nname = \"pad\"\ncommand = [\"{}\", \"{{file}}\"]\n",
-        repo().join("tests/fixtures/fake-solvers/z3-pad.sh").display()
+        repo()
+            .join("tests/fixtures/fake-solvers/z3-pad.sh")
+            .display()
     )
 }
 
@@ -84,7 +86,10 @@ fn pair<'a>(pairs: &'a [PairVerdict], solver: &str, bench: &str) -> &'a PairVerd
 fn padded_mus(c: &Campaign) -> BTreeSet<String> {
     let l = Loaded::load(c).unwrap();
     let e = l.bench(PADDED).unwrap();
-    [1, 3, 5].iter().map(|n| format!("{}{n}", e.prefix)).collect()
+    [1, 3, 5]
+        .iter()
+        .map(|n| format!("{}{n}", e.prefix))
+        .collect()
 }
 
 #[test]
@@ -137,7 +142,10 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     // padded core is three assertions away from it.
     let b = padded.best_known.as_ref().unwrap();
     assert_eq!((b.size, b.reduction, b.gap), (3, 3, Some(3)), "{b:?}");
-    assert_eq!(pair(&pairs, "z3", PADDED).best_known.as_ref().unwrap().gap, Some(0));
+    assert_eq!(
+        pair(&pairs, "z3", PADDED).best_known.as_ref().unwrap().gap,
+        Some(0)
+    );
 
     // Counted per solver in the reports.
     let scores: serde_json::Value =
@@ -151,23 +159,27 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     let mine: Vec<&PairVerdict> = pairs.iter().filter(|p| p.pair.solver == "pad").collect();
     let redundant = mine
         .iter()
-        .filter(|p| p.minimality.as_ref().is_some_and(|m| m.status == Status::Redundant))
+        .filter(|p| {
+            p.minimality
+                .as_ref()
+                .is_some_and(|m| m.status == Status::Redundant)
+        })
         .count();
     let removable: usize = mine
         .iter()
         .filter_map(|p| p.minimality.as_ref())
         .map(|m| m.redundant.len())
         .sum();
-    let gap: u64 = mine
-        .iter()
-        .filter_map(|p| p.best_known.as_ref()?.gap)
-        .sum();
+    let gap: u64 = mine.iter().filter_map(|p| p.best_known.as_ref()?.gap).sum();
     assert!(redundant >= 1 && removable >= 3 && gap >= 3);
     assert_eq!(row("pad")["redundant"], redundant);
     assert_eq!(row("pad")["removable_members"], removable);
     assert_eq!(row("pad")["size_gap"], gap);
     let md = std::fs::read_to_string(c.reports_dir().join("report.md")).unwrap();
-    assert!(md.contains("## Beyond the track: minimality and best-known cores"), "{md}");
+    assert!(
+        md.contains("## Beyond the track: minimality and best-known cores"),
+        "{md}"
+    );
     let html = std::fs::read_to_string(c.reports_dir().join("report.html")).unwrap();
     assert!(html.contains("Minimality and best-known cores"));
 
@@ -203,7 +215,10 @@ fn a_budget_too_small_gives_unknown_never_a_guess() {
     let m = done.check.unwrap().minimality.unwrap();
     assert_eq!(m.unknown, m.pairs, "{m:?}");
     assert_eq!(m.asked.ran, 0);
-    for p in pairs.iter().filter(|p| p.pair.verdict == Verdict::Validated) {
+    for p in pairs
+        .iter()
+        .filter(|p| p.pair.verdict == Verdict::Validated)
+    {
         let got = p.minimality.as_ref().unwrap();
         assert_eq!(got.status, Status::Unknown, "{p:?}");
         assert!(got.redundant.is_empty() && !got.undecided.is_empty());
@@ -219,7 +234,11 @@ fn a_budget_too_small_gives_unknown_never_a_guess() {
     );
     let pairs2 = run_all(&c2).pairs.unwrap();
     assert_eq!(
-        pair(&pairs2, "pad", PADDED).minimality.as_ref().unwrap().status,
+        pair(&pairs2, "pad", PADDED)
+            .minimality
+            .as_ref()
+            .unwrap()
+            .status,
         Status::Redundant
     );
 }
@@ -238,9 +257,13 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
     let pairs = run_all(&c).pairs.unwrap();
     let b = pair(&pairs, "pad", PADDED).best_known.clone().unwrap();
     assert_eq!((b.size, b.gap), (3, Some(3)), "{b:?}");
-    assert!(b.origin.contains("shrunk") && b.origin.contains("MUS"), "{b:?}");
-    let cached: Vec<BestKnown> =
-        coreval::journal::read_all(&cache.path().join("best-known.jsonl")).unwrap().0;
+    assert!(
+        b.origin.contains("shrunk") && b.origin.contains("MUS"),
+        "{b:?}"
+    );
+    let cached: Vec<BestKnown> = coreval::journal::read_all(&cache.path().join("best-known.jsonl"))
+        .unwrap()
+        .0;
     let last = cached.last().unwrap();
     let core: BTreeSet<String> = last.core.iter().cloned().collect();
     assert_eq!(core, padded_mus(&c));
@@ -259,7 +282,10 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
     let done = run_all(&c2);
     let s = done.check.unwrap().best.unwrap();
     assert_eq!((s.from_cache, s.rejected), (1, 0), "{s:?}");
-    let b2 = pair(&done.pairs.unwrap(), "pad", PADDED).best_known.clone().unwrap();
+    let b2 = pair(&done.pairs.unwrap(), "pad", PADDED)
+        .best_known
+        .clone()
+        .unwrap();
     assert_eq!(b2.size, 3);
 
     // A cached core that is not a core here is not used.
@@ -270,12 +296,24 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
         .append(&bogus)
         .unwrap();
     let dir3 = tempfile::tempdir().unwrap();
-    let c3 = campaign(dir3.path(), &[PADDED], "best_known = true\n", &pad(), cache.path());
+    let c3 = campaign(
+        dir3.path(),
+        &[PADDED],
+        "best_known = true\n",
+        &pad(),
+        cache.path(),
+    );
     let done = run_all(&c3);
     let s = done.check.unwrap().best.unwrap();
     assert_eq!(s.rejected, 1, "{s:?}");
-    let b3 = pair(&done.pairs.unwrap(), "pad", PADDED).best_known.clone().unwrap();
-    assert_eq!(b3.size, 6, "the campaign's own validated core, not the refuted one");
+    let b3 = pair(&done.pairs.unwrap(), "pad", PADDED)
+        .best_known
+        .clone()
+        .unwrap();
+    assert_eq!(
+        b3.size, 6,
+        "the campaign's own validated core, not the refuted one"
+    );
 }
 
 #[test]
@@ -286,10 +324,18 @@ fn selfcheck_prints_minimality_and_the_best_known_reference() {
     let out = cmd()
         .current_dir(repo())
         .env("COREVAL_CACHE", cache.path().join("cache"))
-        .args(["selfcheck", "--minimality", "--checkers", "z3,yices,cvc5", "--solver"])
+        .args([
+            "selfcheck",
+            "--minimality",
+            "--checkers",
+            "z3,yices,cvc5",
+            "--solver",
+        ])
         .arg(format!(
             "{} {{file}}",
-            repo().join("tests/fixtures/fake-solvers/z3-pad.sh").display()
+            repo()
+                .join("tests/fixtures/fake-solvers/z3-pad.sh")
+                .display()
         ))
         .arg(&bench)
         .arg("--junit")
@@ -307,6 +353,9 @@ fn selfcheck_prints_minimality_and_the_best_known_reference() {
     assert!(line.contains("best-known 3/6 (ref-"), "{line}");
     assert!(line.contains("redundant: "), "{line}");
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("<system-out>") && xml.contains("not subset-minimal"), "{xml}");
+    assert!(
+        xml.contains("<system-out>") && xml.contains("not subset-minimal"),
+        "{xml}"
+    );
     assert!(xml.contains("name=\"minimality\" value=\"on"), "{xml}");
 }

@@ -163,12 +163,17 @@ impl BestKnown {
     pub fn size(&self) -> u64 {
         self.core.len() as u64
     }
-    /// `solver (campaign folder)`, plus `, shrunk` and `, MUS`.
-    pub fn origin_text(&self) -> String {
+    /// `solver (campaign folder)`, plus `, shrunk` and `, MUS`; the folder
+    /// is `this campaign` when it is `here`.
+    pub fn origin_text(&self, here: &std::path::Path) -> String {
         let o = &self.origin;
-        let folder = std::path::Path::new(&o.campaign)
-            .file_name()
-            .map_or(o.campaign.clone(), |n| n.to_string_lossy().into_owned());
+        let folder = if std::path::Path::new(&o.campaign) == here {
+            "this campaign".to_string()
+        } else {
+            std::path::Path::new(&o.campaign)
+                .file_name()
+                .map_or(o.campaign.clone(), |n| n.to_string_lossy().into_owned())
+        };
         let shrunk = if o.shrunk { ", shrunk" } else { "" };
         let mus = if o.mus { ", MUS" } else { "" };
         format!("{} ({folder}{shrunk}{mus})", o.solver)

@@ -114,7 +114,7 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
                 eprintln!(
                     "warning: the best-known core of {} from {} ({} assertions) is not validated by this campaign's checkers; not used",
                     e.id,
-                    x.origin_text(),
+                    x.origin_text(&c.dir),
                     x.size()
                 );
                 note(&|s| s.rejected += 1);
