@@ -224,11 +224,6 @@ impl<'a> Asker<'a> {
         }
         self.stats.lock().unwrap().clone()
     }
-
-    /// The cache folder's path (beside the answers' cache file).
-    pub fn cache_dir(&self) -> std::path::PathBuf {
-        self.c.cache_dir()
-    }
 }
 
 /// A pair whose core the campaign's checkers validated.

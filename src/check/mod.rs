@@ -25,6 +25,10 @@
 //!   answer, is not counted (z3 keeps going after an error and answers for
 //!   the script it did manage to read). A checker that fails to start leaves
 //!   no record: the pair stays pending and the failure is reported.
+//! - **Beyond validation** (optional): the subset-minimality of every
+//!   validated core ([`minimality`]) and the best-known core per benchmark
+//!   ([`best`]), both asking the checkers one core at a time within a
+//!   budget ([`ask`]), with the same selection, policy and cache.
 //! - **Throughput**: workers only run checkers; one writer thread journals
 //!   their records in groups (one fsync per group), version probes overlap
 //!   the rebuilds. `benches/check.rs` measures dedupe, cache, early-stop
