@@ -359,3 +359,55 @@ fn selfcheck_prints_minimality_and_the_best_known_reference() {
     );
     assert!(xml.contains("name=\"minimality\" value=\"on"), "{xml}");
 }
+
+#[test]
+fn check_minimality_flag_and_budget_option() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(
+        dir.path(),
+        &[PADDED],
+        "",
+        &format!("{Z3}{}", pad()),
+        cache.path(),
+    );
+    let solve = Stages {
+        name: true,
+        solve: true,
+        ..Stages::default()
+    };
+    pipeline::run(
+        &c,
+        solve,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap();
+    let bad = cmd()
+        .args(["check", "--minimality", "--minimality-budget", "-1"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let out = cmd()
+        .env("COREVAL_NO_PROGRESS", "1")
+        .args(["check", "--minimality"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("minimality: 2 validated core(s) tested (2 distinct): 1 minimal, 1 redundant, 0 unknown"),
+        "{stderr}"
+    );
+    let recs = jsonl(&dir.path().join("minimality.jsonl"));
+    let pad = recs.iter().find(|r| r["solver"] == "pad").unwrap();
+    assert_eq!(pad["status"], "redundant");
+    assert_eq!(pad["redundant"].as_array().unwrap().len(), 3);
+    // Without the flag (and the config key) no minimality pass runs.
+    let again = cmd().arg("check").arg(dir.path()).output().unwrap();
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("minimality:"));
+}

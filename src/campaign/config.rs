@@ -541,6 +541,11 @@ mod tests {
     fn invalid_values_are_refused() {
         let e = load("benchmarks = \"b\"\n[limits]\ntime = -1\n").unwrap_err();
         assert!(format!("{e:#}").contains("limits.time"));
+        let e = load("benchmarks = \"b\"\n[check]\nminimality_budget = -1\n").unwrap_err();
+        assert!(
+            format!("{e:#}").contains("check.minimality_budget"),
+            "{e:#}"
+        );
         let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"a\"\n").unwrap_err();
         assert!(format!("{e:#}").contains("needs a `definition`"));
         let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"../x\"\ncommand = [\"x\"]\n")
