@@ -351,7 +351,26 @@ fn selfcheck_prints_minimality_and_the_best_known_reference() {
     assert!(line.contains("core 6/6"), "{line}");
     // The references (z3, yices, cvc5 as solvers) found the 3-assertion core.
     assert!(line.contains("best-known 3/6 (ref-"), "{line}");
-    assert!(line.contains("redundant: "), "{line}");
+    let named: Vec<&str> = line
+        .split("redundant: ")
+        .nth(1)
+        .unwrap()
+        .split("  ")
+        .next()
+        .unwrap()
+        .split(", ")
+        .collect();
+    assert_eq!(named.len(), 3, "{line}");
+    for (n, end) in named.iter().zip(['2', '4', '6']) {
+        assert!(
+            n.ends_with(end),
+            "the padding is the 2nd, 4th and 6th assertion: {line}"
+        );
+    }
+    assert!(
+        stdout.contains("minimality: 0 minimal, 1 redundant, 0 unknown"),
+        "{stdout}"
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(
         xml.contains("<system-out>") && xml.contains("not subset-minimal"),

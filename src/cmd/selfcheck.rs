@@ -228,6 +228,21 @@ pub fn summary(report: &Report) -> String {
             compared.len()
         ));
     }
+    let tested: Vec<&crate::campaign::minimality::Minimality> = report
+        .results
+        .iter()
+        .filter_map(|r| r.minimality.as_ref())
+        .collect();
+    if !tested.is_empty() {
+        use crate::campaign::minimality::Status;
+        let n = |st: Status| tested.iter().filter(|m| m.status == st).count();
+        s.push_str(&format!(
+            "; minimality: {} minimal, {} redundant, {} unknown",
+            n(Status::Minimal),
+            n(Status::Redundant),
+            n(Status::Unknown)
+        ));
+    }
     s.push_str(&format!(" ({:.1} s)", report.elapsed));
     s
 }
