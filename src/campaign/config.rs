@@ -8,6 +8,8 @@
 //!   runs.jsonl         one record per finished (solver, benchmark) run
 //!   cores/<hash>.smt2  content-addressed core-only benchmarks
 //!   checks.jsonl       one record per finished (core, checker) job
+//!   minimality*.jsonl  `[check] minimality`: outcomes, answers on cores minus one
+//!   best-known*.jsonl  `[check] best_known`: references, their answers
 //!   reports/           pairs.jsonl, scores.json, pairs.csv, report.md, report.html
 //!   .pids/             live solver process groups (for orphan clean-up)
 //! ```
