@@ -121,10 +121,53 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         }
         out.push(v);
     }
+    attach_beyond(c, &mut out)?;
     out.sort_by(|a, b| {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
     Ok(out)
+}
+
+/// Attach the minimality outcomes (validated pairs whose core was tested)
+/// and the best-known references of `minimality.jsonl` / `best-known.jsonl`.
+fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
+    use crate::campaign::minimality::{
+        BestKnown, MinimalityRecord, Reference, BEST_KNOWN, MINIMALITY,
+    };
+    let tested: Vec<MinimalityRecord> = c.read_journal(MINIMALITY)?;
+    let mut outcome = HashMap::new();
+    for r in &tested {
+        outcome.insert(
+            (
+                r.solver.as_str(),
+                r.benchmark.as_str(),
+                r.core_hash.as_str(),
+            ),
+            &r.minimality,
+        );
+    }
+    let refs: Vec<BestKnown> = c.read_journal(BEST_KNOWN)?;
+    let best: HashMap<&str, &BestKnown> = refs.iter().map(|b| (b.benchmark.as_str(), b)).collect();
+    for p in pairs.iter_mut() {
+        let validated = p.pair.verdict == Verdict::Validated;
+        if let (true, Some(h)) = (validated, p.core_hash.as_deref()) {
+            let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str(), h);
+            p.minimality = outcome.get(&key).map(|m| (*m).clone());
+        }
+        if let Some(b) = best.get(p.pair.benchmark.as_str()) {
+            p.best_known = Some(Reference {
+                size: b.size(),
+                reduction: p.pair.assertions.saturating_sub(b.size()),
+                origin: b.origin_text(&c.dir),
+                gap: p
+                    .pair
+                    .core_size
+                    .filter(|_| validated)
+                    .map(|k| k.saturating_sub(b.size())),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Warn (once per process) when the runs journals hold two records of one
@@ -183,13 +226,7 @@ pub fn pair_verdict(
         None => {
             let view: HashMap<&str, CheckAnswer> =
                 mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            let (t, remaining, producer_pending) =
-                crate::campaign::selection::tally(&view, &selected, s);
-            let decision = if remaining == 0 {
-                Some(policy.decide(&t))
-            } else {
-                crate::campaign::policy::decided_early(policy, &t, remaining, producer_pending)
-            };
+            let (_, decision) = crate::campaign::selection::decision(policy, &view, &selected, s);
             pending = decision.is_none() || hash.is_none();
             decision.unwrap_or(Decision::NotValidated).into()
         }
@@ -224,6 +261,8 @@ pub fn pair_verdict(
         policy: policy.to_string(),
         original_core: None,
         raw_answers: BTreeMap::new(),
+        minimality: None,
+        best_known: None,
     }
 }
 

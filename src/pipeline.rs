@@ -203,7 +203,8 @@ fn score(
         warnings: Vec::new(),
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
-    let report = score_pairs(&records, rules, &options);
+    let mut report = score_pairs(&records, rules, &options);
+    report.beyond = crate::score::beyond::per_solver(pairs);
     let mut lines = Vec::new();
     for p in pairs {
         serde_json::to_writer(&mut lines, p)?;

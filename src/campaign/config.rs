@@ -8,6 +8,8 @@
 //!   runs.jsonl         one record per finished (solver, benchmark) run
 //!   cores/<hash>.smt2  content-addressed core-only benchmarks
 //!   checks.jsonl       one record per finished (core, checker) job
+//!   minimality*.jsonl  `[check] minimality`: outcomes, answers on cores minus one
+//!   best-known*.jsonl  `[check] best_known`: references, their answers
 //!   reports/           pairs.jsonl, scores.json, pairs.csv, report.md, report.html
 //!   .pids/             live solver process groups (for orphan clean-up)
 //! ```
@@ -177,6 +179,14 @@ pub struct Check {
     pub independent: bool,
     /// Skip or stop checker jobs once a core's verdict cannot change.
     pub early_stop: bool,
+    /// Test every validated core for subset-minimality (each member's removal).
+    pub minimality: bool,
+    /// Seconds of checker time per distinct core for the minimality check.
+    pub minimality_budget: f64,
+    /// Keep best-known cores per benchmark in the cache and compare to them.
+    pub best_known: bool,
+    /// Seconds per benchmark to shrink a best-known core by deletion; 0 = no shrinking.
+    pub shrink_budget: f64,
 }
 
 impl Default for Check {
@@ -186,6 +196,10 @@ impl Default for Check {
             policy: Policy::Smtcomp2025,
             independent: true,
             early_stop: true,
+            minimality: false,
+            minimality_budget: 60.0,
+            best_known: false,
+            shrink_budget: 0.0,
         }
     }
 }
@@ -291,6 +305,17 @@ impl Campaign {
                     l.grace
                 ),
             ));
+        }
+        for (key, v) in [
+            ("minimality_budget", config.check.minimality_budget),
+            ("shrink_budget", config.check.shrink_budget),
+        ] {
+            if !(v.is_finite() && (0.0..1e9).contains(&v)) {
+                return Err(bad(
+                    Key::Table("check", key),
+                    format!("check.{key} must be a non-negative number of seconds, not {v:?}"),
+                ));
+            }
         }
         if config.naming.scramble_commute && config.naming.scramble_seed.is_none() {
             return Err(bad(
@@ -524,6 +549,11 @@ mod tests {
     fn invalid_values_are_refused() {
         let e = load("benchmarks = \"b\"\n[limits]\ntime = -1\n").unwrap_err();
         assert!(format!("{e:#}").contains("limits.time"));
+        let e = load("benchmarks = \"b\"\n[check]\nminimality_budget = -1\n").unwrap_err();
+        assert!(
+            format!("{e:#}").contains("check.minimality_budget"),
+            "{e:#}"
+        );
         let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"a\"\n").unwrap_err();
         assert!(format!("{e:#}").contains("needs a `definition`"));
         let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"../x\"\ncommand = [\"x\"]\n")

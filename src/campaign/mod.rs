@@ -10,6 +10,7 @@
 mod config;
 pub mod config_lines;
 pub mod index;
+pub mod minimality;
 pub mod pair;
 pub mod policy;
 pub mod records;

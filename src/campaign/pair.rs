@@ -213,6 +213,14 @@ pub struct PairVerdict {
     /// `timeout`, `error`, `no-answer`, or an answer not counted.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub raw_answers: BTreeMap<String, crate::answer::Answer>,
+    /// For a validated core tested with `[check] minimality`: `minimal`,
+    /// `redundant` (with the members proven removable) or `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimality: Option<crate::campaign::minimality::Minimality>,
+    /// The benchmark's best-known core (`[check] best_known`), and this
+    /// pair's gap to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_known: Option<crate::campaign::minimality::Reference>,
 }
 
 /// What the report shows for a pair that did not pass (refuted, ill-formed,

@@ -3,7 +3,7 @@
 //! solver's team when checking is independent; and how their answers so
 //! far tally. The check stage uses it to schedule, the judge to decide.
 
-use super::policy::{CheckAnswer, Tally};
+use super::policy::{decided_early, CheckAnswer, Decision, Policy, Tally};
 use super::solvers::SolverUnderTest;
 use super::Campaign;
 use crate::checkers::SolverDef;
@@ -49,6 +49,23 @@ pub fn tally(
         }
     }
     (t, remaining, producer_pending)
+}
+
+/// The tally of a pair's answers so far and the policy's decision, when
+/// they fix it (all answered, or early: the rest cannot change it).
+pub fn decision(
+    policy: Policy,
+    answers: &HashMap<&str, CheckAnswer>,
+    selected: &[&SolverDef],
+    solver: &SolverUnderTest,
+) -> (Tally, Option<Decision>) {
+    let (t, remaining, producer_pending) = tally(answers, selected, solver);
+    let d = if remaining == 0 {
+        Some(policy.decide(&t))
+    } else {
+        decided_early(policy, &t, remaining, producer_pending)
+    };
+    (t, d)
 }
 
 /// The checker definitions a campaign uses: the named ones, or every

@@ -25,12 +25,19 @@
 //!   answer, is not counted (z3 keeps going after an error and answers for
 //!   the script it did manage to read). A checker that fails to start leaves
 //!   no record: the pair stays pending and the failure is reported.
+//! - **Beyond validation** (optional): the subset-minimality of every
+//!   validated core ([`minimality`]) and the best-known core per benchmark
+//!   ([`best`]), both asking the checkers one core at a time within a
+//!   budget ([`ask`]), with the same selection, policy and cache.
 //! - **Throughput**: workers only run checkers; one writer thread journals
 //!   their records in groups (one fsync per group), version probes overlap
 //!   the rebuilds. `benches/check.rs` measures dedupe, cache, early-stop
 //!   savings and utilisation.
 
+pub mod ask;
+pub mod best;
 pub mod cache;
+pub mod minimality;
 pub mod plan;
 pub mod schedule;
 
@@ -115,6 +122,12 @@ pub struct CheckSummary {
     /// Checker runs that could not start (no record kept: the pairs stay pending).
     pub failed_to_start: usize,
     pub interrupted: bool,
+    /// The minimality pass, when `[check] minimality` is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimality: Option<minimality::MinimalitySummary>,
+    /// The best-known pass, when `[check] best_known` is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<best::BestSummary>,
 }
 
 impl CheckSummary {
@@ -127,8 +140,27 @@ impl CheckSummary {
     }
 }
 
-/// Run the check stage of a campaign.
+/// Run the check stage of a campaign: validation, then (as configured)
+/// the minimality check and the best-known cores.
 pub fn check(
+    l: &Loaded,
+    filter: &dyn Fn(&str) -> bool,
+    cancel: &AtomicBool,
+) -> Result<CheckSummary> {
+    let mut summary = validate(l, filter, cancel)?;
+    let cfg = &l.campaign.config.check;
+    if cfg.minimality && !cancel.load(Ordering::SeqCst) {
+        summary.minimality = Some(minimality::run(l, filter, cancel)?);
+    }
+    if cfg.best_known && !cancel.load(Ordering::SeqCst) {
+        summary.best = Some(best::run(l, filter, cancel)?);
+    }
+    summary.interrupted = cancel.load(Ordering::SeqCst);
+    Ok(summary)
+}
+
+/// Validate the campaign's cores.
+fn validate(
     l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
@@ -357,6 +389,19 @@ fn record_run(
     st.ran += 1;
     st.cpu += out.cpu;
     drop(st);
+    Some(to_record(h, k, versions[ki].clone(), limit, out, dir))
+}
+
+/// The journal record of a finished checker run on core `h`; `dir` is the
+/// campaign folder (its paths in the output are written relative to it).
+pub(crate) fn to_record(
+    h: &str,
+    k: &SolverDef,
+    version: Option<String>,
+    limit: f64,
+    out: &runner::RunOutcome,
+    dir: &std::path::Path,
+) -> CheckRecord {
     let mut parsed = answer::parse_streams(&out.stdout, &out.stderr, k.answer_stream);
     if !out.timed_out && answer::failed_after(parsed.answer, out.exit.code()) {
         parsed.flag(OutputFlag::FailedAfterAnswer);
@@ -366,10 +411,10 @@ fn record_run(
     } else {
         classify_output(&parsed)
     };
-    Some(CheckRecord {
+    CheckRecord {
         hash: h.to_string(),
         checker: k.name.clone(),
-        version: versions[ki].clone(),
+        version,
         time_limit: limit,
         answer,
         raw: if out.timed_out {
@@ -391,7 +436,7 @@ fn record_run(
             .iter()
             .map(crate::campaign::records::flag_name)
             .collect(),
-    })
+    }
 }
 
 /// Probe every checker's version in the background (the probes overlap

@@ -263,7 +263,7 @@ fn mean_cpu<'r>(records: impl Iterator<Item = &'r CheckRecord>) -> HashMap<&'r s
         .collect()
 }
 
-fn not_applicable(
+pub(crate) fn not_applicable(
     h: &str,
     k: &SolverDef,
     version: Option<String>,

@@ -26,12 +26,27 @@ pub struct CheckArgs {
     /// When another coreval is working on these journals, wait for it.
     #[arg(long)]
     pub wait: bool,
+    /// Also test every validated core for subset-minimality (as
+    /// `[check] minimality = true`).
+    #[arg(long)]
+    pub minimality: bool,
+    /// Seconds of checker time per distinct core for `--minimality`
+    /// (default: the config's `minimality_budget`).
+    #[arg(long, value_name = "SECONDS")]
+    pub minimality_budget: Option<f64>,
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
     let mut c = super::solve::load(&args.campaign, args.jobs, args.shard)?;
     if args.all_checkers {
         c.config.check.early_stop = false;
+    }
+    c.config.check.minimality |= args.minimality;
+    if let Some(b) = args.minimality_budget {
+        if !(b.is_finite() && (0.0..1e9).contains(&b)) {
+            anyhow::bail!("--minimality-budget must be a non-negative number of seconds, not {b}");
+        }
+        c.config.check.minimality_budget = b;
     }
     crate::cmd::interrupt::install();
     let stages = Stages {
@@ -112,6 +127,18 @@ pub fn print_check_summary(
         eprintln!(
             "check: {} checker run(s) could not start; those answers are missing",
             s.failed_to_start
+        );
+    }
+    if let Some(m) = &s.minimality {
+        eprintln!(
+            "minimality: {} validated core(s) tested ({} distinct): {} minimal, {} redundant, {} unknown; {} checker runs ({:.1} s CPU), {} cache hits, {} cut by the budget",
+            m.pairs, m.cores, m.minimal, m.redundant, m.unknown, m.asked.ran, m.asked.cpu, m.asked.cache_hits, m.asked.cut
+        );
+    }
+    if let Some(b) = &s.best {
+        eprintln!(
+            "best-known cores: {} benchmark(s), {} from the cache, {} shrunk, {} written to the cache, {} cached core(s) not validated here; {} checker runs ({:.1} s CPU)",
+            b.benchmarks, b.from_cache, b.shrunk, b.cached, b.rejected, b.asked.ran, b.asked.cpu
         );
     }
     for p in pairs.iter().filter(|p| p.disputed) {

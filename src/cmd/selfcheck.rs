@@ -67,6 +67,13 @@ pub struct SelfcheckArgs {
     /// Folder of solver/checker definitions (default: $COREVAL_CHECKERS or checkers/).
     #[arg(long)]
     pub checkers_dir: Option<PathBuf>,
+    /// Also test each validated core for subset-minimality: `minimal`,
+    /// `redundant` (naming the members proven removable) or `unknown`.
+    #[arg(long)]
+    pub minimality: bool,
+    /// Seconds of checker time per core for `--minimality`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub minimality_budget: f64,
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -93,6 +100,8 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         checkers_dir: args.checkers_dir.clone(),
         workdir: args.workdir.clone(),
         answer_stream: args.answer_stream,
+        minimality: args.minimality,
+        minimality_budget: args.minimality_budget,
     };
     crate::cmd::interrupt::install();
     let report = selfcheck::run(
@@ -114,7 +123,10 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
                 s.policy,
                 if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
                 if s.references.is_empty() { "none".into() } else { s.references.join(", ") }
-            )
+            );
+            if let Some(b) = s.minimality_budget {
+                eprintln!("selfcheck: minimality of validated cores tested ({b} s of checker time per core)");
+            }
         },
         &mut |w| eprintln!("warning: {w}"),
     )?;
@@ -189,8 +201,19 @@ pub fn line(r: &BenchResult, width: usize) -> String {
         .time
         .map(|t| format!("{t:.3} s"))
         .unwrap_or_else(|| "-".into());
+    let mut beyond = String::new();
+    if let Some(b) = &r.best_known {
+        beyond.push_str(&format!(
+            "best-known {}/{} ({})  ",
+            b.size, r.assertions, b.origin
+        ));
+    }
+    if let Some(m) = &r.minimality {
+        beyond.push_str(&crate::selfcheck::outcome::minimality_text(m));
+        beyond.push_str("  ");
+    }
     format!(
-        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {time:>9}  {}",
+        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {beyond}{time:>9}  {}",
         r.verdict, r.path
     )
 }
@@ -224,6 +247,21 @@ pub fn summary(report: &Report) -> String {
             compared.len()
         ));
     }
+    let tested: Vec<&crate::campaign::minimality::Minimality> = report
+        .results
+        .iter()
+        .filter_map(|r| r.minimality.as_ref())
+        .collect();
+    if !tested.is_empty() {
+        use crate::campaign::minimality::Status;
+        let n = |st: Status| tested.iter().filter(|m| m.status == st).count();
+        s.push_str(&format!(
+            "; minimality: {} minimal, {} redundant, {} unknown",
+            n(Status::Minimal),
+            n(Status::Redundant),
+            n(Status::Unknown)
+        ));
+    }
     s.push_str(&format!(" ({:.1} s)", report.elapsed));
     s
 }
@@ -247,6 +285,8 @@ mod tests {
             best: None,
             time: Some(0.1),
             checkers: Default::default(),
+            minimality: None,
+            best_known: None,
         };
         let line = super::line(&r, 24);
         assert!(line.contains("core -/3 "), "{line}");

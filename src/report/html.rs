@@ -355,6 +355,41 @@ impl Exporter for Html<'_> {
             );
         }
         recognitions(&mut out, &report.recognitions);
+        if !report.beyond.is_empty() {
+            out.push_str("<section id=\"beyond\"><h2>Beyond the track</h2>");
+            let rows = report.beyond.iter().map(|r| {
+                vec![
+                    r.solver.clone(),
+                    r.minimal.to_string(),
+                    r.redundant.to_string(),
+                    r.minimality_unknown.to_string(),
+                    r.removable_members.to_string(),
+                    r.compared.to_string(),
+                    r.at_best_known.to_string(),
+                    r.reduction.to_string(),
+                    r.best_known_reduction.to_string(),
+                    r.size_gap.to_string(),
+                ]
+            });
+            simple_table(
+                &mut out,
+                "Minimality and best-known cores",
+                &[
+                    "solver",
+                    "minimal",
+                    "redundant",
+                    "minimality unknown",
+                    "removable members",
+                    "compared to best-known",
+                    "at best-known",
+                    "reduction",
+                    "best-known reduction",
+                    "size gap",
+                ],
+                rows.collect(),
+            );
+            out.push_str("</section>");
+        }
         if !report.warnings.is_empty() {
             out.push_str("<section><h2>Warnings</h2><ul class=\"warn\">");
             for w in &report.warnings {

@@ -146,6 +146,33 @@ fn recognitions(out: &mut String, r: &Recognitions) {
     }
 }
 
+/// Minimality and best-known figures per solver (campaigns that asked).
+fn beyond(out: &mut String, rows: &[crate::score::result::SolverBeyond]) {
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("## Beyond the track: minimality and best-known cores\n\n");
+    out.push_str("| solver | minimal | redundant | minimality unknown | removable members | compared to best-known | at best-known | reduction | best-known reduction | size gap |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&r.solver),
+            r.minimal,
+            r.redundant,
+            r.minimality_unknown,
+            r.removable_members,
+            r.compared,
+            r.at_best_known,
+            r.reduction,
+            r.best_known_reduction,
+            r.size_gap
+        );
+    }
+    out.push('\n');
+}
+
 impl Exporter for Markdown {
     fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
         let mut out = String::new();
@@ -169,6 +196,7 @@ impl Exporter for Markdown {
             division(&mut out, d);
         }
         recognitions(&mut out, &report.recognitions);
+        beyond(&mut out, &report.beyond);
         if !report.warnings.is_empty() {
             out.push_str("## Warnings\n\n");
             for w in &report.warnings {

@@ -9,6 +9,7 @@
 //! families, weights and rankings, `recognition` the track-wide rankings,
 //! `participants` the table that says who competes.
 
+pub mod beyond;
 pub mod division;
 pub mod pair;
 pub mod participants;
@@ -156,6 +157,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         divisions,
         recognitions,
         warnings,
+        beyond: Vec::new(),
         pair_rows,
     }
 }

@@ -36,6 +36,11 @@ pub struct ScoreReport {
     pub recognitions: Recognitions,
     /// Things the user should know: unlisted participants, import problems.
     pub warnings: Vec<String>,
+    /// Campaigns with `[check] minimality` or `best_known`: per solver, the
+    /// minimality of its validated cores and its gap to the best-known
+    /// cores (absent otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub beyond: Vec<SolverBeyond>,
     /// One row per pair with every flag; written by the CSV report, left out
     /// of JSON to keep it small.
     #[serde(skip)]
@@ -109,6 +114,31 @@ pub struct SolverScore {
     /// Σ over the solver's pairs of (best validated reduction − its own
     /// reduction): how far it is from the virtual best.
     pub gap_to_best: u64,
+}
+
+/// One solver's figures beyond the track rules (campaign reports only).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SolverBeyond {
+    /// Solver name as in the data.
+    pub solver: String,
+    /// Validated cores proven subset-minimal.
+    pub minimal: u64,
+    /// Validated cores with a member proven removable.
+    pub redundant: u64,
+    /// Validated cores whose minimality was not decided (budget, checkers).
+    pub minimality_unknown: u64,
+    /// Members proven removable, summed over its redundant cores.
+    pub removable_members: u64,
+    /// Validated pairs whose benchmark has a best-known core.
+    pub compared: u64,
+    /// Of those, pairs whose core is as small as the best-known one.
+    pub at_best_known: u64,
+    /// Σ of its reductions on the compared pairs.
+    pub reduction: u64,
+    /// Σ of the best-known reductions on the same benchmarks.
+    pub best_known_reduction: u64,
+    /// Σ (its core size − the best-known size): assertions it could still drop.
+    pub size_gap: u64,
 }
 
 /// The division's virtual best solver.

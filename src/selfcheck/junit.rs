@@ -3,7 +3,9 @@
 //! given, with `classname="coreval.selfcheck"` and the solver's wall time;
 //! a `<failure>` (message: the first detail, type: the verdict, text: every
 //! detail and the checkers' answers) or a `<skipped>` as
-//! [`super::outcome`] decided. Run settings go to `<properties>`.
+//! [`super::outcome`] decided; a passed case with a minimality outcome or a
+//! best-known reference carries them in `<system-out>`. Run settings go to
+//! `<properties>`.
 //!
 //! Attribute and text escaping is quick-xml's; characters XML 1.0 cannot
 //! carry at all (control characters from a solver's garbage) are replaced
@@ -71,7 +73,17 @@ pub fn render(
         case.push_attribute(("time", format!("{:.3}", r.time.unwrap_or(0.0)).as_str()));
         let message = clean(r.details.first().map(String::as_str).unwrap_or(&r.verdict));
         match r.outcome {
-            Outcome::Passed => w.write_event(Event::Empty(case))?,
+            Outcome::Passed if r.minimality.is_none() && r.best_known.is_none() => {
+                w.write_event(Event::Empty(case))?
+            }
+            Outcome::Passed => {
+                // Minimality and the best-known reference, for the CI log.
+                w.write_event(Event::Start(case))?;
+                w.write_event(Event::Start(BytesStart::new("system-out")))?;
+                w.write_event(Event::Text(BytesText::new(&clean(&r.details.join("\n")))))?;
+                w.write_event(Event::End(BytesEnd::new("system-out")))?;
+                w.write_event(Event::End(BytesEnd::new("testcase")))?;
+            }
             Outcome::Skipped => {
                 w.write_event(Event::Start(case))?;
                 let mut s = BytesStart::new("skipped");
@@ -172,6 +184,8 @@ mod tests {
             best: None,
             time: Some(0.5),
             checkers: BTreeMap::new(),
+            minimality: None,
+            best_known: None,
         }
     }
 

@@ -17,7 +17,11 @@
 //! Reference reductions: every selected checker that produces cores also
 //! runs as a solver under test (`ref-<name>`), its cores validated the same
 //! way, so each benchmark reports the best validated reduction among them
-//! beside the author's. [`outcome`] turns the verdicts into test outcomes,
+//! beside the author's, and the benchmark's best-known core (from the
+//! cache shared with every campaign, validated here first) is the
+//! reference the author's core is measured against. With `--minimality`
+//! the author's validated cores are tested for subset-minimality.
+//! [`outcome`] turns the verdicts into test outcomes,
 //! [`junit`] writes them for CI.
 
 pub mod inputs;
@@ -69,6 +73,10 @@ pub struct Options {
     pub workdir: Option<PathBuf>,
     /// Where the solver prints its answers; default stdout.
     pub answer_stream: Option<crate::answer::AnswerStream>,
+    /// Test the author's validated cores for subset-minimality.
+    pub minimality: bool,
+    /// Seconds of checker time per core for that test.
+    pub minimality_budget: f64,
 }
 
 /// The run settings, for the report header and the JUnit properties.
@@ -85,6 +93,8 @@ pub struct Setup {
     pub references: Vec<String>,
     pub policy: Policy,
     pub benchmarks: usize,
+    /// The minimality check's budget per core, when it is on.
+    pub minimality_budget: Option<f64>,
 }
 
 impl Setup {
@@ -97,6 +107,13 @@ impl Setup {
             ("checkers".into(), self.checkers.join(",")),
             ("references".into(), self.references.join(",")),
             ("policy".into(), self.policy.to_string()),
+            (
+                "minimality".into(),
+                match self.minimality_budget {
+                    Some(b) => format!("on (budget {b} s per core)"),
+                    None => "off".into(),
+                },
+            ),
         ]
     }
 }
@@ -136,6 +153,12 @@ pub fn run(
         if !(v.is_finite() && v > 0.0 && v < 1e7) {
             bail!("{what} must be a positive number of seconds, not {v}");
         }
+    }
+    if !(opts.minimality_budget.is_finite() && (0.0..1e9).contains(&opts.minimality_budget)) {
+        bail!(
+            "--minimality-budget must be a non-negative number of seconds, not {}",
+            opts.minimality_budget
+        );
     }
     let command = solver_command(&opts.solver)?;
     let dir_defs = opts
@@ -229,6 +252,10 @@ pub fn run(
             policy: opts.policy,
             independent: true,
             early_stop: true,
+            minimality: opts.minimality,
+            minimality_budget: opts.minimality_budget,
+            best_known: true,
+            shrink_budget: 0.0,
         },
         score: Score::default(),
         solvers,
@@ -263,6 +290,7 @@ pub fn run(
         references: references.iter().map(|k| k.name.clone()).collect(),
         policy: opts.policy,
         benchmarks: inputs.len(),
+        minimality_budget: opts.minimality.then_some(opts.minimality_budget),
     };
     started(&setup);
 

@@ -14,6 +14,7 @@
 use crate::answer::Answer;
 use crate::campaign::index::IndexEntry;
 use crate::campaign::index::Outcome as NameOutcome;
+use crate::campaign::minimality::{Minimality, Status};
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::pair::{Contradiction, IllFormed, RunStatus, Verdict};
 use crate::campaign::policy::CheckAnswer;
@@ -68,6 +69,19 @@ pub struct BenchResult {
     pub time: Option<f64>,
     /// Checker → answer on the author's core.
     pub checkers: BTreeMap<String, CheckAnswer>,
+    /// With `--minimality`: the validated core's minimality.
+    pub minimality: Option<Minimality>,
+    /// The benchmark's best-known core (validated), the reference.
+    pub best_known: Option<crate::campaign::minimality::Reference>,
+}
+
+/// `minimal`, `redundant: P3, P5` or `minimality unknown`.
+pub fn minimality_text(m: &Minimality) -> String {
+    match m.status {
+        Status::Minimal => "minimal".into(),
+        Status::Redundant => format!("redundant: {}", m.redundant.join(", ")),
+        Status::Unknown => "minimality unknown".into(),
+    }
 }
 
 /// Output flags that mean the solver printed something that is not an
@@ -113,6 +127,8 @@ pub fn classify(
         best: best_reference(refs),
         time: None,
         checkers: BTreeMap::new(),
+        minimality: None,
+        best_known: None,
     };
     let Some(pair) = author else {
         let (label, why) = match entry.outcome {
@@ -259,6 +275,26 @@ pub fn classify(
             "the solver printed errors: {}",
             shorten(&run.errors.join("; "))
         ));
+    }
+    r.best_known = pair.verdict.best_known.clone();
+    if let Some(b) = &r.best_known {
+        r.details.push(format!(
+            "best-known core: {} of {} assertions, from {}",
+            b.size, r.assertions, b.origin
+        ));
+    }
+    r.minimality = pair.verdict.minimality.clone();
+    match &r.minimality {
+        Some(m) if m.status == Status::Redundant => r.details.push(format!(
+            "the core is not subset-minimal: each of {} can be removed on its own",
+            m.redundant.join(", ")
+        )),
+        Some(m) if m.status == Status::Unknown => r.details.push(format!(
+            "minimality unknown: the removal of {} was not decided (budget or checkers)",
+            m.undecided.join(", ")
+        )),
+        Some(_) => r.details.push("the core is subset-minimal".into()),
+        None => {}
     }
     if let Some(f) = pair.core_file {
         r.details

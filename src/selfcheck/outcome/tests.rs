@@ -70,6 +70,8 @@ fn verdict(
         policy: "smtcomp-2025".into(),
         original_core: None,
         raw_answers: BTreeMap::new(),
+        minimality: None,
+        best_known: None,
     }
 }
 

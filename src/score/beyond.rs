@@ -1,0 +1,42 @@
+//! Per-solver figures beyond the track rules, from the judged pairs of a
+//! campaign: how many of its validated cores are subset-minimal, redundant
+//! or undecided (`[check] minimality`), and how far its validated cores are
+//! from the best-known cores of their benchmarks (`[check] best_known`).
+
+use crate::campaign::minimality::Status;
+use crate::campaign::pair::{PairVerdict, Verdict};
+use crate::score::result::SolverBeyond;
+use std::collections::BTreeMap;
+
+/// One row per solver with a tested or compared core, by name; empty when
+/// neither check ran.
+pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
+    let mut rows: BTreeMap<&str, SolverBeyond> = BTreeMap::new();
+    for p in pairs {
+        if p.pair.verdict != Verdict::Validated
+            || (p.minimality.is_none() && p.best_known.is_none())
+        {
+            continue;
+        }
+        let row = rows.entry(&p.pair.solver).or_insert_with(|| SolverBeyond {
+            solver: p.pair.solver.clone(),
+            ..SolverBeyond::default()
+        });
+        if let Some(m) = &p.minimality {
+            match m.status {
+                Status::Minimal => row.minimal += 1,
+                Status::Redundant => row.redundant += 1,
+                Status::Unknown => row.minimality_unknown += 1,
+            }
+            row.removable_members += m.redundant.len() as u64;
+        }
+        if let (Some(b), Some(k)) = (&p.best_known, p.pair.core_size) {
+            row.compared += 1;
+            row.at_best_known += u64::from(k <= b.size);
+            row.reduction += p.pair.assertions.saturating_sub(k);
+            row.best_known_reduction += b.reduction;
+            row.size_gap += k.saturating_sub(b.size);
+        }
+    }
+    rows.into_values().collect()
+}
