@@ -32,14 +32,16 @@ fn fake(script: &str) -> String {
         .into_owned()
 }
 
-fn run(dir: &Path, args: &[&str]) {
+/// `coreval ARGS DIR`, which must end with 0 or 1; its stderr.
+fn run(dir: &Path, args: &[&str]) -> String {
     let out = coreval(args, dir, repo());
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
-        "{args:?}: {:?}\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
+        "{args:?}: {:?}\n{stderr}",
+        out.status.code()
     );
+    stderr
 }
 
 /// (solver, benchmark) → (par_e, par_n, contradiction) from `pairs.csv`.
@@ -92,7 +94,14 @@ fn contradictions_score_nothing_and_show_in_the_reports() {
         );
     cfg.solvers.last_mut().unwrap().team = Some("my-team".into());
     cfg.write_to(dir).unwrap();
-    run(dir, &["run"]);
+    let stderr = run(dir, &["run"]);
+    assert!(
+        stderr.contains(
+            "solver 'mine' runs /usr/bin/cvc5 (checker cvc5): it is of team my-team, cvc, \
+             whose checkers do not judge its cores"
+        ),
+        "{stderr}"
+    );
 
     let pairs = jsonl(&dir.join("reports/pairs.jsonl"));
     for p in &pairs {

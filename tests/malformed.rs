@@ -84,7 +84,7 @@ fn a_bad_file_does_not_stop_the_others() {
     let mut done = Vec::new();
     let mut errors = Vec::new();
     for f in [&bad, &good, &bad, &good] {
-        match store(f, &cores, &core, &own) {
+        match store(f, &cores, &core, &own, true) {
             Ok((hash, _, _)) => done.push(hash),
             Err(e) => errors.push(format!("{e:#}")),
         }

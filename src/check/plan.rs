@@ -83,11 +83,13 @@ pub fn pairs_to_check<'a>(
             .map(|(_, e, r, core)| {
                 let set: HashSet<String> = core.iter().cloned().collect();
                 let own = crate::rebuild::numbered_with(&e.prefix);
+                let names_used = !e.nested.is_empty() || !e.top_level.iter().all(|n| own(n));
                 let (hash, _, stats) = crate::rebuild::store(
                     &c.named_dir().join(&e.output),
                     &c.cores_dir(),
                     &set,
                     &own,
+                    names_used,
                 )?;
                 Ok(CoreRecord {
                     solver: r.solver.clone(),

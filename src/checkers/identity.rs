@@ -11,9 +11,9 @@
 //!   interpreter (`python wrappers/cvc5py.py`) its wrapper script; or
 //! - one of those files has the checker's name or its own file's name
 //!   (`cvc5`, `yices-smt2`, `cvc5py.py`): another build of the same solver;
-//! - or the program is a small script (`#!`) whose text mentions one of
-//!   those files or names as a word (`exec cvc5 "$1"`, a path ending in
-//!   `/bin/z3`): a wrapper. A mention in a comment counts too; erring
+//! - or the program is a small script (`#!`) whose text, or an argument
+//!   (`sh -c 'exec cvc5 "$1"'`), mentions one of those files or names as a
+//!   word (`exec cvc5 "$1"`, a path ending in `/bin/z3`): a wrapper. A mention in a comment counts too; erring
 //!   that way only keeps a checker off, and the team is printed.
 
 use super::SolverDef;
@@ -84,7 +84,10 @@ fn footprint(program: Option<PathBuf>, args: &[String]) -> Footprint {
             f.files.push(c);
         }
     }
-    for w in program.map(|p| script_words(&p)).unwrap_or_default() {
+    // Words of the program's script, and of the arguments (`sh -c 'cvc5 "$1"'`).
+    let arg_words: Vec<String> = args.iter().flat_map(|a| words(a)).collect();
+    let script = program.map(|p| script_words(&p)).unwrap_or_default();
+    for w in script.into_iter().chain(arg_words) {
         if w.contains('/') {
             if let Some(c) = canonical(Path::new(&w)) {
                 f.files.push(c);
@@ -108,8 +111,12 @@ fn script_words(path: &Path) -> Vec<String> {
     if !text.starts_with(b"#!") {
         return Vec::new();
     }
-    String::from_utf8_lossy(&text)
-        .split(|c: char| c.is_whitespace() || "\"'`;|&()<>=${}".contains(c))
+    words(&String::from_utf8_lossy(&text))
+}
+
+/// Words of shell text: split at blanks, quotes and shell punctuation.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || "\"'`;|&()<>=${}".contains(c))
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect()
@@ -158,4 +165,58 @@ fn matches(f: &Footprint, checkers: &[SolverDef]) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defs() -> Vec<SolverDef> {
+        super::super::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers")).unwrap()
+    }
+
+    fn run(words: &[&str]) -> Vec<String> {
+        let w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        runs_words(&w, &defs())
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    #[test]
+    fn programs_names_links_and_wrappers() {
+        assert_eq!(
+            run(&["/usr/bin/cvc5", "--produce-unsat-cores", "{file}"]),
+            ["cvc5"]
+        );
+        // Another build of cvc5, by its file name.
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("cvc5");
+        std::fs::copy("/bin/true", &other).unwrap();
+        assert_eq!(run(&[other.to_str().unwrap(), "{file}"]), ["cvc5"]);
+        // A link under another name, to the venv's yices-smt2.
+        let link = dir.path().join("my-solver");
+        let yices = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers/venv/bin/yices-smt2");
+        std::os::unix::fs::symlink(&yices, &link).unwrap();
+        assert_eq!(run(&[link.to_str().unwrap(), "{file}"]), ["yices"]);
+        // A wrapper script, and a shell command line.
+        let script = dir.path().join("wrap.sh");
+        std::fs::write(&script, "#!/bin/sh\nexec z3 -smt2 \"$1\"\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(run(&[script.to_str().unwrap(), "{file}"]), ["z3"]);
+        assert_eq!(
+            run(&["sh", "-c", "exec yices-smt2 \"$1\"", "sh", "{file}"]),
+            ["yices"]
+        );
+        // The Python wrappers: the wrapper is the solver, not the interpreter.
+        let py = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers/venv/bin/python");
+        let w = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers/wrappers/cvc5py.py");
+        assert_eq!(
+            run(&[py.to_str().unwrap(), w.to_str().unwrap(), "{file}"]),
+            ["cvc5-py"]
+        );
+        assert!(run(&[py.to_str().unwrap(), "mine.py", "{file}"]).is_empty());
+        assert!(run(&["/bin/cat", "{file}"]).is_empty());
+    }
 }

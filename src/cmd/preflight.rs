@@ -9,6 +9,8 @@
 //!   errors);
 //! - every selected checker is known, installed and answers its version
 //!   probe;
+//! - (a note, not a refusal) an inline solver command that runs a checker's
+//!   program is of that checker's team ([`crate::checkers::identity`]);
 //! - the benchmark root holds `.smt2` files (with a hint when it holds
 //!   `.SMT2` or `.smt` files instead).
 //!
@@ -102,6 +104,15 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
         one.config.solvers = vec![s.clone()];
         let mut resolved =
             solvers::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
+        if let (Some(_), Some((k, why))) = (&s.command, resolved[0].runs.first()) {
+            if stages.check {
+                eprintln!(
+                    "note: {at}: solver '{}' {why} (checker {k}): it is of team {}, whose checkers do not judge its cores",
+                    s.name,
+                    resolved[0].teams.join(", ")
+                );
+            }
+        }
         if stages.solve {
             subjects.push(Subject {
                 what: format!("solver '{}'", s.name),

@@ -178,11 +178,16 @@ pub fn rebuild_defining<R: Read, W: Write>(
 /// Rebuild into the content-addressed store `dir`: the file is named by the
 /// BLAKE3 hash of its bytes. Returns the hash, the path and the stats; an
 /// existing file with that hash is left as it is.
+///
+/// `names_used`: whether the benchmark may use a named term by its name
+/// (it has nested names, or top-level names of its own); only then is it
+/// read twice, first for [`referenced`].
 pub fn store(
     named_path: &Path,
     dir: &Path,
     core: &HashSet<String>,
     own_name: &dyn Fn(&str) -> bool,
+    names_used: bool,
 ) -> Result<(String, PathBuf, RebuildStats)> {
     let open = || {
         std::fs::File::open(named_path)
@@ -190,7 +195,11 @@ pub fn store(
             .with_context(|| format!("cannot read {}", named_path.display()))
     };
     let mut bytes = Vec::new();
-    let stats = referenced(open()?, own_name)
+    let refs = match names_used {
+        true => referenced(open()?, own_name),
+        false => Ok(Referenced::default()),
+    };
+    let stats = refs
         .and_then(|refs| rebuild_defining(open()?, &mut bytes, core, own_name, &refs))
         .map_err(|e| match e.downcast_ref::<crate::smtlib::SyntaxError>() {
             Some(scan) => anyhow::anyhow!("cannot rebuild a core: {}", scan.in_file(named_path)),
