@@ -182,6 +182,28 @@ impl Journal {
             })
     }
 
+    /// Appends what arrives on `records` until every sender is gone, in
+    /// groups: whatever arrived while the previous group was being written
+    /// and fsynced goes in the next, with one write and one fsync
+    /// ([`append_all`](Self::append_all)). Run it in a thread of its own,
+    /// so that the workers sending records never wait for the disk, and
+    /// the disk does not serialise them. `written` sees each group once it
+    /// is durable. Stops at the first failed append and returns its error
+    /// (the receiver is dropped, so later sends fail).
+    pub fn write_behind<T: Serialize>(
+        &self,
+        records: std::sync::mpsc::Receiver<T>,
+        mut written: impl FnMut(&[T]),
+    ) -> Result<()> {
+        while let Ok(first) = records.recv() {
+            let mut group = vec![first];
+            group.extend(records.try_iter());
+            self.append_all(&group)?;
+            written(&group);
+        }
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

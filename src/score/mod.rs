@@ -134,6 +134,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         recognitions,
         warnings,
         pair_rows,
+        occupancy: Vec::new(),
     }
 }
 
