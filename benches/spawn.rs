@@ -127,7 +127,10 @@ fn pick(count: usize, quick: bool) -> Vec<String> {
                 let p: Vec<&str> = e.split(':').collect();
                 p.len() == 3
                     && p[1] == "unsat"
-                    && p[2].trim_end_matches('s').parse::<f64>().is_ok_and(|t| t < 1.0)
+                    && p[2]
+                        .trim_end_matches('s')
+                        .parse::<f64>()
+                        .is_ok_and(|t| t < 1.0)
             });
             let usable = !f[0].starts_with("edge/") && !f[0].starts_with("large/");
             (usable && (!quick || (f[8] == "unsat" && fast))).then(|| f[0].to_string())
@@ -152,7 +155,15 @@ fn named_campaign(dir: &Path, files: &[String]) -> Vec<PathBuf> {
         name: true,
         ..Stages::default()
     };
-    pipeline::run(&c, stages, None, None, &AtomicBool::new(false), &mut pipeline::Quiet).unwrap();
+    pipeline::run(
+        &c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap();
     coreval::campaign::index::read_index(&c)
         .unwrap()
         .into_iter()
@@ -195,10 +206,17 @@ fn solve(c: &Campaign) -> usize {
         solve: true,
         ..Stages::default()
     };
-    let s = pipeline::run(c, stages, None, None, &AtomicBool::new(false), &mut pipeline::Quiet)
-        .unwrap()
-        .solve
-        .unwrap();
+    let s = pipeline::run(
+        c,
+        stages,
+        None,
+        None,
+        &AtomicBool::new(false),
+        &mut pipeline::Quiet,
+    )
+    .unwrap()
+    .solve
+    .unwrap();
     s.ran
 }
 
@@ -213,7 +231,17 @@ fn xargs(files: &[PathBuf], k: usize, jobs: usize) {
         }
     }
     let mut child = Command::new("xargs")
-        .args(["-P", &jobs.to_string(), "-n", "1", "-d", "\n", "/bin/sh", "-c", SCRIPT])
+        .args([
+            "-P",
+            &jobs.to_string(),
+            "-n",
+            "1",
+            "-d",
+            "\n",
+            "/bin/sh",
+            "-c",
+            SCRIPT,
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -243,14 +271,24 @@ fn occupancy(c: &Campaign, jobs: usize) -> (f64, f64, usize) {
 fn section(a: &Args, jobs: usize, tmp: &Path, files: &[PathBuf], real: &Path) {
     let k = a.solvers;
     let n = files.len() * k;
-    println!("== N = {jobs}: {} named benchmarks × {k} instant solvers = {n} jobs", files.len());
+    println!(
+        "== N = {jobs}: {} named benchmarks × {k} instant solvers = {n} jobs",
+        files.len()
+    );
     let (mut wall, mut cpu, mut sys_per) = (Vec::new(), Vec::new(), [Vec::new(), Vec::new()]);
     for round in 1..=a.rounds {
         let dir = tmp.join(format!("instant-{jobs}-{round}"));
-        let x = measure(|| xargs(files, k, jobs));
         let c = sibling(&tmp.join("base"), &dir, jobs, &solvers_inline(k), 10.0);
         let mut ran = 0;
-        let r = measure(|| ran = solve(&c));
+        // Alternate which goes first, so that neither always meets a cold
+        // cache or the other's leftovers.
+        let (x, r) = if round % 2 == 1 {
+            let x = measure(|| xargs(files, k, jobs));
+            (x, measure(|| ran = solve(&c)))
+        } else {
+            let r = measure(|| ran = solve(&c));
+            (measure(|| xargs(files, k, jobs)), r)
+        };
         assert_eq!(ran, n, "every instant job ran");
         std::fs::remove_dir_all(&dir).ok();
         let per = |s: f64| s / n as f64 * 1e6;

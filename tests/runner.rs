@@ -508,7 +508,11 @@ fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
         u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
     };
     assert_eq!(field("SigBlk:"), 0, "no signal blocked");
-    assert_eq!(field("SigIgn:") & (1 << (libc::SIGPIPE - 1)), 0, "SIGPIPE not ignored");
+    assert_eq!(
+        field("SigIgn:") & (1 << (libc::SIGPIPE - 1)),
+        0,
+        "SIGPIPE not ignored"
+    );
     let stat = text.lines().last().unwrap();
     let after = &stat[stat.rfind(')').unwrap() + 2..];
     let f: Vec<&str> = after.split_whitespace().collect();

@@ -66,9 +66,14 @@ fn same_records_with_reference_times(reference: &Path, sharded: &Path) {
             "runs.jsonl",
             "solver",
             "benchmark",
-            &["wall", "cpu", "max_rss"][..],
+            &["wall", "cpu", "max_rss", "timing"][..],
         ),
-        ("checks.jsonl", "hash", "checker", &["wall", "cpu"][..]),
+        (
+            "checks.jsonl",
+            "hash",
+            "checker",
+            &["wall", "cpu", "timing"][..],
+        ),
         ("cores.jsonl", "solver", "benchmark", &[][..]),
     ] {
         let want = read_lines(&reference.join(file));

@@ -6,9 +6,7 @@
 
 use super::svg::{bar_chart, cactus, esc, occupancy, scatter, Series, PALETTE};
 use super::{fmt_num, Exporter, ScoreReport};
-use crate::score::result::{
-    DivisionScore, ModeScore, Occupancy, PairRow, PerMode, Recognitions,
-};
+use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, PerMode, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;

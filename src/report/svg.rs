@@ -309,7 +309,11 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -
 pub fn occupancy(title: &str, runs: &[(f64, f64)], slots: usize) -> String {
     let t0 = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
     let t1 = runs.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
-    let span = if runs.is_empty() { 1.0 } else { (t1 - t0).max(1e-3) };
+    let span = if runs.is_empty() {
+        1.0
+    } else {
+        (t1 - t0).max(1e-3)
+    };
     let xs = Scale::new(0.0, span, false, LEFT, W - RIGHT);
     let bins = (W - LEFT - RIGHT) as usize;
     let width = xs.hi / bins as f64;
@@ -324,13 +328,28 @@ pub fn occupancy(title: &str, runs: &[(f64, f64)], slots: usize) -> String {
             *r += (hi - lo).max(0.0) / width;
         }
     }
+    // Sums of fractions: round off the float noise (1.9999999 runs is 2).
+    running
+        .iter_mut()
+        .for_each(|r| *r = (*r * 1e6).round() / 1e6);
     let peak = running.iter().copied().fold(slots.max(1) as f64, f64::max);
     let ys = Scale::new(0.0, peak, false, H - BOTTOM, TOP);
     let mut out = String::new();
-    frame(&mut out, title, "seconds since the first start", "running jobs", xs, ys);
+    frame(
+        &mut out,
+        title,
+        "seconds since the first start",
+        "running jobs",
+        xs,
+        ys,
+    );
     let mut pts = vec![format!("{:.1},{:.1}", xs.map(0.0), ys.map(0.0))];
     for (i, r) in running.iter().enumerate() {
-        let (x0, x1, y) = (xs.map(i as f64 * width), xs.map((i + 1) as f64 * width), ys.map(*r));
+        let (x0, x1, y) = (
+            xs.map(i as f64 * width),
+            xs.map((i + 1) as f64 * width),
+            ys.map(*r),
+        );
         pts.push(format!("{x0:.1},{y:.1} {x1:.1},{y:.1}"));
     }
     pts.push(format!("{:.1},{:.1}", xs.map(xs.hi), ys.map(0.0)));
@@ -344,7 +363,13 @@ pub fn occupancy(title: &str, runs: &[(f64, f64)], slots: usize) -> String {
         x2 = W - RIGHT,
     );
     let slot_label = format!("slots ({slots})");
-    legend(&mut out, &[("running (mean per bin)", PALETTE[0]), (&slot_label, PALETTE[1])]);
+    legend(
+        &mut out,
+        &[
+            ("running (mean per bin)", PALETTE[0]),
+            (&slot_label, PALETTE[1]),
+        ],
+    );
     out.push_str("</svg>");
     out
 }
@@ -420,8 +445,14 @@ mod tests {
         assert!(o.starts_with("<svg") && o.ends_with("</svg>"));
         assert!(o.contains("slots (2)") && o.contains("stroke-dasharray"));
         let ys = Scale::new(0.0, 2.0, false, H - BOTTOM, TOP);
-        let (two, one) = (format!(",{:.1} ", ys.map(2.0)), format!(",{:.1} ", ys.map(1.0)));
-        assert!(o.contains(&two) && o.contains(&one), "both levels are drawn");
+        let (two, one) = (
+            format!(",{:.1} ", ys.map(2.0)),
+            format!(",{:.1} ", ys.map(1.0)),
+        );
+        assert!(
+            o.contains(&two) && o.contains(&one),
+            "both levels are drawn: {o}"
+        );
         assert!(occupancy("check", &[], 4).contains("slots (4)"));
     }
 }

@@ -230,8 +230,7 @@ unsafe fn exec(a: &ChildArgs) -> libc::c_int {
             libc::sigaction(sig, &default, ptr::null_mut());
         }
     }
-    if libc::setpgid(0, 0) != 0
-        || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
+    if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
     {
         return errno();
     }

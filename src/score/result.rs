@@ -62,7 +62,11 @@ impl Occupancy {
     /// Seconds from the first start to the last end.
     pub fn span(&self) -> f64 {
         let first = self.runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
-        let last = self.runs.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+        let last = self
+            .runs
+            .iter()
+            .map(|r| r.1)
+            .fold(f64::NEG_INFINITY, f64::max);
         (last - first).max(0.0)
     }
 
