@@ -350,6 +350,28 @@ mod tests {
     }
 
     #[test]
+    fn write_behind_keeps_every_record_of_many_senders() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        let j = Journal::open(&p).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut groups = 0;
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let tx = tx.clone();
+                s.spawn(move || (0..50).for_each(|i| tx.send(R { k: t * 50 + i }).unwrap()));
+            }
+            drop(tx);
+            j.write_behind(rx, |g| groups += usize::from(!g.is_empty()))
+                .unwrap();
+        });
+        let (mut v, _) = read_all::<R>(&p).unwrap();
+        v.sort_by_key(|r| r.k);
+        assert_eq!(v, (0..200).map(|k| R { k }).collect::<Vec<_>>());
+        assert!((1..=200).contains(&groups));
+    }
+
+    #[test]
     fn torn_tail_is_reported_and_cut_on_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("j.jsonl");
