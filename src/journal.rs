@@ -182,6 +182,28 @@ impl Journal {
             })
     }
 
+    /// Appends what arrives on `records` until every sender is gone, in
+    /// groups: whatever arrived while the previous group was being written
+    /// and fsynced goes in the next, with one write and one fsync
+    /// ([`append_all`](Self::append_all)). Run it in a thread of its own,
+    /// so that the workers sending records never wait for the disk, and
+    /// the disk does not serialise them. `written` sees each group once it
+    /// is durable. Stops at the first failed append and returns its error
+    /// (the receiver is dropped, so later sends fail).
+    pub fn write_behind<T: Serialize>(
+        &self,
+        records: std::sync::mpsc::Receiver<T>,
+        mut written: impl FnMut(&[T]),
+    ) -> Result<()> {
+        while let Ok(first) = records.recv() {
+            let mut group = vec![first];
+            group.extend(records.try_iter());
+            self.append_all(&group)?;
+            written(&group);
+        }
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -325,6 +347,28 @@ mod tests {
         j.append_all(&[R { k: 2 }, R { k: 3 }]).unwrap();
         let (v, _) = read_all::<R>(&p).unwrap();
         assert_eq!(v, vec![R { k: 1 }, R { k: 2 }, R { k: 3 }]);
+    }
+
+    #[test]
+    fn write_behind_keeps_every_record_of_many_senders() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        let j = Journal::open(&p).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut groups = 0;
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let tx = tx.clone();
+                s.spawn(move || (0..50).for_each(|i| tx.send(R { k: t * 50 + i }).unwrap()));
+            }
+            drop(tx);
+            j.write_behind(rx, |g| groups += usize::from(!g.is_empty()))
+                .unwrap();
+        });
+        let (mut v, _) = read_all::<R>(&p).unwrap();
+        v.sort_by_key(|r| r.k);
+        assert_eq!(v, (0..200).map(|k| R { k }).collect::<Vec<_>>());
+        assert!((1..=200).contains(&groups));
     }
 
     #[test]

@@ -7,12 +7,13 @@
 //! and named index are loaded once, after naming, and passed down.
 
 use crate::campaign::pair::PairVerdict;
+use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
 use crate::campaign::{Campaign, Loaded};
 use crate::check::CheckSummary;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
 use crate::report::{self, Outputs};
 use crate::score::participants::Participants;
-use crate::score::result::ScoreReport;
+use crate::score::result::{Occupancy, ScoreReport};
 use crate::score::rules::{Edition, Rules};
 use crate::score::{score_pairs, ScoreOptions};
 use crate::slurm::shard::{pair_key, Shard};
@@ -205,6 +206,7 @@ fn score(
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);
     report.beyond = crate::score::beyond::per_solver(pairs);
+    report.occupancy = occupancy(c)?;
     let mut lines = Vec::new();
     for p in pairs {
         serde_json::to_writer(&mut lines, p)?;
@@ -214,6 +216,29 @@ fn score(
     let evidence = crate::evidence::collect(l, pairs)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;
     Ok(report)
+}
+
+/// The timelines of the solve and check stages, from the journals' timings
+/// (runs journaled by earlier versions have none and are left out).
+fn occupancy(c: &Campaign) -> Result<Vec<Occupancy>> {
+    let stage = |name: &str, timings: Vec<Timing>| {
+        let slots = timings.iter().map(|t| t.slot + 1).fold(c.jobs, usize::max);
+        let runs: Vec<(f64, f64)> = timings.iter().map(|t| (t.start, t.end)).collect();
+        (!runs.is_empty()).then(|| Occupancy {
+            stage: name.to_string(),
+            slots,
+            runs,
+        })
+    };
+    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let checks: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    Ok([
+        stage("solve", runs.iter().filter_map(|r| r.timing).collect()),
+        stage("check", checks.iter().filter_map(|r| r.timing).collect()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect())
 }
 
 /// Where the HTML report of a campaign is.

@@ -3,22 +3,27 @@
 //!
 //! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`,
 //! for the divisions each solver's definition supports with cores;
-//! each finished pair appends one fsynced record, so a re-run (after a kill,
-//! Ctrl-C or a crash) picks up exactly the missing pairs. Runs go through
+//! each finished pair appends one record, so a re-run (after a kill,
+//! Ctrl-C or a crash) picks up exactly the missing pairs. `jobs` workers
+//! each take the next pair the moment their run ends (one slot each, never
+//! idle while pairs are left); a writer thread appends the records in
+//! groups, one fsync per group ([`Journal::write_behind`]), so that no
+//! worker waits for the disk. A kill loses at most the few records not yet
+//! written, whose pairs run again. Runs go through
 //! the runner ([`crate::runner`]) with the campaign's limits; what a solver
 //! printed becomes an answer ([`crate::answer`]) plus flags. An answer printed
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};
-use crate::campaign::records::{flag_name, RunRecord, RUNS};
+use crate::campaign::records::{flag_name, RunRecord, Timing, RUNS};
 use crate::campaign::solvers::{entered, reap_orphans, spec_for};
 use crate::campaign::Loaded;
 use crate::journal::Journal;
 use crate::runner::{self, Exit, RunOutcome};
-use anyhow::{Context, Result};
-use rayon::prelude::*;
+use anyhow::Result;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// Whether a run died of the memory limit (RLIMIT_AS failures show as
 /// allocation errors, a cgroup as SIGKILL at the limit).
@@ -88,6 +93,7 @@ pub fn record(
         max_rss: out.max_rss,
         stdout_dropped: out.stdout_dropped,
         solver_version: version,
+        timing: None,
     }
 }
 
@@ -146,30 +152,39 @@ pub fn solve(
         .collect();
     let journal = Journal::open(&journal_path)?;
     let bar = crate::progress::bar("solve", todo.len() as u64);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(c.jobs)
-        .build()
-        .context("cannot start worker threads")?;
     let named = c.named_dir();
-    // After a failed append (disk full…) no new run starts: its record could
-    // not be kept either.
-    let failed = AtomicBool::new(false);
-    let results: Vec<Result<bool>> = pool.install(|| {
-        todo.par_iter()
-            .map(|(s, e)| {
-                if cancel.load(std::sync::atomic::Ordering::SeqCst)
-                    || failed.load(std::sync::atomic::Ordering::SeqCst)
-                {
-                    return Ok(false);
+    // Each of `jobs` workers (its slot) takes the next pair as soon as its
+    // run is over; one writer thread journals the records in groups, so no
+    // worker waits for a write or an fsync. After a failed append (disk
+    // full…) no new run starts: its record could not be kept either.
+    let next = AtomicUsize::new(0);
+    let (ran, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<RunRecord>();
+    let written = std::thread::scope(|scope| {
+        let writer = scope.spawn(|| {
+            let result = journal.write_behind(rx, |_| {});
+            failed.store(result.is_err(), Ordering::SeqCst);
+            result
+        });
+        for slot in 0..c.jobs.max(1) {
+            let tx = tx.clone();
+            let (todo, next, ran, failed, bar, named, versions) =
+                (&todo, &next, &ran, &failed, &bar, &named, &versions);
+            scope.spawn(move || loop {
+                if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
+                    return;
                 }
+                let Some((s, e)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    return;
+                };
                 let file = named.join(&e.output);
                 let spec = spec_for(&s.def, &file, c, c.time, true);
                 let out = runner::run(&spec, cancel);
                 if out.cancelled {
-                    return Ok(false);
+                    continue;
                 }
                 let memout = is_memout(&out, c.memory);
-                let rec = record(
+                let mut rec = record(
                     &s.name,
                     &e.id,
                     &out,
@@ -177,21 +192,22 @@ pub fn solve(
                     versions[s.name.as_str()].clone(),
                     s.def.answer_stream,
                 );
-                if let Err(err) = journal.append(&rec) {
-                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
-                    return Err(err);
+                rec.timing = Some(Timing::of(&out, slot));
+                // Closed only when the writer stopped on an error.
+                if tx.send(rec).is_ok() {
+                    ran.fetch_add(1, Ordering::SeqCst);
+                    bar.inc(1);
                 }
-                bar.inc(1);
-                Ok(true)
-            })
-            .collect()
+            });
+        }
+        drop(tx);
+        writer
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the journal writer panicked")))
     });
     bar.finish_and_clear();
-    for r in results {
-        if r? {
-            summary.ran += 1;
-        }
-    }
+    written?;
+    summary.ran = ran.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)
 }

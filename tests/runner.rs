@@ -488,3 +488,42 @@ fn sigterm_without_a_stop_is_the_solvers_own_outcome() {
         "a crash is not waited on: {secs}s"
     );
 }
+
+#[test]
+fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
+    // A bare name is looked up in PATH (the run's own PATH when it sets one);
+    // the child blocks no signal and does not inherit the ignored SIGPIPE of
+    // the Rust runtime; it leads a process group of its own.
+    let mut s = RunSpec::new(
+        "cat",
+        vec!["/proc/self/status".into(), "/proc/self/stat".into()],
+        Duration::from_secs(10),
+    );
+    s.env = vec![("PATH".into(), "/nonexistent:/bin:/usr/bin".into())];
+    let (o, _) = timed(&s);
+    assert_eq!(o.exit, Exit::Exited(0), "{o:?}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    let field = |name: &str| {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap();
+        u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+    };
+    assert_eq!(field("SigBlk:"), 0, "no signal blocked");
+    assert_eq!(
+        field("SigIgn:") & (1 << (libc::SIGPIPE - 1)),
+        0,
+        "SIGPIPE not ignored"
+    );
+    let stat = text.lines().last().unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let pid: &str = stat.split_whitespace().next().unwrap();
+    assert_eq!(f[2], pid, "process group id (field 5) is the child's pid");
+
+    let missing = RunSpec::new("no-such-program-xyz", vec![], Duration::from_secs(10));
+    let (o, _) = timed(&missing);
+    assert!(
+        matches!(&o.exit, Exit::FailedToStart(m) if m.contains("No such file")),
+        "{:?}",
+        o.exit
+    );
+}

@@ -46,6 +46,33 @@ pub struct RunRecord {
     pub stdout_dropped: u64,
     /// Solver version, from its version probe.
     pub solver_version: Option<String>,
+    /// When and in which slot it ran (absent in journals of earlier versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+}
+
+/// When a run went and where: Unix seconds at the start and the end of the
+/// runner's work for it (spawn to reaping), and the worker slot that ran
+/// it (0 to `jobs - 1`); what the report's occupancy plots are drawn from.
+/// Not part of a record's meaning: journals of two runs of one campaign
+/// differ here, as in `wall` and `cpu`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Timing {
+    pub start: f64,
+    pub end: f64,
+    pub slot: usize,
+}
+
+impl Timing {
+    /// The timing of a finished run in `slot`, to the millisecond.
+    pub fn of(out: &crate::runner::RunOutcome, slot: usize) -> Timing {
+        let ms = |t: f64| (t * 1000.0).round() / 1000.0;
+        Timing {
+            start: ms(out.start),
+            end: ms(out.end),
+            slot,
+        }
+    }
 }
 
 /// The kebab-case name of an output flag, as in the journals.
@@ -96,6 +123,10 @@ pub struct CheckRecord {
     /// report's evidence of a failed pair.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
+    /// When and in which slot the checker ran; absent for cached and
+    /// not-applicable answers and in journals of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
 }
 
 /// File names of the check stage's journals.

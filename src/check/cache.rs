@@ -133,6 +133,7 @@ mod tests {
             note: None,
             flags: Vec::new(),
             output: None,
+            timing: None,
         }
     }
 

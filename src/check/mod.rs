@@ -43,7 +43,7 @@ pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
 use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
+use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS};
 use crate::campaign::Loaded;
 use crate::checkers::{Probe, SolverDef};
 use crate::journal::Journal;
@@ -259,17 +259,14 @@ impl Run<'_> {
             // whose jobs run again.
             let (first_error, stats, sched) = (&first_error, &stats, &sched);
             scope.spawn(move || {
-                while let Ok(first) = rx.recv() {
-                    let mut batch = vec![first];
-                    batch.extend(rx.try_iter());
-                    if let Err(e) = self.journal.append_all(&batch) {
-                        first_error.lock().unwrap().get_or_insert(e);
-                        sched.stop();
-                        break;
-                    }
-                    if let Some(w) = self.cache.put_all(&batch) {
+                let result = self.journal.write_behind(rx, |group| {
+                    if let Some(w) = self.cache.put_all(group) {
                         stats.lock().unwrap().cache_warning.get_or_insert(w);
                     }
+                });
+                if let Err(e) = result {
+                    first_error.lock().unwrap().get_or_insert(e);
+                    sched.stop();
                 }
             });
             scope.spawn(move || {
@@ -281,7 +278,7 @@ impl Run<'_> {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
             });
-            for _ in 0..c.jobs {
+            for slot in 0..c.jobs {
                 let tx = tx.clone();
                 let (answers, last_end, bar) = (&answers, &last_end, &bar);
                 scope.spawn(move || {
@@ -297,9 +294,10 @@ impl Run<'_> {
                             crate::campaign::solvers::spec_for(k, &path, c, c.checker_time, false);
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
-                        if let Some(rec) =
+                        if let Some(mut rec) =
                             record_run(stats, self.versions, h, k, job.checker, limit, &out, &c.dir)
                         {
+                            rec.timing = Some(Timing::of(&out, slot));
                             answers
                                 .lock()
                                 .unwrap()
@@ -436,6 +434,8 @@ pub(crate) fn to_record(
             .iter()
             .map(crate::campaign::records::flag_name)
             .collect(),
+        // The caller knows the slot the run had.
+        timing: None,
     }
 }
 

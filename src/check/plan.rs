@@ -206,6 +206,7 @@ impl<'a> Plan<'a> {
                 if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
                     let mut rec = hit.clone();
                     rec.cached = true;
+                    rec.timing = None;
                     answers.insert((h.clone(), k.name.clone()), rec.answer);
                     records.push(rec);
                     out.cache_hits += 1;
@@ -285,6 +286,7 @@ pub(crate) fn not_applicable(
         cached: false,
         note: Some(why),
         output: None,
+        timing: None,
         flags: Vec::new(),
     }
 }

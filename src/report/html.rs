@@ -1,12 +1,13 @@
 //! The HTML report: one self-contained page (inline CSS and JS, no network)
 //! with, per division, sortable tables for both modes and three SVG plots:
 //! reduction per solver against the virtual best, core size against the
-//! best known core, and the distribution of wall times (cactus plot).
+//! best known core, and the distribution of wall times (cactus plot); and
+//! per stage of a campaign, the occupancy of its worker slots over time.
 
-use super::svg::{bar_chart, cactus, esc, scatter, Series, PALETTE};
+use super::svg::{bar_chart, cactus, esc, occupancy, scatter, Series, PALETTE};
 use super::{fmt_num, Exporter, ScoreReport};
 use crate::campaign::pair::PairEvidence;
-use crate::score::result::{DivisionScore, ModeScore, PairRow, PerMode, Recognitions};
+use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, PerMode, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -323,6 +324,26 @@ fn recognitions(out: &mut String, r: &Recognitions) {
     out.push_str("</section>");
 }
 
+/// Per stage, running jobs over time against its slots: where a campaign
+/// waited (a stage's tail, a slow disk, too few jobs to fill the slots).
+fn occupancy_plots(out: &mut String, stages: &[Occupancy]) {
+    if stages.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"occupancy\"><h2>Slot occupancy</h2><div class=\"plots\">");
+    for o in stages {
+        let title = format!(
+            "{}: {:.0} % of {} slots busy over {:.1} s",
+            o.stage,
+            100.0 * o.busy_share(),
+            o.slots,
+            o.span()
+        );
+        out.push_str(&occupancy(&title, &o.runs, o.slots));
+    }
+    out.push_str("</div></section>");
+}
+
 impl Exporter for Html<'_> {
     fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
         let mut by_div: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
@@ -390,6 +411,7 @@ impl Exporter for Html<'_> {
             );
             out.push_str("</section>");
         }
+        occupancy_plots(&mut out, &report.occupancy);
         if !report.warnings.is_empty() {
             out.push_str("<section><h2>Warnings</h2><ul class=\"warn\">");
             for w in &report.warnings {

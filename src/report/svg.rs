@@ -1,6 +1,7 @@
 //! Small inline-SVG charts for the HTML report (no scripts, no network):
-//! a horizontal bar chart, a scatter plot and a cactus (sorted-times) plot,
-//! with linear or logarithmic axes and a legend.
+//! a horizontal bar chart, a scatter plot, a cactus (sorted-times) plot and
+//! an occupancy plot (running jobs over time), with linear or logarithmic
+//! axes and a legend.
 
 use std::fmt::Write;
 
@@ -302,6 +303,77 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -
     out
 }
 
+/// Running jobs over time against the slot count (a dashed line): per time
+/// bin (one per pixel column) the mean number of runs in progress, from
+/// their (start, end) times; the x axis is seconds since the first start.
+pub fn occupancy(title: &str, runs: &[(f64, f64)], slots: usize) -> String {
+    let t0 = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+    let t1 = runs.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+    let span = if runs.is_empty() {
+        1.0
+    } else {
+        (t1 - t0).max(1e-3)
+    };
+    let xs = Scale::new(0.0, span, false, LEFT, W - RIGHT);
+    let bins = (W - LEFT - RIGHT) as usize;
+    let width = xs.hi / bins as f64;
+    let mut running = vec![0.0; bins];
+    for &(start, end) in runs {
+        let (a, b) = (start - t0, end.max(start) - t0);
+        let first = ((a / width) as usize).min(bins - 1);
+        let last = ((b / width) as usize).min(bins - 1);
+        for (i, r) in running.iter_mut().enumerate().take(last + 1).skip(first) {
+            let lo = a.max(i as f64 * width);
+            let hi = b.min((i + 1) as f64 * width);
+            *r += (hi - lo).max(0.0) / width;
+        }
+    }
+    // Sums of fractions: round off the float noise (1.9999999 runs is 2).
+    running
+        .iter_mut()
+        .for_each(|r| *r = (*r * 1e6).round() / 1e6);
+    let peak = running.iter().copied().fold(slots.max(1) as f64, f64::max);
+    let ys = Scale::new(0.0, peak, false, H - BOTTOM, TOP);
+    let mut out = String::new();
+    frame(
+        &mut out,
+        title,
+        "seconds since the first start",
+        "running jobs",
+        xs,
+        ys,
+    );
+    let mut pts = vec![format!("{:.1},{:.1}", xs.map(0.0), ys.map(0.0))];
+    for (i, r) in running.iter().enumerate() {
+        let (x0, x1, y) = (
+            xs.map(i as f64 * width),
+            xs.map((i + 1) as f64 * width),
+            ys.map(*r),
+        );
+        pts.push(format!("{x0:.1},{y:.1} {x1:.1},{y:.1}"));
+    }
+    pts.push(format!("{:.1},{:.1}", xs.map(xs.hi), ys.map(0.0)));
+    let y = ys.map(slots as f64);
+    let _ = write!(
+        out,
+        r##"<polygon fill="{c}" fill-opacity="0.35" stroke="{c}" stroke-width="1" points="{p}"/><line x1="{LEFT}" y1="{y:.1}" x2="{x2}" y2="{y:.1}" stroke="{s}" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
+        c = PALETTE[0],
+        s = PALETTE[1],
+        p = pts.join(" "),
+        x2 = W - RIGHT,
+    );
+    let slot_label = format!("slots ({slots})");
+    legend(
+        &mut out,
+        &[
+            ("running (mean per bin)", PALETTE[0]),
+            (&slot_label, PALETTE[1]),
+        ],
+    );
+    out.push_str("</svg>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,5 +436,23 @@ mod tests {
         assert_eq!(sc.matches("<circle").count(), 1);
         let c = cactus("t", "s", &[("s".into(), PALETTE[1], vec![3.0, 1.0, 2.0])]);
         assert!(c.contains("<polyline"));
+    }
+
+    #[test]
+    fn occupancy_is_the_mean_of_running_jobs_per_bin() {
+        // Two slots: one busy for the whole span, the other for its first half.
+        let o = occupancy("solve", &[(100.0, 110.0), (100.0, 105.0)], 2);
+        assert!(o.starts_with("<svg") && o.ends_with("</svg>"));
+        assert!(o.contains("slots (2)") && o.contains("stroke-dasharray"));
+        let ys = Scale::new(0.0, 2.0, false, H - BOTTOM, TOP);
+        let (two, one) = (
+            format!(",{:.1} ", ys.map(2.0)),
+            format!(",{:.1} ", ys.map(1.0)),
+        );
+        assert!(
+            o.contains(&two) && o.contains(&one),
+            "both levels are drawn: {o}"
+        );
+        assert!(occupancy("check", &[], 4).contains("slots (4)"));
     }
 }

@@ -36,7 +36,12 @@
 //! at end of file or after [`DRAIN_AFTER_EXIT`] (a process that left the
 //! group may hold the pipe open forever).
 //!
-//! The memory limit is RLIMIT_AS, set between fork and exec. It bounds
+//! Children are started with `clone(CLONE_VM | CLONE_VFORK)` and `execve`
+//! (`spawn.rs`), not `fork`: nothing of coreval's memory is copied, so the
+//! cost of a spawn does not grow with coreval's threads and heap (with
+//! `fork` the system time per run grew with the number of parallel jobs).
+//!
+//! The memory limit is RLIMIT_AS, set between clone and exec. It bounds
 //! virtual memory, so runtimes that reserve large address ranges (JVM, Go)
 //! need a generous value. cgroup v2 memory limits are not implemented: they
 //! need a delegated subtree with the memory controller enabled and coreval
@@ -55,6 +60,7 @@
 mod capture;
 mod pidfile;
 mod process;
+mod spawn;
 mod workdir;
 
 pub use pidfile::reap_orphans;
@@ -196,6 +202,10 @@ pub struct RunOutcome {
     pub stderr_dropped: u64,
     /// How the memory limit was enforced (`"rlimit-as"`), `None` without one.
     pub memory_limit_by: Option<String>,
+    /// When [`run`] was called and when it returned (working directory,
+    /// spawn, supervision, reaping and output included): Unix seconds.
+    pub start: f64,
+    pub end: f64,
 }
 
 impl RunOutcome {
@@ -214,8 +224,17 @@ impl RunOutcome {
             stdout_dropped: 0,
             stderr_dropped: 0,
             memory_limit_by: None,
+            start: 0.0,
+            end: 0.0,
         }
     }
+}
+
+/// Now, in Unix seconds.
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// Run a short auxiliary command (a version probe, a cluster client) with
@@ -228,6 +247,13 @@ pub fn run_short(program: impl Into<PathBuf>, args: Vec<String>, limit: Duration
 /// fails: every fault of the program is described in the outcome. When
 /// `cancel` is already true nothing is started.
 pub fn run(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
+    let start = unix_now();
+    let mut outcome = run_timed(spec, cancel);
+    (outcome.start, outcome.end) = (start, unix_now().max(start));
+    outcome
+}
+
+fn run_timed(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
     if cancel.load(Ordering::Relaxed) {
         return RunOutcome::failed_to_start("cancelled before start".into(), true);
     }
@@ -401,6 +427,8 @@ fn supervise(
         stdout_dropped,
         stderr_dropped,
         memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
+        start: 0.0,
+        end: 0.0,
     }
 }
 

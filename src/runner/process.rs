@@ -3,9 +3,10 @@
 //! leader and every other group member with `wait4` so that their resource
 //! usage adds up to the CPU time of the whole tree.
 //!
-//! All raw libc calls of the runner (other than pipe reads in `capture.rs`
-//! and `/proc` parsing in `pidfile.rs`) live here, so the supervision loop
-//! in `mod.rs` stays free of `unsafe`.
+//! All raw libc calls of the runner (other than the child's side of a
+//! spawn in `spawn.rs`, pipe reads in `capture.rs` and `/proc` parsing in
+//! `pidfile.rs`) live here, so the supervision loop in `mod.rs` stays free
+//! of `unsafe`.
 //!
 //! Waits only ever name one pid or one `-pgid`: several runs go on in
 //! parallel threads of one process, and a `wait(-1)` in one of them would
@@ -13,10 +14,8 @@
 
 use super::RunSpec;
 use std::io;
-use std::os::fd::{FromRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
@@ -70,6 +69,11 @@ pub(super) fn become_subreaper() {
 
 /// Starts `spec` in `workdir`: stdin from /dev/null, stdout and stderr piped,
 /// a new process group, and the address-space limit when one is asked for.
+///
+/// The child is started the way `posix_spawn` does it (`spawn.rs`): a
+/// `clone(CLONE_VM | CLONE_VFORK)` that shares our memory until `execve`,
+/// instead of a `fork` that copies the page tables of a large, many-threaded
+/// parent and write-protects all of its memory.
 pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     // The child changes directory before exec, so a relative program path
     // would be looked up in the new working directory.
@@ -78,62 +82,35 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     } else {
         spec.program.clone()
     };
-    let mut cmd = Command::new(program);
-    cmd.args(&spec.args)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(workdir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    die_with_parent(&mut cmd);
-    if let Some(bytes) = spec.memory_limit {
-        limit_address_space(&mut cmd, bytes);
-    }
-    let mut child = cmd.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        // Cannot happen with Stdio::piped(); never leave the child behind.
-        signal_group(pid, libc::SIGKILL);
-        let _ = reap(pid);
-        return Err(io::Error::other("no output pipes"));
-    };
+    let prepared = super::spawn::Prepared::new(&program, spec, workdir)?;
+    let (stdout_r, stdout_w) = pipe()?;
+    let (stderr_r, stderr_w) = pipe()?;
+    let null = std::fs::File::open("/dev/null")?;
+    let limit = spec.memory_limit.map(address_space_limit);
+    let fds = [null.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd()];
+    let pid = prepared.start(fds, limit)?;
     Ok(Spawned {
         pid,
         pidfd: pidfd_open(pid),
-        stdout: stdout.into(),
-        stderr: stderr.into(),
+        stdout: stdout_r,
+        stderr: stderr_r,
     })
 }
 
-/// Asks the kernel to SIGKILL the child when the thread that started it
-/// dies (`PR_SET_PDEATHSIG`): a coreval killed with SIGKILL cannot stop its
-/// solvers itself, and this takes the direct child with it at once. (Its
-/// descendants stay in the group, which the next coreval kills through the
-/// pid record, `pidfile.rs`.) The starting thread is the one that waits for
-/// the run, so it outlives the child. If coreval died between fork and the
-/// `prctl`, the child notices a new parent and does not exec.
-fn die_with_parent(cmd: &mut Command) {
-    // SAFETY: getpid cannot fail.
-    let parent = unsafe { libc::getpid() };
-    // SAFETY: the closure only calls prctl and getppid (async-signal-safe)
-    // and allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if libc::getppid() != parent {
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
-            }
-            Ok(())
-        });
+/// A pipe, both ends close-on-exec: (read end, write end).
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two fresh descriptors that we then own.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
     }
+    // SAFETY: both descriptors are fresh and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-/// Sets RLIMIT_AS (soft and hard) in the child between fork and exec. The
-/// hard limit is never raised above the current one, which would fail.
-fn limit_address_space(cmd: &mut Command, bytes: u64) {
+/// RLIMIT_AS (soft and hard) for the child. The hard limit is never raised
+/// above the current one, which would fail.
+fn address_space_limit(bytes: u64) -> libc::rlimit {
     let mut current = libc::rlimit {
         rlim_cur: 0,
         rlim_max: libc::RLIM_INFINITY,
@@ -143,19 +120,9 @@ fn limit_address_space(cmd: &mut Command, bytes: u64) {
         current.rlim_max = libc::RLIM_INFINITY;
     }
     let value = (bytes as libc::rlim_t).min(current.rlim_max);
-    let limit = libc::rlimit {
+    libc::rlimit {
         rlim_cur: value,
         rlim_max: value,
-    };
-    // SAFETY: the closure only calls setrlimit (async-signal-safe) and
-    // reads errno; it allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(())
-        });
     }
 }
 

@@ -159,6 +159,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         warnings,
         beyond: Vec::new(),
         pair_rows,
+        occupancy: Vec::new(),
     }
 }
 

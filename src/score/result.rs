@@ -45,6 +45,47 @@ pub struct ScoreReport {
     /// of JSON to keep it small.
     #[serde(skip)]
     pub pair_rows: Vec<PairRow>,
+    /// How busy each stage's worker slots were, for the HTML report's
+    /// occupancy plots; left out of JSON (times differ from run to run).
+    #[serde(skip)]
+    pub occupancy: Vec<Occupancy>,
+}
+
+/// The runs of one stage on a timeline, against its worker slots: what an
+/// occupancy plot (running jobs over time) is drawn from.
+#[derive(Clone, Debug, Default)]
+pub struct Occupancy {
+    /// `solve` or `check`.
+    pub stage: String,
+    /// Worker slots (`jobs`).
+    pub slots: usize,
+    /// (start, end) of every run, Unix seconds.
+    pub runs: Vec<(f64, f64)>,
+}
+
+impl Occupancy {
+    /// Seconds from the first start to the last end.
+    pub fn span(&self) -> f64 {
+        let first = self.runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+        let last = self
+            .runs
+            .iter()
+            .map(|r| r.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        (last - first).max(0.0)
+    }
+
+    /// Share of slot time spent in runs over the span (1.0: every slot was
+    /// busy from the first start to the last end).
+    pub fn busy_share(&self) -> f64 {
+        let busy: f64 = self.runs.iter().map(|r| (r.1 - r.0).max(0.0)).sum();
+        let room = self.span() * self.slots.max(1) as f64;
+        if room > 0.0 {
+            busy / room
+        } else {
+            0.0
+        }
+    }
 }
 
 /// One division's results.

@@ -43,6 +43,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         max_rss: 0,
         stdout_dropped: 0,
         solver_version: None,
+        timing: None,
     }
 }
 

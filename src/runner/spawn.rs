@@ -1,0 +1,276 @@
+//! Starting a child without copying the parent: the runner's `posix_spawn`.
+//!
+//! `fork` copies the page tables of the whole parent and write-protects all
+//! of its private memory; in a parent with many threads and a large heap
+//! that costs system time per spawn that grows with the parent (and every
+//! thread then takes copy-on-write faults on memory it writes), which is
+//! why the per-run system time grew with the number of parallel jobs. The
+//! runner needs work between fork and exec that `posix_spawn` cannot do
+//! (`PR_SET_PDEATHSIG`, a check that the parent is still alive), so it
+//! does what glibc's `posix_spawn` does itself: `clone(CLONE_VM |
+//! CLONE_VFORK)`. The child runs on a stack of its own inside our memory,
+//! the calling thread is suspended until the child has called `execve` (or
+//! exited), and nothing is copied. Everything is prepared before the clone
+//! (argument and environment arrays, the `PATH` candidates, descriptors,
+//! limits); the child only makes system calls and writes its error number
+//! into the shared argument block before `_exit(127)`.
+//!
+//! Signals: all are blocked around the clone, so that no handler of ours
+//! runs on the child's stack in shared memory; the child resets every
+//! caught signal (and SIGPIPE, which the Rust runtime ignores) to the
+//! default action and unblocks all signals right before `execve`, as
+//! `std::process::Command` does.
+
+use super::RunSpec;
+use std::ffi::{CString, OsStr, OsString};
+use std::io;
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::ptr;
+
+/// The child's stack between clone and exec (a few system calls).
+const CHILD_STACK: usize = 64 << 10;
+/// Highest signal number plus one (`_NSIG` on Linux).
+const NSIG: libc::c_int = 65;
+
+/// Everything `execve` needs, as C strings, built before the clone.
+pub(super) struct Prepared {
+    /// Paths to try in order: the program, or each `PATH` entry joined
+    /// with a bare name.
+    candidates: Vec<CString>,
+    argv: Vec<CString>,
+    envp: Vec<CString>,
+    workdir: CString,
+}
+
+/// What the child reads (and its error number, which it writes) in the
+/// memory it shares with the suspended parent thread.
+struct ChildArgs {
+    candidates: *const *const libc::c_char,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+    workdir: *const libc::c_char,
+    /// Descriptors to become stdin, stdout, stderr.
+    fds: [RawFd; 3],
+    limit: Option<libc::rlimit>,
+    parent: libc::pid_t,
+    error: libc::c_int,
+}
+
+impl Prepared {
+    /// `program` (absolute, or a bare name looked up in `PATH`) with the
+    /// arguments and environment of `spec`, started in `workdir`.
+    pub(super) fn new(program: &Path, spec: &RunSpec, workdir: &Path) -> io::Result<Prepared> {
+        let mut env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+        for (k, v) in &spec.env {
+            env.retain(|(key, _)| key.as_bytes() != k.as_bytes());
+            env.push((k.into(), v.into()));
+        }
+        let name = program.as_os_str();
+        let candidates = if name.is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOENT));
+        } else if name.as_bytes().contains(&b'/') {
+            vec![cstring(name)?]
+        } else {
+            let path = env
+                .iter()
+                .find(|(k, _)| k == "PATH")
+                .map_or_else(|| OsString::from("/bin:/usr/bin"), |(_, v)| v.clone());
+            std::env::split_paths(&path)
+                .map(|dir| {
+                    let dir = if dir.as_os_str().is_empty() {
+                        Path::new(".").to_path_buf()
+                    } else {
+                        dir
+                    };
+                    cstring(dir.join(name).as_os_str())
+                })
+                .collect::<io::Result<_>>()?
+        };
+        let mut argv = vec![cstring(name)?];
+        for a in &spec.args {
+            argv.push(cstring(OsStr::new(a))?);
+        }
+        let envp = env
+            .iter()
+            .map(|(k, v)| {
+                let mut kv = k.clone();
+                kv.push("=");
+                kv.push(v);
+                cstring(&kv)
+            })
+            .collect::<io::Result<_>>()?;
+        Ok(Prepared {
+            candidates,
+            argv,
+            envp,
+            workdir: cstring(workdir.as_os_str())?,
+        })
+    }
+
+    /// Starts the child with `fds` as its stdin, stdout and stderr (they
+    /// may be close-on-exec: they are duplicated), in a process group of
+    /// its own, killed when the calling thread dies, under `limit`
+    /// (RLIMIT_AS). Returns its pid once it has called `execve`; an error
+    /// when it could not (the child is reaped then).
+    pub(super) fn start(
+        &self,
+        fds: [RawFd; 3],
+        limit: Option<libc::rlimit>,
+    ) -> io::Result<libc::pid_t> {
+        let list = |v: &[CString]| -> Vec<*const libc::c_char> {
+            v.iter()
+                .map(|s| s.as_ptr())
+                .chain(std::iter::once(ptr::null()))
+                .collect()
+        };
+        let (candidates, argv, envp) = (list(&self.candidates), list(&self.argv), list(&self.envp));
+        let mut args = ChildArgs {
+            candidates: candidates.as_ptr(),
+            argv: argv.as_ptr(),
+            envp: envp.as_ptr(),
+            workdir: self.workdir.as_ptr(),
+            fds,
+            limit,
+            // SAFETY: getpid cannot fail.
+            parent: unsafe { libc::getpid() },
+            error: 0,
+        };
+        let mut stack = vec![0u8; CHILD_STACK];
+        // The stack grows down from its (16-byte aligned) top.
+        let top = (stack.as_mut_ptr() as usize + CHILD_STACK) & !15;
+        // SAFETY: sigset_t values are plain data, filled by sigfillset; the
+        // mask is restored right after the clone.
+        let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
+        let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+        unsafe {
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        }
+        // SAFETY: CLONE_VFORK suspends this thread until the child has
+        // exec'd or exited, so `args`, the arrays it points to and `stack`
+        // outlive every use the child makes of them; `child_main` only makes
+        // async-signal-safe system calls and never returns.
+        let pid = unsafe {
+            libc::clone(
+                child_main,
+                top as *mut libc::c_void,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                ptr::addr_of_mut!(args).cast(),
+            )
+        };
+        let clone_error = io::Error::last_os_error();
+        // SAFETY: restores the mask saved above.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, ptr::null_mut()) };
+        drop(stack);
+        if pid < 0 {
+            return Err(clone_error);
+        }
+        // SAFETY: the child wrote `error` (if at all) before it exited; it
+        // no longer runs in our memory.
+        let error = unsafe { ptr::read_volatile(ptr::addr_of!(args.error)) };
+        if error != 0 {
+            let _ = super::process::reap(pid);
+            return Err(io::Error::from_raw_os_error(error));
+        }
+        Ok(pid)
+    }
+}
+
+fn cstring(s: &OsStr) -> io::Result<CString> {
+    CString::new(s.as_bytes()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a NUL byte in {}", s.to_string_lossy()),
+        )
+    })
+}
+
+/// The child between clone and exec. It never returns: `execve` replaces
+/// it, or it records why not and exits with 127.
+extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
+    let args = arg.cast::<ChildArgs>();
+    // SAFETY: `arg` is the parent's `ChildArgs`, alive while it waits.
+    let error = unsafe { exec(&*args) };
+    // SAFETY: as above; `_exit` ends only the child.
+    unsafe {
+        ptr::write_volatile(ptr::addr_of_mut!((*args).error), error.max(1));
+        libc::_exit(127)
+    }
+}
+
+/// The current error number (in the parent thread's `errno`, which the
+/// child shares and the suspended parent does not use).
+fn errno() -> libc::c_int {
+    // SAFETY: __errno_location returns this thread's errno slot.
+    unsafe { *libc::__errno_location() }
+}
+
+/// Sets the child up and calls `execve`; returns the error number of the
+/// step that failed.
+///
+/// # Safety
+/// Only in the child made by [`Prepared::start`]: it changes the signal
+/// dispositions, process group, limits, directory and descriptors of the
+/// calling process.
+unsafe fn exec(a: &ChildArgs) -> libc::c_int {
+    let mut old: libc::sigaction = std::mem::zeroed();
+    let mut default: libc::sigaction = std::mem::zeroed();
+    default.sa_sigaction = libc::SIG_DFL;
+    for sig in 1..NSIG {
+        if sig == libc::SIGKILL
+            || sig == libc::SIGSTOP
+            || libc::sigaction(sig, ptr::null(), &mut old) != 0
+        {
+            continue;
+        }
+        let handled = old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN;
+        if handled || sig == libc::SIGPIPE {
+            libc::sigaction(sig, &default, ptr::null_mut());
+        }
+    }
+    if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
+    {
+        return errno();
+    }
+    // The parent died before PDEATHSIG was set: do not run unsupervised.
+    if libc::getppid() != a.parent {
+        return libc::ESRCH;
+    }
+    if let Some(limit) = &a.limit {
+        if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
+            return errno();
+        }
+    }
+    if libc::chdir(a.workdir) != 0 {
+        return errno();
+    }
+    for (target, &fd) in a.fds.iter().enumerate() {
+        // The runtime keeps 0, 1 and 2 open, so our descriptors are ≥ 3.
+        if libc::dup2(fd, target as libc::c_int) < 0 {
+            return errno();
+        }
+    }
+    let mut none: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut none);
+    libc::pthread_sigmask(libc::SIG_SETMASK, &none, ptr::null_mut());
+    // As execvp: try each candidate; remember a permission problem.
+    let (mut error, mut denied) = (libc::ENOENT, false);
+    let mut next = a.candidates;
+    while !(*next).is_null() {
+        libc::execve(*next, a.argv, a.envp);
+        error = errno();
+        match error {
+            libc::EACCES => denied = true,
+            libc::ENOENT | libc::ENOTDIR | libc::ESTALE | libc::ENODEV | libc::ETIMEDOUT => {}
+            _ => return error,
+        }
+        next = next.add(1);
+    }
+    if denied {
+        libc::EACCES
+    } else {
+        error
+    }
+}
