@@ -300,10 +300,7 @@ pub fn validated<'l>(
 /// Rebuild the core-only benchmark of `names` on `e` into `cores/`; its hash.
 pub fn rebuild(c: &Campaign, e: &Bench, names: &[String]) -> Result<String> {
     let set: HashSet<String> = names.iter().cloned().collect();
-    let own = crate::rebuild::numbered_with(&e.prefix);
-    let (hash, _, _) =
-        crate::rebuild::store(&c.named_dir().join(&e.output), &c.cores_dir(), &set, &own)?;
-    Ok(hash)
+    Ok(super::plan::store_core(c, e, &set)?.0)
 }
 
 /// Run `work` on every item with `jobs` threads; the first error wins.

@@ -82,15 +82,7 @@ pub fn pairs_to_check<'a>(
             .par_iter()
             .map(|(_, e, r, core)| {
                 let set: HashSet<String> = core.iter().cloned().collect();
-                let own = crate::rebuild::numbered_with(&e.prefix);
-                let names_used = !e.nested.is_empty() || !e.top_level.iter().all(|n| own(n));
-                let (hash, _, stats) = crate::rebuild::store(
-                    &c.named_dir().join(&e.output),
-                    &c.cores_dir(),
-                    &set,
-                    &own,
-                    names_used,
-                )?;
+                let (hash, stats) = store_core(c, e, &set)?;
                 Ok(CoreRecord {
                     solver: r.solver.clone(),
                     benchmark: r.benchmark.clone(),
@@ -319,4 +311,24 @@ fn pair_settled(
         return false;
     }
     early_stop && decided_early(policy, &t, remaining, producer_pending).is_some()
+}
+
+/// Rebuild the core-only benchmark of the names `core` on `e` into the
+/// campaign's `cores/`: its hash and the rebuild's stats. The benchmark is
+/// read twice only when it may use a named term by its name.
+pub(crate) fn store_core(
+    c: &Campaign,
+    e: &Bench,
+    core: &HashSet<String>,
+) -> Result<(String, crate::rebuild::RebuildStats)> {
+    let own = crate::rebuild::numbered_with(&e.prefix);
+    let names_used = !e.nested.is_empty() || !e.top_level.iter().all(|n| own(n));
+    let (hash, _, stats) = crate::rebuild::store(
+        &c.named_dir().join(&e.output),
+        &c.cores_dir(),
+        core,
+        &own,
+        names_used,
+    )?;
+    Ok((hash, stats))
 }
