@@ -197,6 +197,8 @@ pub struct Score {
     pub family: Option<String>,
     /// Participants table (CSV: solver, team, competing, display name).
     pub participants: Option<PathBuf>,
+    /// Logic → division map (TOML); default: the edition's own (2021 on).
+    pub divisions: Option<PathBuf>,
 }
 
 impl Default for Score {
@@ -205,6 +207,7 @@ impl Default for Score {
             rules: "smtcomp-2025".into(),
             family: None,
             participants: None,
+            divisions: None,
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::pair::{Mode, PairScore};
 use super::participants::Participants;
-use super::rules::{FamilyDef, Rules};
+use super::rules::{FamilyDef, RankTime, Rules};
 use crate::score::result::{ModeScore, SolverScore};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -110,9 +110,9 @@ fn cmp_score(a: f64, b: f64, precision: Option<f64>) -> Ordering {
 /// less wall time (parallel) or CPU time (sequential), then the other
 /// clock. Returns `Equal` only for a complete tie.
 pub fn compare(a: &SolverScore, b: &SolverScore, mode: Mode, rules: &Rules) -> Ordering {
-    let (a1, a2, b1, b2) = match mode {
-        Mode::Parallel => (a.wall, a.cpu, b.wall, b.cpu),
-        Mode::Sequential => (a.cpu, a.wall, b.cpu, b.wall),
+    let (a1, a2, b1, b2) = match (mode, rules.rank_time) {
+        (Mode::Parallel, _) | (Mode::Sequential, RankTime::Wall) => (a.wall, a.cpu, b.wall, b.cpu),
+        (Mode::Sequential, RankTime::ByMode) => (a.cpu, a.wall, b.cpu, b.wall),
     };
     cmp_score(a.errors, b.errors, rules.tie_precision)
         .then(cmp_score(b.correct, a.correct, rules.tie_precision))
@@ -213,7 +213,7 @@ mod tests {
                         b,
                         PairScore {
                             e,
-                            n,
+                            n: n as i64,
                             cpu: t,
                             wall: t,
                             ..PairScore::default()
