@@ -213,6 +213,7 @@ pub fn pair_verdict(
             checks: tally_of(&mine, &selected, s),
             core: r.core.clone(),
             origin: None,
+            expected: None,
         },
         checkers: mine,
         disputed: sat > 0 && unsat > 0,

@@ -126,6 +126,10 @@ pub struct PairRecord {
     /// messages and the per-pair CSV.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
+    /// The benchmark's expected status (`sat` or `unsat`) when the data
+    /// states one (StarExec's `expected` column).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::pipeline::{self, Quiet, Stages};
 use crate::report::{self, Exporter, Outputs};
 use crate::score::division_map::DivisionMap;
 use crate::score::participants::Participants;
-use crate::score::rules::{Edition, FamilyDef};
+use crate::score::rules::{Contradiction, Edition, FamilyDef};
 use crate::score::{score_pairs, ScoreOptions};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -81,6 +81,12 @@ pub struct ScoreArgs {
     /// Override the edition's time limit T, in seconds.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// What an answer contradicting the benchmark's expected status is
+    /// worth: `error` (rules text; 2016–2018, 2024 on) or `no-score` (the
+    /// 2019–2023 scoring program, which the published pages of those years
+    /// show). Default: the edition's.
+    #[arg(long, value_name = "error|no-score")]
+    pub contradiction: Option<Contradiction>,
     /// Re-judge checked cores from the checkers' answers under the edition's
     /// validation rule instead of the archive's verdict.
     #[arg(long)]
@@ -139,8 +145,12 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
 
 /// `coreval score CAMPAIGN`: the campaign's score stage, with overrides.
 fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
-    if !args.exclude.is_empty() || args.rejudge || args.time_limit.is_some() {
-        bail!("--exclude, --rejudge and --time-limit apply to imported data; a campaign takes them from campaign.toml");
+    if !args.exclude.is_empty()
+        || args.rejudge
+        || args.time_limit.is_some()
+        || args.contradiction.is_some()
+    {
+        bail!("--exclude, --rejudge, --time-limit and --contradiction apply to imported data; a campaign takes them from campaign.toml");
     }
     let mut c = super::solve::load(dir, None, None)?;
     let abs = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
@@ -263,6 +273,9 @@ fn score_imports(args: ScoreArgs) -> Result<u8> {
     }
     if let Some(t) = args.time_limit {
         rules.time_limit = t;
+    }
+    if let Some(c) = args.contradiction {
+        rules.contradiction = c;
     }
     let participants = match &args.participants {
         Some(p) => Participants::load(p)?,

@@ -193,10 +193,15 @@ fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
     out.push_str("</div>");
 }
 
-fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
+fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow], level: &str) {
+    let logics = if d.logics.len() > 1 || d.logics.first().is_some_and(|l| *l != d.name) {
+        format!("logics {}; ", esc(&d.logics.join(", ")))
+    } else {
+        String::new()
+    };
     let _ = write!(
         out,
-        "<section class=\"division\" id=\"div-{id}\"><h2>{name}</h2><p class=\"meta\">{} benchmarks, {} families, {} named assertions; {}; virtual best reduction {}</p>",
+        "<section class=\"division\" id=\"{level}-{id}\"><h2>{name}</h2><p class=\"meta\">{logics}{} benchmarks, {} families, {} named assertions; {}; virtual best reduction {}</p>",
         d.benchmarks,
         d.families,
         d.assertions,
@@ -339,13 +344,32 @@ impl Exporter for Html {
         for d in &report.divisions {
             let _ = write!(out, "<a href=\"#div-{0}\">{0}</a>", esc(&d.name));
         }
+        for d in report.logics.iter().flatten() {
+            let _ = write!(out, "<a href=\"#logic-{0}\">{0}</a>", esc(&d.name));
+        }
         out.push_str("</nav>");
         for d in &report.divisions {
             division(
                 &mut out,
                 d,
                 by_div.get(d.name.as_str()).map_or(&[], |v| v.as_slice()),
+                "div",
             );
+        }
+        if let Some(logics) = &report.logics {
+            let mut by_logic: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
+            for r in &report.pair_rows {
+                by_logic.entry(&r.logic).or_default().push(r);
+            }
+            out.push_str("<h1>Per logic</h1>");
+            for d in logics {
+                division(
+                    &mut out,
+                    d,
+                    by_logic.get(d.name.as_str()).map_or(&[], |v| v.as_slice()),
+                    "logic",
+                );
+            }
         }
         recognitions(&mut out, &report.recognitions);
         if !report.warnings.is_empty() {

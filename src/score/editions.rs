@@ -6,17 +6,18 @@
 //! | 2016 | family weights × N, 2400 s, any sat checker refutes, complete runs only |
 //! | 2017 | sat majority refutes, or the producing solver saying sat |
 //! | 2018 | sat majority only |
-//! | 2019 | plain sums, time penalties (memout/over T cost T), timeouts counted, no winner without reduction, biggest lead and largest contribution |
+//! | 2019 | answers contradicting the expected status score nothing (the scoring program), plain sums, time penalties (memout/over T cost T), timeouts counted, no winner without reduction, biggest lead and largest contribution |
 //! | 2020 | 1200 s (the exclusion lists are input: `--exclude`) |
 //! | 2021 | a malformed core is no error; divisions group logics |
 //! | 2022 | the 2022 division map |
 //! | 2023 | time counted for answered pairs only, sequential over T scores 0, wall-clock timeouts only |
-//! | 2024 | the `smtcomp` tool: validation by the 2025 rule, negative reductions kept, ranked by wall time in both modes, seed (Σ mod 2³⁰) + ⌊100·NYSE⌋ |
+//! | 2024 | the `smtcomp` tool: every `sat` is an error again, validation by the 2025 rule, negative reductions kept, ranked by wall time in both modes, seed (Σ mod 2³⁰) + ⌊100·NYSE⌋ |
 //! | 2025 | benchmarks with fewer than 2 assertions left out, best overall |
 //! | 2026 | PAR-2 times, derived solvers must beat their base by 10 % |
 
 use super::rules::{
-    BestOverall, FamilyDef, MissingCore, RankTime, Rules, SeedFormula, TimeAccounting, TimeoutCount,
+    BestOverall, Contradiction, FamilyDef, MissingCore, RankTime, Rules, SeedFormula,
+    TimeAccounting, TimeoutCount,
 };
 use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
@@ -128,6 +129,7 @@ impl Edition {
                 grouped_divisions: false,
                 derived_margin: None,
                 seed: SeedFormula::SumModulo,
+                contradiction: Contradiction::Error,
             };
         };
         let old = Rules {
@@ -155,6 +157,7 @@ impl Edition {
                 winner_needs_reduction: true,
                 divisions_won: false,
                 lead_and_contribution: true,
+                contradiction: Contradiction::NoScore,
                 ..old
             },
             Edition::Smtcomp2020 => Rules {
@@ -177,6 +180,7 @@ impl Edition {
                 negative_reductions: true,
                 rank_time: RankTime::Wall,
                 seed: SeedFormula::ModuloThenNyse,
+                contradiction: Contradiction::Error,
                 ..old
             },
             Edition::Smtcomp2025 => Rules {

@@ -161,6 +161,24 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             })
             .collect()
     });
+    if let Some(margin) = rules.derived_margin {
+        for d in &divisions {
+            for (mode, m) in [("sequential", &d.sequential), ("parallel", &d.parallel)] {
+                for s in m.solvers.iter().filter(|s| !s.competing) {
+                    if let Some(base) = participants.get(&s.solver).derived_from {
+                        if participants.get(&s.solver).competing {
+                            warnings.push(format!(
+                                "{}: {mode}: {} is derived from {base} and does not beat it by {:.0} %: shown hors concours",
+                                d.name,
+                                s.solver,
+                                margin * 100.0
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
     let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
     ScoreReport {
         schema_version: SCHEMA_VERSION,
@@ -241,11 +259,12 @@ fn score_division<'a>(
                 solver_sums(&sp, weights.as_ref(), scale, participants)
             })
             .collect();
-        rank(sums, mode, rules, competitive)
+        rank(sums, mode, rules, competitive, participants)
     };
     let rows = scored
         .iter()
         .map(|s| PairRow {
+            logic: s.rec.division.clone(),
             solver: s.rec.solver.clone(),
             benchmark: s.rec.benchmark.clone(),
             division: name.to_string(),

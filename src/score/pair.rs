@@ -2,7 +2,7 @@
 //! verdict is worth under an edition, then the time accounting that decides
 //! whether the answer counts at all. Pure functions over a [`PairRecord`].
 
-use super::rules::{MissingCore, Rules, TimeAccounting, TimeoutCount};
+use super::rules::{Contradiction, MissingCore, Rules, TimeAccounting, TimeoutCount};
 use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
 use serde::Serialize;
 
@@ -69,6 +69,18 @@ pub fn signed_reduction(rec: &PairRecord) -> i64 {
 /// The verdict's worth (e, n) when the answer counts. `verdict` may differ
 /// from `rec.verdict` when the edition re-judged the checkers' tally.
 pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, i64) {
+    if rules.contradiction == Contradiction::NoScore {
+        let answer = match verdict {
+            Verdict::SatAnswer => Some("sat"),
+            Verdict::Unknown | Verdict::NoAnswer => None,
+            _ => Some("unsat"),
+        };
+        if let (Some(a), Some(x)) = (answer, rec.expected.as_deref()) {
+            if a != x {
+                return (0, 0);
+            }
+        }
+    }
     match verdict {
         Verdict::Validated => {
             let n = signed_reduction(rec);
@@ -314,6 +326,24 @@ mod tests {
         assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).gain(), 0);
         assert_eq!(score(&r, Edition::Smtcomp2023, Mode::Parallel).n, 0);
         assert_eq!(score(&r, Edition::Smtcomp2025, Mode::Parallel).n, 0);
+    }
+
+    #[test]
+    fn sat_on_an_unsat_benchmark_by_edition() {
+        let mut r = rec(Verdict::SatAnswer, RunStatus::Complete, 1.0, 1.0);
+        r.expected = Some("unsat".into());
+        // the 2019-2023 program: a contradicting answer is no answer
+        let s = score(&r, Edition::Smtcomp2020, Mode::Parallel);
+        assert_eq!((s.e, s.n), (0, 0));
+        // the rules text, and the 2024 tool: an error
+        assert_eq!(score(&r, Edition::Smtcomp2018, Mode::Parallel).e, 1);
+        assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).e, 1);
+        let mut text = Edition::Smtcomp2020.rules();
+        text.contradiction = Contradiction::Error;
+        assert_eq!(score_pair(&r, &r.verdict, &text, Mode::Parallel).e, 1);
+        // unknown expected status: the program kept the archive's verdict
+        r.expected = None;
+        assert_eq!(score(&r, Edition::Smtcomp2020, Mode::Parallel).e, 1);
     }
 
     #[test]

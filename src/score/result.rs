@@ -244,6 +244,8 @@ pub struct Overall {
 /// One pair with every flag (the per-pair CSV row).
 #[derive(Clone, Debug, Serialize)]
 pub struct PairRow {
+    /// The benchmark's logic (its division up to 2020).
+    pub logic: String,
     /// Solver (data name).
     pub solver: String,
     /// Benchmark id.

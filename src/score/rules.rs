@@ -103,6 +103,27 @@ pub enum RankTime {
     Wall,
 }
 
+/// What an answer that contradicts the benchmark's expected status is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Contradiction {
+    /// As the verdict says: a `sat` answer is an error (the rules text,
+    /// and the `smtcomp` tool from 2024).
+    Error,
+    /// Nothing, no error either: the 2019–2023 scoring program scored only
+    /// answers matching the expected status (or of unknown status), so a
+    /// `sat` on a benchmark expected `unsat` counted as no answer. This is
+    /// what reproduces the pages those programs published (2020 UF).
+    NoScore,
+}
+
+impl std::str::FromStr for Contradiction {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        parse_name("contradiction rule", name)
+    }
+}
+
 /// How the scrambling seed is derived from the entrants' numbers and the
 /// NYSE Composite opening value (RULES.md §10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -205,6 +226,8 @@ pub struct Rules {
     pub derived_margin: Option<f64>,
     /// How the edition derived its scrambling seed.
     pub seed: SeedFormula,
+    /// What an answer contradicting the expected status is worth.
+    pub contradiction: Contradiction,
 }
 
 impl Rules {
