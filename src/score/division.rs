@@ -161,7 +161,9 @@ fn demote_derived(solvers: &mut [SolverScore], margin: f64, participants: &Parti
     for s in solvers.iter_mut() {
         let base = participants.get(&s.solver).derived_from;
         if let Some(b) = base.and_then(|b| correct.get(&b).copied()) {
-            if !(s.correct > b && s.correct >= b * (1.0 + margin)) {
+            // exactly 10 % more counts as beating it (up to rounding)
+            let needed = b * (1.0 + margin) - 1e-9 * b.abs().max(1.0);
+            if !(s.correct > b && s.correct >= needed) {
                 s.competing = false;
             }
         }
