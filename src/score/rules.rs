@@ -125,7 +125,8 @@ impl std::str::FromStr for Contradiction {
 }
 
 /// How the scrambling seed is derived from the entrants' numbers and the
-/// NYSE Composite opening value (RULES.md §10).
+/// NYSE Composite opening value (RULES.md §10); `coreval scramble --rules`
+/// computes it (`scramble::random::seed_from_entrants`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SeedFormula {
@@ -133,18 +134,6 @@ pub enum SeedFormula {
     SumModulo,
     /// (Σ numbers mod 2³⁰) + ⌊100 × NYSE⌋ (the `smtcomp` tool, 2024 on).
     ModuloThenNyse,
-}
-
-impl SeedFormula {
-    /// The seed for these numbers and this NYSE opening value.
-    pub fn seed(self, numbers: &[u64], nyse: f64) -> u64 {
-        const M: u64 = 1 << 30;
-        let sum = numbers.iter().fold(0u64, |a, n| a.wrapping_add(*n));
-        match self {
-            SeedFormula::SumModulo => sum.wrapping_add(nyse.floor() as u64) % M,
-            SeedFormula::ModuloThenNyse => sum % M + (100.0 * nyse).floor() as u64,
-        }
-    }
 }
 
 /// What an `unsat` answer without a core is worth.
