@@ -353,7 +353,7 @@ mod tests {
         let e = read_entrants(&p).unwrap();
         assert_eq!(e.len(), 3);
         assert!(e[2].organizer);
-        let seed = seed_from_entrants(&p, "11000.5").unwrap();
+        let seed = seed_from_entrants(&p, "11000.5", false).unwrap();
         assert_eq!((seed.entrants, seed.organizers, seed.nyse), (2, 1, 11_000));
         assert_eq!(
             seed.seed as u64,
