@@ -93,6 +93,20 @@ fn a_campaign_is_scored_under_any_edition_and_division_map() {
     assert!(md.contains("# Per logic") && md.contains("\n## QF_AX —"));
     let html = std::fs::read_to_string(out.join("s.html")).unwrap();
     assert!(html.contains("id=\"div-Arrays and UF\"") && html.contains("id=\"logic-QF_UF\""));
+    assert!(html.contains("Divisions group logics as in <code>"));
+    let csv = tmp.path().join("pairs.csv");
+    cmd()
+        .arg("score")
+        .arg(&c)
+        .arg("--csv")
+        .arg(&csv)
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",origin,logic"));
+    assert!(csv
+        .lines()
+        .any(|l| l.starts_with("QF_Equality,") && l.ends_with(",QF_AX")));
     // the campaign's own reports were left alone
     assert_eq!(
         json(&c.join("reports/scores.json"))["edition"],

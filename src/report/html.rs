@@ -333,13 +333,17 @@ impl Exporter for Html {
         let _ = write!(
             out,
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Unsat-core scores ({ed})</title><style>{STYLE}</style></head><body>\
-             <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions. {gen}.</p><nav>",
+             <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions.{map} {gen}.</p><nav>",
             ed = esc(&report.edition),
             fam = esc(&report.family),
             t = report.rules.time_limit,
             p = report.pairs,
             n = report.divisions.len(),
             gen = esc(&report.generator),
+            map = report.division_map.as_ref().map_or(String::new(), |m| format!(
+                " Divisions group logics as in <code>{}</code>; each logic is shown below too.",
+                esc(m)
+            )),
         );
         for d in &report.divisions {
             let _ = write!(out, "<a href=\"#div-{0}\">{0}</a>", esc(&d.name));

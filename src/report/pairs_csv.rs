@@ -1,7 +1,8 @@
 //! The per-pair CSV report: one row per (solver, benchmark) pair with the
 //! recorded and scored verdict, the status, the checkers' tally, both modes'
 //! ⟨e, n, c, w⟩ with their timeout/memout/discarded flags, the weight, and
-//! the gap to the benchmark's best validated reduction.
+//! the gap to the benchmark's best validated reduction; `division` is the
+//! division the pair was ranked in, `logic` its benchmark's logic.
 
 use super::{Exporter, ScoreReport};
 use crate::score::result::PairRow;
@@ -40,6 +41,7 @@ const HEADER: &[&str] = &[
     "best_reduction",
     "gap",
     "origin",
+    "logic",
 ];
 
 fn row(r: &PairRow) -> Vec<String> {
@@ -81,6 +83,7 @@ fn row(r: &PairRow) -> Vec<String> {
         r.best_reduction.to_string(),
         r.gap.to_string(),
         r.origin.clone().unwrap_or_default(),
+        r.logic.clone(),
     ]
 }
 
