@@ -19,6 +19,7 @@ use super::rules::{
     BestOverall, Contradiction, FamilyDef, MissingCore, RankTime, Rules, SeedFormula,
     TimeAccounting, TimeoutCount,
 };
+use crate::campaign::edition_limits::EDITION_TIME_LIMITS;
 use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +97,12 @@ impl Edition {
         }
     }
 
+    /// Seconds per solver run, from the table the campaign's defaults read
+    /// too (declaration order is [`Edition::ALL`]'s, checked by a test).
+    pub fn time_limit(self) -> f64 {
+        EDITION_TIME_LIMITS[self as usize].1
+    }
+
     /// The edition before this one (`None` for 2016).
     fn previous(self) -> Option<Edition> {
         let i = Edition::ALL.iter().position(|e| *e == self)?;
@@ -108,7 +115,7 @@ impl Edition {
         let Some(prev) = self.previous() else {
             return Rules {
                 edition: self,
-                time_limit: 2400.0,
+                time_limit: self.time_limit(),
                 family_weights: true,
                 n_scaling: true,
                 family: FamilyDef::Directory,
@@ -134,6 +141,7 @@ impl Edition {
         };
         let old = Rules {
             edition: self,
+            time_limit: self.time_limit(),
             ..prev.rules()
         };
         match self {
@@ -160,10 +168,7 @@ impl Edition {
                 contradiction: Contradiction::NoScore,
                 ..old
             },
-            Edition::Smtcomp2020 => Rules {
-                time_limit: 1200.0,
-                ..old
-            },
+            Edition::Smtcomp2020 => old,
             Edition::Smtcomp2021 => Rules {
                 ill_formed_is_error: false,
                 grouped_divisions: true,
@@ -212,5 +217,20 @@ impl Edition {
             Edition::Smtcomp2026 => Some(include_str!("../../divisions/smtcomp-2026.toml")),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limit_table_follows_the_editions() {
+        for e in Edition::ALL {
+            assert_eq!(EDITION_TIME_LIMITS[e as usize].0, e.name());
+            assert_eq!(e.rules().time_limit, e.time_limit());
+        }
+        assert_eq!(Edition::Smtcomp2019.rules().time_limit, 2400.0);
+        assert_eq!(Edition::Smtcomp2020.rules().time_limit, 1200.0);
     }
 }
