@@ -181,6 +181,40 @@ fn folders_and_benchexec_read_with_their_benchmark_tree() {
     assert!(warnings(&v)
         .iter()
         .any(|w| w.contains("1 imported cores are unchecked")));
+    // BenchExec's compressed layout, `.xml.bz2` and `.logfiles.zip`, scores the same
+    let bz2 = tmp.path().join("uc.2024-05-01_10-00-00.results.t.xml.bz2");
+    let mut enc = bzip2::write::BzEncoder::new(
+        std::fs::File::create(&bz2).unwrap(),
+        bzip2::Compression::default(),
+    );
+    std::io::Write::write_all(&mut enc, &std::fs::read(&xml).unwrap()).unwrap();
+    enc.finish().unwrap();
+    let zipped = tmp.path().join("uc.2024-05-01_10-00-00.logfiles.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zipped).unwrap());
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("uc.2024-05-01_10-00-00.logfiles/t.x.smt2.log", deflated)
+        .unwrap();
+    let log = std::fs::read(logs.join("t.x.smt2.log")).unwrap();
+    std::io::Write::write_all(&mut zip, &log).unwrap();
+    zip.finish().unwrap();
+    std::fs::remove_file(&xml).unwrap();
+    std::fs::remove_dir_all(&logs).unwrap();
+    let again = tmp.path().join("r2.json");
+    cmd()
+        .arg("score")
+        .arg("--benchexec")
+        .arg(&bz2)
+        .arg("--benchmarks")
+        .arg(&bench)
+        .args(["--rules", "smtcomp-2025", "--json"])
+        .arg(&again)
+        .assert()
+        .success();
+    let w = json(&again);
+    let d = division(&w, "divisions", "QF_Equality");
+    let t = &d["parallel"]["solvers"][0];
+    assert_eq!((&t["solver"], &t["errors"]), (&"T.t".into(), &1.0.into()));
     // the tree is required
     cmd()
         .arg("score")

@@ -47,8 +47,8 @@ pub struct ScoreArgs {
     /// for each benchmark's number of assertions.
     #[arg(long, value_name = "JSON", requires = "smtcomp_results")]
     pub smtcomp_benchmarks: Option<PathBuf>,
-    /// A BenchExec result XML (repeatable), its logs in the `.logfiles`
-    /// folder beside it; needs `--benchmarks`.
+    /// A BenchExec result XML or `.xml.bz2` (repeatable), its logs in the
+    /// `.logfiles` folder or `.logfiles.zip` beside it; needs `--benchmarks`.
     #[arg(long, value_name = "XML", requires = "benchmarks")]
     pub benchexec: Vec<PathBuf>,
     /// A plain folder of outputs, `<solver>/<benchmark id>.out`
