@@ -251,6 +251,7 @@ pub fn pair_verdict(
             core: r.core.clone(),
             origin: None,
             contradiction: crate::campaign::pair::Contradiction::from_flags(&r.flags),
+            expected: None,
         },
         checkers: mine,
         disputed: sat > 0 && unsat > 0,

@@ -12,6 +12,7 @@ use crate::campaign::{Campaign, Loaded};
 use crate::check::CheckSummary;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
 use crate::report::{self, Outputs};
+use crate::score::division_map::DivisionMap;
 use crate::score::participants::Participants;
 use crate::score::result::{Occupancy, ScoreReport};
 use crate::score::rules::{Edition, Rules};
@@ -174,6 +175,19 @@ pub fn rules(c: &Campaign) -> Result<Rules> {
     Ok(rules)
 }
 
+/// A warning when the limit scored by differs from the edition's own.
+pub fn limit_warning(rules: &Rules) -> Option<String> {
+    let own = rules.edition.rules().time_limit;
+    (rules.time_limit != own).then(|| {
+        format!(
+            "time limit {} s differs from {}'s {} s: scores are not comparable with that edition's",
+            rules.time_limit,
+            rules.edition.name(),
+            own
+        )
+    })
+}
+
 /// The default report files of a campaign, under `reports/`.
 pub fn default_outputs(c: &Campaign) -> Outputs {
     let dir = c.reports_dir();
@@ -198,10 +212,12 @@ fn score(
         Some(p) => Participants::load(&c.dir.join(p))?,
         None => Participants::none(),
     };
+    let divisions = c.config.score.divisions.as_ref().map(|p| c.dir.join(p));
     let options = ScoreOptions {
         participants,
         rejudge: false,
-        warnings: Vec::new(),
+        warnings: limit_warning(rules).into_iter().collect(),
+        divisions: DivisionMap::for_rules(rules, divisions.as_deref())?,
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);

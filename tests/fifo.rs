@@ -157,7 +157,7 @@ fn a_fifo_in_place_of_a_config_or_journal_is_refused() {
 
     std::fs::remove_file(dir.join("campaign.toml")).unwrap();
     let config = format!(
-        "benchmarks = {}\ncheckers_dir = {}\n[naming]\nallow_no_status = true\n\
+        "benchmarks = {}\ncheckers_dir = {}\n[naming]\nallow_no_status = true\n[limits]\ntime = 20.0\n\
          [check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
         common::q(&root),
         common::q(&repo().join("checkers"))

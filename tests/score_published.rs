@@ -218,3 +218,185 @@ fn smtcomp2019_qf_lia_as_published() {
         assert_eq!(ours, published, "{mode} order");
     }
 }
+
+/// The subsection of PUBLISHED.md from `start` to the next heading.
+fn subsection(start: &str) -> String {
+    let text = std::fs::read_to_string(data("PUBLISHED.md")).expect("PUBLISHED.md");
+    let from = text.find(start).expect(start);
+    let rest = &text[from..];
+    let end = rest[1..].find("\n#").map_or(rest.len(), |i| i + 1);
+    rest[..end].to_string()
+}
+
+/// Our value printed as the `smtcomp`-era pages print it: rounded to
+/// `places` decimals (3 up to 2020, 6 from 2024, trailing zeros dropped),
+/// then to the published number of decimals.
+fn same_at(ours: f64, published: &str, places: i32) -> bool {
+    let decimals = published.split('.').nth(1).map_or(0, str::len);
+    let p = 10f64.powi(places);
+    let r = (ours * p).round() / p;
+    format!("{r:.decimals$}") == published
+}
+
+fn run_json(args: &[&std::ffi::OsStr]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    Command::cargo_bin("coreval")
+        .unwrap()
+        .arg("score")
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success();
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+/// Check every row of a 9-column published table (solver, competing, mode,
+/// errors, correct, CPU, wall, timeouts, memouts) against one division or
+/// logic entry, order included; returns the numbers checked.
+fn check_table(entry: &Value, sec: &str, places: i32, what: &str) -> usize {
+    let table = rows(sec, 9);
+    assert!(!table.is_empty(), "{what}: no published rows");
+    let mut checked = 0;
+    for mode in ["sequential", "parallel"] {
+        let published: Vec<&Vec<String>> = table.iter().filter(|r| r[2] == mode).collect();
+        let ours = entry[mode]["solvers"].as_array().unwrap();
+        assert_eq!(ours.len(), published.len(), "{what} {mode}: solvers");
+        for (s, r) in ours.iter().zip(&published) {
+            let w = format!("{what} {mode} {}", r[0]);
+            assert_eq!(s["display"], r[0].as_str(), "{w}: published order");
+            assert_eq!(s["competing"], r[1] == "yes", "{w}");
+            for (field, cell) in [
+                ("errors", &r[3]),
+                ("correct", &r[4]),
+                ("cpu", &r[5]),
+                ("wall", &r[6]),
+                ("timeouts", &r[7]),
+                ("memouts", &r[8]),
+            ] {
+                let v = s[field].as_f64().unwrap();
+                assert!(
+                    same_at(v, cell, places),
+                    "{w}: {field} = {v}, published {cell}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn smtcomp2020_lia_as_published() {
+    let sec = subsection("### 2020, LIA");
+    let report = run_json(&[
+        "--starexec".as_ref(),
+        data("smtcomp2020-unsat-core-LIA-main.csv").as_os_str(),
+        "--starexec".as_ref(),
+        data("smtcomp2020-unsat-core-LIA-fixed.csv").as_os_str(),
+        "--exclude".as_ref(),
+        data("smtcomp2020-excluded-LIA.txt").as_os_str(),
+        "--rules".as_ref(),
+        "smtcomp-2020".as_ref(),
+        "--participants".as_ref(),
+        participants("participants-2020-unsat-core.csv").as_os_str(),
+    ]);
+    assert_eq!(report["edition"], "smtcomp-2020");
+    assert_eq!(report["rules"]["time_limit"].as_f64(), Some(1200.0));
+    // a division is a logic in 2020: no logic level, no map
+    assert!(report.get("logics").is_none() && report.get("division_map").is_none());
+    let div = &report["divisions"][0];
+    assert_eq!(div["name"], "LIA");
+    assert_eq!(
+        div["benchmarks"].as_u64(),
+        Some(number_after(&sec, "logic page,"))
+    );
+    let checked = check_table(div, &sec, 3, "2020 LIA");
+    assert_eq!(checked, 60);
+    assert!(report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("40 pairs left out")));
+}
+
+#[test]
+fn smtcomp2024_qf_linearintarith_as_published() {
+    let report = run_json(&[
+        "--smtcomp-results".as_ref(),
+        data("smtcomp2024-results-uc-QF_LinearIntArith.json.gz").as_os_str(),
+        "--smtcomp-benchmarks".as_ref(),
+        data("smtcomp2024-benchmarks-QF_LinearIntArith.json.gz").as_os_str(),
+        "--rules".as_ref(),
+        "smtcomp-2024".as_ref(),
+    ]);
+    assert_eq!(report["edition"], "smtcomp-2024");
+    assert_eq!(report["division_map"], "divisions/smtcomp-2024.toml");
+    let mut checked = 0;
+    let logics = report["logics"].as_array().unwrap();
+    for logic in ["QF_IDL", "QF_LIA", "QF_LIRA"] {
+        let sec = subsection(&format!("### 2024, {logic} "));
+        let entry = logics.iter().find(|l| l["name"] == logic).expect(logic);
+        assert_eq!(entry["logics"], serde_json::json!([logic]));
+        assert_eq!(
+            entry["benchmarks"].as_u64(),
+            Some(number_after(&sec, "logic page,")),
+            "{logic} benchmarks"
+        );
+        checked += check_table(entry, &sec, 6, &format!("2024 {logic}"));
+    }
+    let sec = subsection("### 2024, QF_LinearIntArith");
+    assert_eq!(report["divisions"].as_array().unwrap().len(), 1);
+    let div = &report["divisions"][0];
+    assert_eq!(div["name"], "QF_LinearIntArith");
+    assert_eq!(
+        div["logics"],
+        serde_json::json!(["QF_IDL", "QF_LIA", "QF_LIRA"])
+    );
+    assert_eq!(
+        div["benchmarks"].as_u64(),
+        Some(number_after(&sec, "division page,"))
+    );
+    checked += check_table(div, &sec, 6, "2024 QF_LinearIntArith");
+    assert_eq!(checked, (8 + 8 + 6 + 8) * 6);
+    // the tool's bad assertion counts: every negative reduction is named
+    let negative: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w.as_str())
+        .filter(|w| w.starts_with("negative reduction"))
+        .collect();
+    assert_eq!(negative.len(), 11, "{negative:?}");
+    assert!(negative
+        .iter()
+        .any(|w| w.contains("Yices2 on QF_LIA/fft/Sz64_1159.smt2") && w.contains("-4")));
+}
+
+#[test]
+fn smtcomp2024_logic_pages_need_the_edition_not_the_old_rules() {
+    // under 2020's accounting every 2024 time figure differs
+    let report = run_json(&[
+        "--smtcomp-results".as_ref(),
+        data("smtcomp2024-results-uc-QF_LinearIntArith.json.gz").as_os_str(),
+        "--smtcomp-benchmarks".as_ref(),
+        data("smtcomp2024-benchmarks-QF_LinearIntArith.json.gz").as_os_str(),
+        "--rules".as_ref(),
+        "smtcomp-2020".as_ref(),
+    ]);
+    assert!(report.get("logics").is_none());
+    let lia = report["divisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "QF_LIA")
+        .unwrap();
+    let cvc5 = lia["sequential"]["solvers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["solver"] == "cvc5")
+        .unwrap();
+    assert!(!same_at(cvc5["cpu"].as_f64().unwrap(), "9076.464065", 6));
+}

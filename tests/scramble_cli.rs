@@ -96,6 +96,26 @@ fn seed_from_entrants_and_nyse() {
         .assert()
         .success();
     assert_eq!(tree(&a), tree(&b));
+    // from 2024 the smtcomp tool's formula: the modulo first, then 100 × NYSE
+    let tool = (4_000_000_000u64 + 123_456_789) % (1 << 30) + 1_051_283;
+    common::cmd()
+        .args([
+            "scramble",
+            "--nyse",
+            "10,512.83",
+            "--rules",
+            "smtcomp-2024",
+            "--seed-from",
+        ])
+        .arg(&csv)
+        .arg("-o")
+        .arg(tmp.path().join("t"))
+        .arg(&input)
+        .assert()
+        .success()
+        .stderr(contains(format!(
+            "seed {tool} = (2 entrant numbers mod 2^30) + 100 × NYSE 10,512.83"
+        )));
     // --seed-from needs --nyse, and one seed source is required.
     common::cmd()
         .args(["scramble", "--seed-from"])

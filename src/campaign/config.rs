@@ -28,6 +28,10 @@ use std::time::Duration;
 /// File name of the config inside a campaign folder.
 pub const CONFIG_FILE: &str = "campaign.toml";
 
+/// Seconds per solver run when neither `[limits] time` nor a known edition
+/// in `[score] rules` gives one.
+const FALLBACK_TIME: f64 = 60.0;
+
 /// The config file as written.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -144,8 +148,9 @@ impl Default for Naming {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Wall-clock seconds per solver run.
-    pub time: f64,
+    /// Wall-clock seconds per solver run; default: the `[score] rules`
+    /// edition's limit ([`crate::campaign::edition_limits`]).
+    pub time: Option<f64>,
     /// Memory limit per run in MB; 0 = none.
     pub memory_mb: u64,
     /// Seconds between SIGTERM and SIGKILL.
@@ -159,7 +164,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time: 60.0,
+            time: None,
             memory_mb: 0,
             grace: 2.0,
             checker_time: 60.0,
@@ -213,6 +218,8 @@ pub struct Score {
     pub family: Option<String>,
     /// Participants table (CSV: solver, team, competing, display name).
     pub participants: Option<PathBuf>,
+    /// Logic → division map (TOML); default: the edition's own (2021 on).
+    pub divisions: Option<PathBuf>,
 }
 
 impl Default for Score {
@@ -221,6 +228,7 @@ impl Default for Score {
             rules: "smtcomp-2025".into(),
             family: None,
             participants: None,
+            divisions: None,
         }
     }
 }
@@ -288,7 +296,13 @@ impl Campaign {
         let dir = &std::path::absolute(dir)
             .with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
-        for (key, v) in [("time", l.time), ("checker_time", l.checker_time)] {
+        // Unset, the solver time limit is the edition's (a rules name that is
+        // no edition is refused when scoring; it runs under the fallback).
+        let time = l.time.unwrap_or_else(|| {
+            crate::campaign::edition_limits::edition_time_limit(&config.score.rules)
+                .unwrap_or(FALLBACK_TIME)
+        });
+        for (key, v) in [("time", time), ("checker_time", l.checker_time)] {
             if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
                 return Err(bad(
                     Key::Table("limits", key),
@@ -412,7 +426,7 @@ impl Campaign {
             dir: dir.to_path_buf(),
             benchmarks,
             jobs,
-            time: Duration::from_secs_f64(l.time),
+            time: Duration::from_secs_f64(time),
             checker_time: Duration::from_secs_f64(l.checker_time),
             grace: Duration::from_secs_f64(l.grace),
             memory: (memory > 0).then_some(memory),
@@ -523,10 +537,23 @@ mod tests {
     fn minimal_config_gets_defaults() {
         let c =
             load("benchmarks = \"b\"\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n").unwrap();
-        assert_eq!(c.time, Duration::from_secs(60));
+        // The default edition's (smtcomp-2025) limit.
+        assert_eq!(c.time, Duration::from_secs(1200));
         assert_eq!(c.config.check.policy, Policy::Smtcomp2025);
         assert!(c.benchmarks.ends_with("b"));
         assert!(c.jobs >= 1);
+    }
+
+    #[test]
+    fn time_limit_defaults_to_the_editions() {
+        let base = "benchmarks = \"b\"\n[score]\nrules = \"smtcomp-2019\"\n";
+        assert_eq!(load(base).unwrap().time, Duration::from_secs(2400));
+        let own = format!("{base}[limits]\ntime = 30.0\n");
+        assert_eq!(load(&own).unwrap().time, Duration::from_secs(30));
+        let later = base.replace("2019", "2020");
+        assert_eq!(load(&later).unwrap().time, Duration::from_secs(1200));
+        // The checker limit is no edition's: it keeps its own default.
+        assert_eq!(load(base).unwrap().checker_time, Duration::from_secs(60));
     }
 
     #[test]

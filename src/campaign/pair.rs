@@ -165,6 +165,10 @@ pub struct PairRecord {
     /// The run contradicted itself or failed after its answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// The benchmark's expected status (`sat` or `unsat`) when the data
+    /// states one (StarExec's `expected` column).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
 }
 
 #[cfg(test)]

@@ -35,6 +35,11 @@ pub struct ScrambleArgs {
     /// Opening value of the NYSE Composite Index (integer part used).
     #[arg(long, requires = "seed_from")]
     pub nyse: Option<String>,
+    /// The edition whose seed formula applies to --seed-from/--nyse: up to
+    /// 2023 (Σ + ⌊NYSE⌋) mod 2^30 (the default), from 2024 the `smtcomp`
+    /// tool's (Σ mod 2^30) + ⌊100 × NYSE⌋.
+    #[arg(long, value_name = "PRESET", requires = "seed_from")]
+    pub rules: Option<crate::score::rules::Edition>,
     /// Keep the original symbol names.
     #[arg(long)]
     pub no_rename: bool,
@@ -57,12 +62,26 @@ pub fn resolve_seed(args: &ScrambleArgs) -> anyhow::Result<(u32, String)> {
     match (&args.seed, &args.seed_from, &args.nyse) {
         (Some(s), None, _) => Ok((*s, format!("seed {s}"))),
         (None, Some(csv), Some(nyse)) => {
-            let c = random::seed_from_entrants(csv, nyse)?;
+            let tool = args.rules.is_some_and(|e| {
+                e.rules().seed == crate::score::rules::SeedFormula::ModuloThenNyse
+            });
+            let c = random::seed_from_entrants(csv, nyse, tool)?;
+            let formula = if tool {
+                format!(
+                    "({} entrant numbers mod 2^30) + 100 × NYSE {nyse}",
+                    c.entrants
+                )
+            } else {
+                format!(
+                    "({} entrant numbers + NYSE {}) mod 2^30",
+                    c.entrants, c.nyse
+                )
+            };
             Ok((
                 c.seed,
                 format!(
-                    "seed {} = ({} entrant numbers + NYSE {}) mod 2^30, {} organizer row(s) left out",
-                    c.seed, c.entrants, c.nyse, c.organizers
+                    "seed {} = {formula}, {} organizer row(s) left out",
+                    c.seed, c.organizers
                 ),
             ))
         }

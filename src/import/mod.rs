@@ -4,6 +4,8 @@
 //!   the unsat-core post-processor's), already checked, so verdicts are final.
 //! - `benchexec`: a BenchExec result XML with its output logs.
 //! - `folder`: a plain folder of outputs, `<solver>/<benchmark id>.out`.
+//! - `smtcomp`: the results file and benchmark list of the `smtcomp` tool
+//!   (SMT-COMP 2024 on), already validated, so verdicts are final.
 //!
 //! The last two see raw solver output and read it with the same parser as
 //! the solve stage ([`crate::answer::parse_output`]). Their unsat cores come out [`Verdict::Unchecked`] with the names kept in
@@ -17,6 +19,7 @@
 
 pub mod benchexec;
 pub mod folder;
+pub mod smtcomp;
 pub mod starexec;
 
 use crate::answer::{Answer, ParsedOutput};
@@ -58,6 +61,70 @@ impl Import {
     pub fn extend(&mut self, other: Import) {
         self.pairs.extend(other.pairs);
         self.issues.extend(other.issues);
+    }
+}
+
+/// An exclusion list (SMT-COMP 2020 `blacklists`): one benchmark path per
+/// line, relative to the logic's parent folder (`LIA/family/file.smt2`);
+/// blank lines and `#` comments are ignored.
+#[derive(Clone, Debug, Default)]
+pub struct Exclusions {
+    paths: std::collections::BTreeSet<String>,
+}
+
+impl Exclusions {
+    /// Parse a list.
+    pub fn parse(text: &str) -> Self {
+        let paths = text
+            .lines()
+            .map(|l| l.trim().trim_start_matches("./"))
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        Exclusions { paths }
+    }
+
+    /// Number of listed paths.
+    pub fn len(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// True when nothing is listed.
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty()
+    }
+
+    /// Whether a benchmark id is listed: the id itself, or the id with
+    /// leading folders dropped (an id that still holds a space or root
+    /// folder above the logic).
+    pub fn lists(&self, benchmark: &str) -> bool {
+        let mut rest = benchmark;
+        loop {
+            if self.paths.contains(rest) {
+                return true;
+            }
+            match rest.split_once('/') {
+                Some((_, tail)) => rest = tail,
+                None => return false,
+            }
+        }
+    }
+}
+
+impl Import {
+    /// Drop the pairs whose benchmark is listed; returns (pairs dropped,
+    /// distinct benchmarks dropped).
+    pub fn exclude(&mut self, list: &Exclusions) -> (usize, usize) {
+        let before = self.pairs.len();
+        let mut hit = std::collections::BTreeSet::new();
+        self.pairs.retain(|p| {
+            let listed = list.lists(&p.benchmark);
+            if listed {
+                hit.insert(p.benchmark.clone());
+            }
+            !listed
+        });
+        (before - self.pairs.len(), hit.len())
     }
 }
 
@@ -122,6 +189,32 @@ impl RawRun<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exclusions_match_below_the_space() {
+        let list = Exclusions::parse("# 2020\nLIA/f/a.smt2\n\n./LIA/g/b.smt2\n");
+        assert_eq!(list.len(), 2);
+        assert!(list.lists("LIA/f/a.smt2"));
+        assert!(list.lists("Competition - Unsat Core track/LIA/f/a.smt2"));
+        assert!(list.lists("LIA/g/b.smt2"));
+        assert!(!list.lists("LIA/f/a.smt2.bak"));
+        assert!(!list.lists("QF_LIA/f/a.smt2"));
+        assert!(!list.lists("f/a.smt2"));
+        let rec = |b: &str| PairRecord {
+            benchmark: b.into(),
+            ..PairRecord::default()
+        };
+        let mut import = Import {
+            pairs: vec![
+                rec("LIA/f/a.smt2"),
+                rec("LIA/f/a.smt2"),
+                rec("LIA/f/c.smt2"),
+            ],
+            issues: vec![],
+        };
+        assert_eq!(import.exclude(&list), (2, 1));
+        assert_eq!(import.pairs.len(), 1);
+    }
 
     #[test]
     fn raw_runs_wait_for_the_check_stage() {

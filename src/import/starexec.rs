@@ -317,6 +317,9 @@ fn row(r: &Row<'_>, checkers: &[usize]) -> Result<(PairRecord, Option<String>), 
         cpu,
         wall,
         checks: any.then_some(tally),
+        expected: Some(get("expected"))
+            .filter(|e| matches!(*e, "sat" | "unsat"))
+            .map(String::from),
         ..PairRecord::default()
     };
     Ok((rec, doubt))

@@ -199,10 +199,15 @@ fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
     out.push_str("</div>");
 }
 
-fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
+fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow], level: &str) {
+    let logics = if d.logics.len() > 1 || d.logics.first().is_some_and(|l| *l != d.name) {
+        format!("logics {}; ", esc(&d.logics.join(", ")))
+    } else {
+        String::new()
+    };
     let _ = write!(
         out,
-        "<section class=\"division\" id=\"div-{id}\"><h2>{name}</h2><p class=\"meta\">{} benchmarks, {} families, {} named assertions; {}; virtual best reduction {}</p>",
+        "<section class=\"division\" id=\"{level}-{id}\"><h2>{name}</h2><p class=\"meta\">{logics}{} benchmarks, {} families, {} named assertions; {}; virtual best reduction {}</p>",
         d.benchmarks,
         d.families,
         d.assertions,
@@ -354,7 +359,7 @@ impl Exporter for Html<'_> {
         let _ = write!(
             out,
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Unsat-core scores ({ed})</title><style>{STYLE}{EVIDENCE_STYLE}</style></head><body>\
-             <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions. {gen}.</p><nav>",
+             <h1>Unsat-core scores</h1><p class=\"meta\">Rules edition <b>{ed}</b>, family definition <b>{fam}</b>, time limit {t} s; {p} pairs in {n} divisions.{map} {gen}.</p><nav>",
             ed = esc(&report.edition),
             fam = esc(&report.family),
             t = report.rules.time_limit,
@@ -362,9 +367,16 @@ impl Exporter for Html<'_> {
             n = report.divisions.len(),
             gen = esc(&report.generator),
             EVIDENCE_STYLE = super::evidence::STYLE,
+            map = report.division_map.as_ref().map_or(String::new(), |m| format!(
+                " Divisions group logics as in <code>{}</code>; each logic is shown below too.",
+                esc(m)
+            )),
         );
         for d in &report.divisions {
             let _ = write!(out, "<a href=\"#div-{0}\">{0}</a>", esc(&d.name));
+        }
+        for d in report.logics.iter().flatten() {
+            let _ = write!(out, "<a href=\"#logic-{0}\">{0}</a>", esc(&d.name));
         }
         out.push_str("</nav>");
         super::evidence::overview(&mut out, &report.pair_rows, self.evidence);
@@ -373,7 +385,23 @@ impl Exporter for Html<'_> {
                 &mut out,
                 d,
                 by_div.get(d.name.as_str()).map_or(&[], |v| v.as_slice()),
+                "div",
             );
+        }
+        if let Some(logics) = &report.logics {
+            let mut by_logic: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
+            for r in &report.pair_rows {
+                by_logic.entry(&r.logic).or_default().push(r);
+            }
+            out.push_str("<h1>Per logic</h1>");
+            for d in logics {
+                division(
+                    &mut out,
+                    d,
+                    by_logic.get(d.name.as_str()).map_or(&[], |v| v.as_slice()),
+                    "logic",
+                );
+            }
         }
         recognitions(&mut out, &report.recognitions);
         if !report.beyond.is_empty() {

@@ -50,9 +50,14 @@ fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
 }
 
 fn division(out: &mut String, d: &DivisionScore) {
+    let logics = if d.logics.len() > 1 || d.logics.first().is_some_and(|l| *l != d.name) {
+        format!(" (logics {})", cell(&d.logics.join(", ")))
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "## {} — {} benchmarks, {} families, {}\n",
+        "## {}{logics} — {} benchmarks, {} families, {}\n",
         cell(&d.name),
         d.benchmarks,
         d.families,
@@ -192,8 +197,17 @@ impl Exporter for Markdown {
                 String::new()
             }
         );
+        if let Some(m) = &report.division_map {
+            let _ = writeln!(out, "Divisions group logics as in `{}`.\n", cell(m));
+        }
         for d in &report.divisions {
             division(&mut out, d);
+        }
+        if let Some(logics) = &report.logics {
+            out.push_str("# Per logic\n\n");
+            for d in logics {
+                division(&mut out, d);
+            }
         }
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);

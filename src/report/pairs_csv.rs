@@ -2,7 +2,8 @@
 //! recorded and scored verdict, the status, the checkers' tally, both modes'
 //! ⟨e, n, c, w⟩ with their timeout/memout/discarded flags, the weight, and
 //! the gap to the benchmark's best validated reduction, and whether the run
-//! contradicted itself (`contradiction`).
+//! contradicted itself (`contradiction`); `division` is the division the
+//! pair was ranked in, `logic` its benchmark's logic.
 
 use super::{Exporter, ScoreReport};
 use crate::score::result::PairRow;
@@ -42,6 +43,7 @@ const HEADER: &[&str] = &[
     "gap",
     "origin",
     "contradiction",
+    "logic",
 ];
 
 fn row(r: &PairRow) -> Vec<String> {
@@ -84,6 +86,7 @@ fn row(r: &PairRow) -> Vec<String> {
         r.gap.to_string(),
         r.origin.clone().unwrap_or_default(),
         r.contradiction.clone().unwrap_or_default(),
+        r.logic.clone(),
     ]
 }
 

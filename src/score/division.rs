@@ -4,7 +4,7 @@
 
 use super::pair::{Mode, PairScore};
 use super::participants::Participants;
-use super::rules::{FamilyDef, Rules};
+use super::rules::{FamilyDef, RankTime, Rules};
 use crate::score::result::{ModeScore, SolverScore};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -110,9 +110,9 @@ fn cmp_score(a: f64, b: f64, precision: Option<f64>) -> Ordering {
 /// less wall time (parallel) or CPU time (sequential), then the other
 /// clock. Returns `Equal` only for a complete tie.
 pub fn compare(a: &SolverScore, b: &SolverScore, mode: Mode, rules: &Rules) -> Ordering {
-    let (a1, a2, b1, b2) = match mode {
-        Mode::Parallel => (a.wall, a.cpu, b.wall, b.cpu),
-        Mode::Sequential => (a.cpu, a.wall, b.cpu, b.wall),
+    let (a1, a2, b1, b2) = match (mode, rules.rank_time) {
+        (Mode::Parallel, _) | (Mode::Sequential, RankTime::Wall) => (a.wall, a.cpu, b.wall, b.cpu),
+        (Mode::Sequential, RankTime::ByMode) => (a.cpu, a.wall, b.cpu, b.wall),
     };
     cmp_score(a.errors, b.errors, rules.tie_precision)
         .then(cmp_score(b.correct, a.correct, rules.tie_precision))
@@ -126,7 +126,11 @@ pub fn rank(
     mode: Mode,
     rules: &Rules,
     competitive: bool,
+    participants: &Participants,
 ) -> ModeScore {
+    if let Some(margin) = rules.derived_margin {
+        demote_derived(&mut solvers, margin, participants);
+    }
     solvers.sort_by(|a, b| compare(a, b, mode, rules).then_with(|| a.solver.cmp(&b.solver)));
     for i in 0..solvers.len() {
         solvers[i].rank =
@@ -146,6 +150,26 @@ pub fn rank(
 
 /// A division is competitive when competing solvers of at least two
 /// different teams entered it (000 §7).
+/// SMT-COMP 2026: a solver derived from another present in the division is
+/// ranked for the win only when its reduction beats its base solver's by
+/// `margin` (0.10 = 10 %); otherwise it is shown hors concours.
+fn demote_derived(solvers: &mut [SolverScore], margin: f64, participants: &Participants) {
+    let correct: BTreeMap<String, f64> = solvers
+        .iter()
+        .map(|s| (s.solver.clone(), s.correct))
+        .collect();
+    for s in solvers.iter_mut() {
+        let base = participants.get(&s.solver).derived_from;
+        if let Some(b) = base.and_then(|b| correct.get(&b).copied()) {
+            // exactly 10 % more counts as beating it (up to rounding)
+            let needed = b * (1.0 + margin) - 1e-9 * b.abs().max(1.0);
+            if !(s.correct > b && s.correct >= needed) {
+                s.competing = false;
+            }
+        }
+    }
+}
+
 pub fn is_competitive<'a>(
     solvers: impl IntoIterator<Item = &'a str>,
     participants: &Participants,
@@ -213,7 +237,7 @@ mod tests {
                         b,
                         PairScore {
                             e,
-                            n,
+                            n: n as i64,
                             cpu: t,
                             wall: t,
                             ..PairScore::default()
@@ -255,7 +279,7 @@ mod tests {
             mk("twin", vec![("x", 0, 5, 3.0)]),
             mk("more", vec![("x", 0, 6, 100.0)]),
         ];
-        let m = rank(solvers, Mode::Parallel, &r, true);
+        let m = rank(solvers, Mode::Parallel, &r, true, &Participants::none());
         let order: Vec<(&str, u32)> = m
             .solvers
             .iter()
@@ -283,10 +307,22 @@ mod tests {
         a.correct = 100.001;
         b.correct = 100.002;
         // equal to the hundredth: the faster one wins
-        let m = rank(vec![a.clone(), b.clone()], Mode::Sequential, &r, true);
+        let m = rank(
+            vec![a.clone(), b.clone()],
+            Mode::Sequential,
+            &r,
+            true,
+            &Participants::none(),
+        );
         assert_eq!(m.solvers[0].solver, "b");
         b.cpu = 60.0;
-        let m = rank(vec![a, b], Mode::Sequential, &r, true);
+        let m = rank(
+            vec![a, b],
+            Mode::Sequential,
+            &r,
+            true,
+            &Participants::none(),
+        );
         assert_eq!(m.solvers[0].solver, "a");
     }
 
@@ -307,10 +343,41 @@ mod tests {
         ];
         // the hors-concours solver ranks first but cannot win; the best
         // competing one has no reduction, so 2019 declares no winner
-        let m = rank(s.clone(), Mode::Parallel, &r, true);
+        let m = rank(s.clone(), Mode::Parallel, &r, true, &Participants::none());
         assert_eq!(m.solvers[0].solver, "B");
         assert_eq!(m.winner, None);
-        let m16 = rank(s, Mode::Parallel, &Edition::Smtcomp2016.rules(), true);
+        let m16 = rank(
+            s,
+            Mode::Parallel,
+            &Edition::Smtcomp2016.rules(),
+            true,
+            &Participants::none(),
+        );
         assert_eq!(m16.winner.as_deref(), Some("A1"));
+    }
+
+    #[test]
+    fn derived_solvers_must_beat_their_base_by_ten_percent_in_2026() {
+        let p = Participants::parse(
+            "solver,team,competing,derived from\nbase,A,yes,\nnear,B,yes,base\nfar,C,yes,base\n",
+            "p",
+        )
+        .unwrap();
+        let mk = |name, n| solver_sums(&sp(name, vec![("x", 0, n, 1.0)]), None, 1.0, &p);
+        let solvers = vec![mk("base", 100), mk("near", 105), mk("far", 110)];
+        let r26 = Edition::Smtcomp2026.rules();
+        let m = rank(solvers.clone(), Mode::Parallel, &r26, true, &p);
+        let competing =
+            |m: &ModeScore, s: &str| m.solvers.iter().find(|x| x.solver == s).unwrap().competing;
+        assert!(competing(&m, "base") && competing(&m, "far") && !competing(&m, "near"));
+        assert_eq!(m.winner.as_deref(), Some("far"));
+        let m25 = rank(
+            solvers,
+            Mode::Parallel,
+            &Edition::Smtcomp2025.rules(),
+            true,
+            &p,
+        );
+        assert!(competing(&m25, "near"));
     }
 }

@@ -11,6 +11,8 @@
 
 pub mod beyond;
 pub mod division;
+pub mod division_map;
+pub mod editions;
 pub mod pair;
 pub mod participants;
 pub mod recognition;
@@ -23,6 +25,7 @@ use crate::score::result::{
     SCHEMA_VERSION,
 };
 use division::{family_of, family_weights, is_competitive, rank, solver_sums, SolverPairs};
+use division_map::DivisionMap;
 use pair::{score_pair, Mode, PairScore};
 use participants::Participants;
 use recognition::PairView;
@@ -39,6 +42,9 @@ pub struct ScoreOptions {
     pub rejudge: bool,
     /// Warnings from earlier stages (importers) to carry into the report.
     pub warnings: Vec<String>,
+    /// Which logics each division groups (2021 on); `None`: a division is
+    /// a logic.
+    pub divisions: Option<DivisionMap>,
 }
 
 /// One pair after scoring.
@@ -66,7 +72,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
     let mut rejudged = 0u64;
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut duplicates = Vec::new();
-    let mut by_division: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
+    let mut by_logic: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
     for rec in pairs {
         if rec.assertions < rules.min_assertions {
             excluded += 1;
@@ -86,7 +92,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         if verdict != rec.verdict {
             rejudged += 1;
         }
-        by_division
+        by_logic
             .entry(&rec.division)
             .or_default()
             .push((rec, verdict));
@@ -135,14 +141,67 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         }
     }
 
+    flag_negative_reductions(&by_logic, rules, &mut warnings);
+    // divisions: the map's grouping of the logics, or the logics themselves
+    let mut by_division: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
+    let mut logics_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (logic, recs) in &by_logic {
+        let division = match &options.divisions {
+            Some(map) => map.division_of(logic).unwrap_or_else(|| {
+                warnings.push(format!(
+                    "logic {logic} is in no division of {}: scored as a division of its own",
+                    map.source
+                ));
+                logic
+            }),
+            None => logic,
+        };
+        by_division
+            .entry(division)
+            .or_default()
+            .extend(recs.iter().cloned());
+        logics_of
+            .entry(division)
+            .or_default()
+            .push(logic.to_string());
+    }
     let mut divisions = Vec::new();
     let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
     let mut pair_rows = Vec::new();
     for (name, recs) in by_division {
-        let (score, scored, rows) = score_division(name, recs, rules, participants);
+        let (mut score, scored, rows) = score_division(name, recs, rules, participants);
+        score.logics = logics_of.remove(name).unwrap_or_default();
         divisions.push(score);
         division_pairs.push(scored);
         pair_rows.extend(rows);
+    }
+    let logics = options.divisions.as_ref().map(|_| {
+        by_logic
+            .into_iter()
+            .map(|(name, recs)| {
+                let mut score = score_division(name, recs, rules, participants).0;
+                score.logics = vec![name.to_string()];
+                score
+            })
+            .collect()
+    });
+    if let Some(margin) = rules.derived_margin {
+        for d in &divisions {
+            for (mode, m) in [("sequential", &d.sequential), ("parallel", &d.parallel)] {
+                for s in m.solvers.iter().filter(|s| !s.competing) {
+                    if let Some(base) = participants.get(&s.solver).derived_from {
+                        if participants.get(&s.solver).competing {
+                            warnings.push(format!(
+                                "{}: {mode}: {} is derived from {base} and does not beat it by {:.0} %: shown hors concours",
+                                d.name,
+                                s.solver,
+                                margin * 100.0
+                            ));
+                        }
+                    }
+                }
+            }
+        }
     }
     let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
     ScoreReport {
@@ -154,7 +213,9 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         pairs: pair_rows.len() as u64,
         excluded_pairs: excluded,
         rejudged_pairs: rejudged,
+        division_map: options.divisions.as_ref().map(|m| m.source.clone()),
         divisions,
+        logics,
         recognitions,
         warnings,
         beyond: Vec::new(),
@@ -218,17 +279,18 @@ fn score_division<'a>(
                         .collect(),
                     gap_to_best: mine
                         .iter()
-                        .map(|s| best_of(&s.rec.benchmark).saturating_sub(s.mode(mode).n))
+                        .map(|s| best_of(&s.rec.benchmark).saturating_sub(s.mode(mode).gain()))
                         .sum(),
                 };
                 solver_sums(&sp, weights.as_ref(), scale, participants)
             })
             .collect();
-        rank(sums, mode, rules, competitive)
+        rank(sums, mode, rules, competitive, participants)
     };
     let rows = scored
         .iter()
         .map(|s| PairRow {
+            logic: s.rec.division.clone(),
             solver: s.rec.solver.clone(),
             benchmark: s.rec.benchmark.clone(),
             division: name.to_string(),
@@ -248,7 +310,7 @@ fn score_division<'a>(
             sequential: s.seq,
             parallel: s.par,
             best_reduction: best_of(&s.rec.benchmark),
-            gap: best_of(&s.rec.benchmark).saturating_sub(s.par.n),
+            gap: best_of(&s.rec.benchmark).saturating_sub(s.par.gain()),
             origin: s.rec.origin.clone(),
             contradiction: s.rec.contradiction.map(|c| c.label().to_string()),
         })
@@ -271,6 +333,7 @@ fn score_division<'a>(
     };
     let division = DivisionScore {
         name: name.to_string(),
+        logics: Vec::new(),
         benchmarks: n,
         families: families.values().collect::<BTreeSet<_>>().len() as u64,
         assertions: assertions.values().sum(),
@@ -280,6 +343,33 @@ fn score_division<'a>(
         virtual_best,
     };
     (division, scored, rows)
+}
+
+/// A warning per pair whose core is larger than its benchmark's assertion
+/// count (bad counts in the data): its reduction is negative, kept or
+/// scored 0 as the edition did, never hidden.
+fn flag_negative_reductions(
+    by_logic: &BTreeMap<&str, Vec<(&PairRecord, Verdict)>>,
+    rules: &Rules,
+    warnings: &mut Vec<String>,
+) {
+    for (rec, verdict) in by_logic.values().flatten() {
+        let n = pair::signed_reduction(rec);
+        if n < 0 && *verdict == Verdict::Validated {
+            warnings.push(format!(
+                "negative reduction: {} on {}: core of {} names, but the data counts {} assertions; reduction {n} {}",
+                rec.solver,
+                rec.benchmark,
+                rec.core_size.unwrap_or(0),
+                rec.assertions,
+                if rules.negative_reductions {
+                    "counted, as the edition did"
+                } else {
+                    "scored 0"
+                }
+            ));
+        }
+    }
 }
 
 fn per_mode<T>(f: impl Fn(Mode) -> T) -> PerMode<T> {

@@ -2,7 +2,7 @@
 //! verdict is worth under an edition, then the time accounting that decides
 //! whether the answer counts at all. Pure functions over a [`PairRecord`].
 
-use super::rules::{MissingCore, Rules, TimeAccounting};
+use super::rules::{MissingCore, Rules, StatusMismatch, TimeAccounting, TimeoutCount};
 use crate::campaign::pair::{Contradiction, PairRecord, RunStatus, Verdict};
 use serde::Serialize;
 
@@ -35,8 +35,9 @@ impl Mode {
 pub struct PairScore {
     /// e: 1 for an erroneous result, else 0.
     pub e: u32,
-    /// n: the reduction A − |core| of a validated core, else 0.
-    pub n: u64,
+    /// n: the reduction A − |core| of a validated core, else 0. Negative
+    /// only under an edition that kept negative reductions (2024).
+    pub n: i64,
     /// c: CPU seconds after the edition's time accounting.
     pub cpu: f64,
     /// w: wall-clock seconds after the edition's time accounting.
@@ -50,6 +51,21 @@ pub struct PairScore {
     pub discarded: bool,
 }
 
+impl PairScore {
+    /// The reduction as a gain: n, or 0 when negative (virtual best,
+    /// recognitions).
+    pub fn gain(&self) -> u64 {
+        self.n.max(0) as u64
+    }
+}
+
+/// A − |core|, signed: negative when the data's assertion count is smaller
+/// than the core (bad counts in a benchmark list).
+pub fn signed_reduction(rec: &PairRecord) -> i64 {
+    let core = rec.core_size.unwrap_or(rec.assertions);
+    rec.assertions as i64 - core as i64
+}
+
 /// The verdict's worth (e, n) when the answer counts. `verdict` may differ
 /// from `rec.verdict` when the edition re-judged the checkers' tally.
 ///
@@ -57,7 +73,7 @@ pub struct PairScore {
 /// answer: no reduction in any edition, an error stays an error; and
 /// contradictory output (two answers, two cores) is itself an error under
 /// the editions that count ill-formed output as one (2016–2019 presets).
-pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, u64) {
+pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, i64) {
     let (e, n) = clean_worth(rec, verdict, rules);
     match rec.contradiction {
         None => (e, n),
@@ -66,13 +82,31 @@ pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32
     }
 }
 
-fn clean_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, u64) {
+fn clean_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, i64) {
+    if rules.status_mismatch == StatusMismatch::NoScore {
+        let answer = match verdict {
+            Verdict::SatAnswer => Some("sat"),
+            Verdict::Unknown | Verdict::NoAnswer => None,
+            _ => Some("unsat"),
+        };
+        if let (Some(a), Some(x)) = (answer, rec.expected.as_deref()) {
+            if a != x {
+                return (0, 0);
+            }
+        }
+    }
     match verdict {
-        Verdict::Validated => (
-            0,
-            rec.assertions
-                .saturating_sub(rec.core_size.unwrap_or(rec.assertions)),
-        ),
+        Verdict::Validated => {
+            let n = signed_reduction(rec);
+            (
+                0,
+                if rules.negative_reductions {
+                    n
+                } else {
+                    n.max(0)
+                },
+            )
+        }
         Verdict::Refuted | Verdict::SatAnswer => (1, 0),
         Verdict::IllFormed { .. } => (u32::from(rules.ill_formed_is_error), 0),
         Verdict::UnsatNoCore => match rules.missing_core {
@@ -118,6 +152,11 @@ pub fn score_pair(rec: &PairRecord, verdict: &Verdict, rules: &Rules, mode: Mode
                 s.discarded = true;
             }
         }
+        TimeAccounting::SolvedOnly | TimeAccounting::Par2 => {
+            if s.wall > t || (mode == Mode::Sequential && s.cpu > t) {
+                s.discarded = true;
+            }
+        }
     }
     if rules.answer_needs_complete_run && rec.status != RunStatus::Complete {
         s.discarded = true;
@@ -126,6 +165,25 @@ pub fn score_pair(rec: &PairRecord, verdict: &Verdict, rules: &Rules, mode: Mode
         let (e, n) = verdict_worth(rec, verdict, rules);
         s.e = e;
         s.n = n;
+    }
+    let answered = !s.discarded
+        && matches!(
+            verdict,
+            Verdict::Validated | Verdict::NotValidated | Verdict::Unchecked | Verdict::SatAnswer
+        );
+    match rules.time_accounting {
+        TimeAccounting::SolvedOnly if !answered => {
+            s.cpu = 0.0;
+            s.wall = 0.0;
+        }
+        TimeAccounting::Par2 if !(answered && s.e == 0) => {
+            s.cpu = 2.0 * t;
+            s.wall = 2.0 * t;
+        }
+        _ => {}
+    }
+    if rules.timeouts == TimeoutCount::WallClock {
+        s.timeout = rec.status == RunStatus::Timeout || rec.wall > t;
     }
     s
 }
@@ -265,7 +323,79 @@ mod tests {
     fn limit_2025_is_1200() {
         let r = rec(Verdict::Validated, RunStatus::Complete, 1300.0, 1300.0);
         let s = score(&r, Edition::Smtcomp2025, Mode::Parallel);
-        assert!(s.discarded);
-        assert_eq!(s.wall, 1200.0);
+        assert!(s.discarded && s.timeout);
+        // from 2023 a pair without an answer adds no time
+        assert_eq!((s.n, s.cpu, s.wall), (0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn time_accounting_2023_on() {
+        // sequential: CPU over T scores nothing, and is no timeout (wall < T)
+        let r = rec(Verdict::Validated, RunStatus::Complete, 1500.0, 500.0);
+        let seq = score(&r, Edition::Smtcomp2024, Mode::Sequential);
+        assert_eq!(
+            (seq.n, seq.cpu, seq.wall, seq.timeout),
+            (0, 0.0, 0.0, false)
+        );
+        let par = score(&r, Edition::Smtcomp2024, Mode::Parallel);
+        assert_eq!((par.n, par.cpu, par.wall), (6, 1500.0, 500.0));
+        // 2020 (penalty accounting) charges T and counts a timeout
+        let s20 = score(&r, Edition::Smtcomp2020, Mode::Sequential);
+        assert_eq!((s20.n, s20.cpu, s20.timeout), (0, 1200.0, true));
+        // a memout adds no time from 2023, T before
+        let m = rec(Verdict::NoAnswer, RunStatus::Memout, 10.0, 12.0);
+        let s = score(&m, Edition::Smtcomp2023, Mode::Parallel);
+        assert_eq!(
+            (s.cpu, s.wall, s.memout, s.timeout),
+            (0.0, 0.0, true, false)
+        );
+        let s = score(&m, Edition::Smtcomp2022, Mode::Parallel);
+        assert_eq!((s.cpu, s.wall), (1200.0, 1200.0));
+        // an unknown answer adds no time
+        let u = rec(Verdict::Unknown, RunStatus::Complete, 7.0, 7.0);
+        assert_eq!(score(&u, Edition::Smtcomp2024, Mode::Parallel).wall, 0.0);
+    }
+
+    #[test]
+    fn negative_reductions_2024_only() {
+        let mut r = rec(Verdict::Validated, RunStatus::Complete, 1.0, 1.0);
+        r.core_size = Some(13);
+        assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).n, -3);
+        assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).gain(), 0);
+        assert_eq!(score(&r, Edition::Smtcomp2023, Mode::Parallel).n, 0);
+        assert_eq!(score(&r, Edition::Smtcomp2025, Mode::Parallel).n, 0);
+    }
+
+    #[test]
+    fn sat_on_an_unsat_benchmark_by_edition() {
+        let mut r = rec(Verdict::SatAnswer, RunStatus::Complete, 1.0, 1.0);
+        r.expected = Some("unsat".into());
+        // the 2019-2023 program: a contradicting answer is no answer
+        let s = score(&r, Edition::Smtcomp2020, Mode::Parallel);
+        assert_eq!((s.e, s.n), (0, 0));
+        // the rules text, and the 2024 tool: an error
+        assert_eq!(score(&r, Edition::Smtcomp2018, Mode::Parallel).e, 1);
+        assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).e, 1);
+        let mut text = Edition::Smtcomp2020.rules();
+        text.contradiction = Contradiction::Error;
+        assert_eq!(score_pair(&r, &r.verdict, &text, Mode::Parallel).e, 1);
+        // unknown expected status: the program kept the archive's verdict
+        r.expected = None;
+        assert_eq!(score(&r, Edition::Smtcomp2020, Mode::Parallel).e, 1);
+    }
+
+    #[test]
+    fn par2_2026() {
+        let solved = rec(Verdict::Validated, RunStatus::Complete, 3.0, 4.0);
+        let s = score(&solved, Edition::Smtcomp2026, Mode::Parallel);
+        assert_eq!((s.n, s.cpu, s.wall), (6, 3.0, 4.0));
+        for v in [Verdict::Unknown, Verdict::Refuted, Verdict::NoAnswer] {
+            let r = rec(v, RunStatus::Complete, 3.0, 4.0);
+            let s = score(&r, Edition::Smtcomp2026, Mode::Parallel);
+            assert_eq!((s.cpu, s.wall), (2400.0, 2400.0));
+        }
+        let slow = rec(Verdict::Validated, RunStatus::Complete, 1300.0, 400.0);
+        let s = score(&slow, Edition::Smtcomp2026, Mode::Sequential);
+        assert_eq!((s.n, s.cpu), (0, 2400.0));
     }
 }

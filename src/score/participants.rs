@@ -5,7 +5,9 @@
 //!
 //! CSV with a header; columns (case-insensitive): `solver`, `team`,
 //! `competing` (`yes`/`no`, also `true`/`false`, `1`/`0`), and optionally
-//! `display name` (or `display`). Extra columns are ignored.
+//! `display name` (or `display`), and `derived from` (the data name of the
+//! solver it was derived from; SMT-COMP 2026 ranks a derived solver only
+//! when it beats its base). Extra columns are ignored.
 
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -23,6 +25,8 @@ pub struct Participant {
     pub competing: bool,
     /// Name shown in reports.
     pub display: String,
+    /// The solver this one was derived from (data name), when it is one.
+    pub derived_from: Option<String>,
 }
 
 /// The table, or its absence.
@@ -70,6 +74,7 @@ impl Participants {
         };
         let (c_solver, c_team, c_comp) = (col(&["solver"])?, col(&["team"])?, col(&["competing"])?);
         let c_display = find(&["display name", "display", "display_name", "name"]);
+        let c_base = find(&["derived from", "derived_from", "base"]);
         let mut rows = BTreeMap::new();
         for (i, record) in reader.records().enumerate() {
             let line = i + 2;
@@ -104,6 +109,7 @@ impl Participants {
                     team,
                     competing,
                     display,
+                    derived_from: c_base.map(get).filter(|b| !b.is_empty()),
                 },
             );
         }
@@ -121,6 +127,7 @@ impl Participants {
                 team: solver.to_string(),
                 competing: self.rows.is_empty(),
                 display: solver.to_string(),
+                derived_from: None,
             })
     }
 
@@ -147,6 +154,13 @@ mod tests {
         assert!(!p.get("B").competing);
         assert!(!p.get("C").competing, "unlisted solvers are hors concours");
         assert!(Participants::none().get("C").competing);
+        let d = Participants::parse(
+            "solver,team,competing,derived from\nA,T,yes,\nA2,U,yes,A\n",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(d.get("A").derived_from, None);
+        assert_eq!(d.get("A2").derived_from.as_deref(), Some("A"));
     }
 
     #[test]

@@ -30,8 +30,17 @@ pub struct ScoreReport {
     /// Pairs whose verdict was re-judged from the checkers' tally to a
     /// different verdict (only with `--rejudge`).
     pub rejudged_pairs: u64,
-    /// One entry per division (logic), by name.
+    /// The logic → division map used (a file, or `divisions/<edition>.toml`);
+    /// absent when a division is a logic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub division_map: Option<String>,
+    /// One entry per division, by name (a division is a logic up to 2020,
+    /// a group of logics from 2021).
     pub divisions: Vec<DivisionScore>,
+    /// With a division map: the same results per logic (each entry's
+    /// `logics` holds its one logic). Absent when a division is a logic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logics: Option<Vec<DivisionScore>>,
     /// Track-wide recognitions of the edition.
     pub recognitions: Recognitions,
     /// Things the user should know: unlisted participants, import problems.
@@ -91,8 +100,10 @@ impl Occupancy {
 /// One division's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct DivisionScore {
-    /// Division name (the logic).
+    /// Division name (up to 2020 the logic).
     pub name: String,
+    /// The logics of the division present in the data.
+    pub logics: Vec<String>,
     /// N: number of distinct benchmarks in the division.
     pub benchmarks: u64,
     /// Number of benchmark families (by the family definition used).
@@ -304,6 +315,8 @@ pub struct Overall {
 /// One pair with every flag (the per-pair CSV row).
 #[derive(Clone, Debug, Serialize)]
 pub struct PairRow {
+    /// The benchmark's logic (its division up to 2020).
+    pub logic: String,
     /// Solver (data name).
     pub solver: String,
     /// Benchmark id.

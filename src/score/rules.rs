@@ -14,109 +14,7 @@ use crate::campaign::pair::{CheckerTally, Verdict};
 use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
 
-/// A named rules edition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Edition {
-    /// SMT-COMP 2016: family weights, N-scaled, checkers z3/cvc4/mathsat.
-    #[serde(rename = "smtcomp-2016")]
-    Smtcomp2016,
-    /// SMT-COMP 2017: as 2016; a core is refuted by a sat majority or by the
-    /// producing solver itself.
-    #[serde(rename = "smtcomp-2017")]
-    Smtcomp2017,
-    /// SMT-COMP 2018: as 2017 without the producer clause.
-    #[serde(rename = "smtcomp-2018")]
-    Smtcomp2018,
-    /// SMT-COMP 2019: plain sums, time penalties, biggest lead and largest
-    /// contribution.
-    #[serde(rename = "smtcomp-2019")]
-    Smtcomp2019,
-    /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
-    /// validation, best overall ranking.
-    #[serde(rename = "smtcomp-2025")]
-    Smtcomp2025,
-}
-
-impl Edition {
-    /// The preset's name as used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Edition::Smtcomp2016 => "smtcomp-2016",
-            Edition::Smtcomp2017 => "smtcomp-2017",
-            Edition::Smtcomp2018 => "smtcomp-2018",
-            Edition::Smtcomp2019 => "smtcomp-2019",
-            Edition::Smtcomp2025 => "smtcomp-2025",
-        }
-    }
-
-    /// Every edition, oldest first.
-    pub const ALL: [Edition; 5] = [
-        Edition::Smtcomp2016,
-        Edition::Smtcomp2017,
-        Edition::Smtcomp2018,
-        Edition::Smtcomp2019,
-        Edition::Smtcomp2025,
-    ];
-
-    /// The preset's parameters.
-    pub fn rules(self) -> Rules {
-        let old = Rules {
-            edition: self,
-            time_limit: 2400.0,
-            family_weights: true,
-            n_scaling: true,
-            family: FamilyDef::Directory,
-            answer_needs_complete_run: true,
-            time_accounting: TimeAccounting::Clamp,
-            ill_formed_is_error: true,
-            missing_core: MissingCore::Error,
-            validation: Policy::Smtcomp2016,
-            tie_precision: Some(0.01),
-            winner_needs_reduction: false,
-            min_assertions: 0,
-            divisions_won: true,
-            lead_and_contribution: false,
-            best_overall: None,
-        };
-        match self {
-            Edition::Smtcomp2016 => old,
-            Edition::Smtcomp2017 => Rules {
-                validation: Policy::Smtcomp2017,
-                ..old
-            },
-            Edition::Smtcomp2018 => Rules {
-                validation: Policy::Smtcomp2018,
-                ..old
-            },
-            Edition::Smtcomp2019 => Rules {
-                family_weights: false,
-                n_scaling: false,
-                family: FamilyDef::FirstFolder,
-                answer_needs_complete_run: false,
-                time_accounting: TimeAccounting::Penalty,
-                missing_core: MissingCore::NoScore,
-                validation: Policy::Smtcomp2018,
-                tie_precision: None,
-                winner_needs_reduction: true,
-                divisions_won: false,
-                lead_and_contribution: true,
-                ..old
-            },
-            Edition::Smtcomp2025 => Rules {
-                edition: self,
-                time_limit: 1200.0,
-                ill_formed_is_error: false,
-                validation: Policy::Smtcomp2025,
-                min_assertions: 2,
-                best_overall: Some(BestOverall {
-                    error_penalty: -2.0,
-                    log_base: 10.0,
-                }),
-                ..Edition::Smtcomp2019.rules()
-            },
-        }
-    }
-}
+pub use super::editions::Edition;
 
 /// What a benchmark family is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -173,6 +71,69 @@ pub enum TimeAccounting {
     /// parallel) exceeds T gets c = w = T, its answer discarded, and counts
     /// as a timeout.
     Penalty,
+    /// 2023/2024 on (the `smtcomp` tool, rules23–25): CPU and wall scores
+    /// count only pairs with an answer (`sat` or `unsat`); a sequential pair
+    /// whose CPU time exceeds T scores nothing at all, time included; a pair
+    /// over T in wall time has its answer discarded and adds no time.
+    SolvedOnly,
+    /// 2026 (rules26): PAR-2. A solved pair adds its time; every other pair
+    /// (timeout, memout, unknown, error, over the limit) adds 2T.
+    Par2,
+}
+
+/// Which pairs the published timeout count includes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimeoutCount {
+    /// Status timeout, or the mode's clock over T (2016–2022 programs).
+    OverLimit,
+    /// Wall-clock timeouts only, the same in both modes (2023 on).
+    WallClock,
+}
+
+/// Which time breaks ties after errors and reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankTime {
+    /// CPU time in the sequential ranking, wall time in the parallel one
+    /// (rules §7.3 up to 2023).
+    ByMode,
+    /// Wall time in both rankings (the `smtcomp` tool sorts every page by
+    /// error, reduction, wall time, CPU time).
+    Wall,
+}
+
+/// What an answer that contradicts the benchmark's expected status is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StatusMismatch {
+    /// As the verdict says: a `sat` answer is an error (the rules text,
+    /// and the `smtcomp` tool from 2024).
+    Error,
+    /// Nothing, no error either: the 2019–2023 scoring program scored only
+    /// answers matching the expected status (or of unknown status), so a
+    /// `sat` on a benchmark expected `unsat` counted as no answer. This is
+    /// what reproduces the pages those programs published (2020 UF).
+    NoScore,
+}
+
+impl std::str::FromStr for StatusMismatch {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        parse_name("status-mismatch rule", name)
+    }
+}
+
+/// How the scrambling seed is derived from the entrants' numbers and the
+/// NYSE Composite opening value (RULES.md §10); `coreval scramble --rules`
+/// computes it (`scramble::random::seed_from_entrants`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeedFormula {
+    /// (Σ numbers + ⌊NYSE⌋) mod 2³⁰ (rules text 2016–2023).
+    SumModulo,
+    /// (Σ numbers mod 2³⁰) + ⌊100 × NYSE⌋ (the `smtcomp` tool, 2024 on).
+    ModuloThenNyse,
 }
 
 /// What an `unsat` answer without a core is worth.
@@ -237,6 +198,25 @@ pub struct Rules {
     pub lead_and_contribution: bool,
     /// Track-wide: best overall (2025).
     pub best_overall: Option<BestOverall>,
+    /// Which pairs count as timeouts in the published count.
+    pub timeouts: TimeoutCount,
+    /// Which time breaks ties in each ranking.
+    pub rank_time: RankTime,
+    /// A reduction is A − |core| even when negative (2024: the tool's
+    /// assertion count was sometimes smaller than a core). Otherwise such a
+    /// pair scores 0. Every such pair is flagged in the report either way.
+    pub negative_reductions: bool,
+    /// Divisions group several logics (2021 on): the edition ships a
+    /// logic → division map, `divisions/<edition>.toml`.
+    pub grouped_divisions: bool,
+    /// A solver derived from another (participants column `derived from`)
+    /// is ranked only when its reduction beats its base solver's by this
+    /// fraction (2026: 0.10); otherwise it is shown hors concours.
+    pub derived_margin: Option<f64>,
+    /// How the edition derived its scrambling seed.
+    pub seed: SeedFormula,
+    /// What an answer contradicting the expected status is worth.
+    pub status_mismatch: StatusMismatch,
 }
 
 impl Rules {

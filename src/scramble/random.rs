@@ -113,6 +113,29 @@ pub fn competition_seed(entrant_numbers: &[u32], nyse_integer_part: u64) -> u32 
     sum as u32
 }
 
+/// The seed of the `smtcomp` tool (2024 on): (Σ numbers mod 2³⁰) +
+/// ⌊100 × NYSE⌋, the modulo taken before the index is added; `None` when
+/// it does not fit the generator's 32-bit seed.
+pub fn tool_seed(entrant_numbers: &[u32], nyse_hundredths: u64) -> Option<u32> {
+    let sum = entrant_numbers
+        .iter()
+        .fold(0u64, |acc, &n| (acc + n as u64) % SEED_MODULUS);
+    u32::try_from(sum + nyse_hundredths).ok()
+}
+
+/// ⌊100 × value⌋ of an index value as published (`10523.45` → 1052345).
+pub fn parse_nyse_hundredths(text: &str) -> anyhow::Result<u64> {
+    let int = parse_nyse(text)?;
+    let t = text.trim().replace(',', "");
+    let frac = t.split_once('.').map(|(_, f)| f).unwrap_or("");
+    let cents: u64 = format!("{:0<2}", &frac[..frac.len().min(2)])
+        .parse()
+        .unwrap_or(0);
+    int.checked_mul(100)
+        .and_then(|v| v.checked_add(cents))
+        .with_context(|| format!("--nyse {text:?}: value too large"))
+}
+
 /// The integer part of an index value as published (`10523.45`, `10,523.45`).
 pub fn parse_nyse(text: &str) -> anyhow::Result<u64> {
     let t = text.trim().replace(',', "");
@@ -208,16 +231,31 @@ pub struct CompetitionSeed {
 }
 
 /// The seed from an entrants file and the NYSE opening value.
-pub fn seed_from_entrants(path: &Path, nyse: &str) -> anyhow::Result<CompetitionSeed> {
+///
+/// `modulo_first`: the `smtcomp` tool's formula ([`tool_seed`], 2024 on)
+/// instead of the rules text's ([`competition_seed`]).
+pub fn seed_from_entrants(
+    path: &Path,
+    nyse: &str,
+    modulo_first: bool,
+) -> anyhow::Result<CompetitionSeed> {
     let entrants = read_entrants(path)?;
     let numbers: Vec<u32> = entrants
         .iter()
         .filter(|e| !e.organizer)
         .map(|e| e.number)
         .collect();
-    let nyse = parse_nyse(nyse)?;
+    let (seed, nyse) = if modulo_first {
+        let h = parse_nyse_hundredths(nyse)?;
+        let seed = tool_seed(&numbers, h)
+            .with_context(|| format!("--nyse {nyse:?}: the seed does not fit 32 bits"))?;
+        (seed, h / 100)
+    } else {
+        let n = parse_nyse(nyse)?;
+        (competition_seed(&numbers, n), n)
+    };
     Ok(CompetitionSeed {
-        seed: competition_seed(&numbers, nyse),
+        seed,
         entrants: numbers.len(),
         organizers: entrants.len() - numbers.len(),
         nyse,
@@ -315,7 +353,7 @@ mod tests {
         let e = read_entrants(&p).unwrap();
         assert_eq!(e.len(), 3);
         assert!(e[2].organizer);
-        let seed = seed_from_entrants(&p, "11000.5").unwrap();
+        let seed = seed_from_entrants(&p, "11000.5", false).unwrap();
         assert_eq!((seed.entrants, seed.organizers, seed.nyse), (2, 1, 11_000));
         assert_eq!(
             seed.seed as u64,
@@ -328,5 +366,17 @@ mod tests {
         assert!(read_entrants(&p).is_ok());
         std::fs::write(&p, "solver,value\nA,1\n").unwrap();
         assert!(read_entrants(&p).is_err());
+    }
+
+    #[test]
+    fn the_tool_takes_the_modulo_before_the_index() {
+        let numbers = [(1u32 << 30) - 1, 5];
+        assert_eq!(parse_nyse_hundredths("10,523.456").unwrap(), 1_052_345);
+        assert_eq!(parse_nyse_hundredths("10523.4").unwrap(), 1_052_340);
+        assert_eq!(parse_nyse_hundredths("10523").unwrap(), 1_052_300);
+        // (2^30 - 1 + 5) mod 2^30 = 4, then + 1052345
+        assert_eq!(tool_seed(&numbers, 1_052_345), Some(1_052_349));
+        // the rules text: (sum + 10523) mod 2^30
+        assert_eq!(competition_seed(&numbers, 10523), 10527);
     }
 }

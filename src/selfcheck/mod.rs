@@ -243,7 +243,7 @@ pub fn run(
             ..Naming::default()
         },
         limits: Limits {
-            time: opts.timeout,
+            time: Some(opts.timeout),
             checker_time: opts.checker_timeout,
             ..Limits::default()
         },

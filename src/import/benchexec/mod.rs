@@ -5,14 +5,19 @@
 //! dashes). Each run becomes an unchecked [`PairRecord`] through
 //! [`RawRun::into_record`]; the answer comes from [`crate::answer::parse_output`], the
 //! division and assertion count from the caller's benchmark lookup.
-//! Compressed XML or zipped log folders are not read: unzip them first.
+//! BenchExec's compressed layout is read as is: the XML as `.xml.bz2`, the
+//! log folder as `<…>.logfiles.zip` ([`logs`]).
+
+mod logs;
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
 use crate::campaign::pair::{PairRecord, RunStatus};
 use anyhow::{bail, Context, Result};
+use logs::Logs;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// How to read a result file.
@@ -20,24 +25,35 @@ pub struct BenchExecOptions<'a> {
     /// Solver name for every run; default: the `tool` attribute, with the
     /// run set's name appended (`tool.runset`) when there is one.
     pub solver: Option<String>,
-    /// Folder of the output logs; default: BenchExec's `<…>.logfiles` beside
-    /// the XML.
+    /// Folder (or `.zip` of it) of the output logs; default: BenchExec's
+    /// `<…>.logfiles` beside the XML, or `<…>.logfiles.zip` when only that
+    /// exists.
     pub logs: Option<PathBuf>,
     /// Benchmark id (the run's `name`) → division and assertion count.
     pub lookup: BenchmarkLookup<'a>,
 }
 
-/// Import a result XML file and its logs.
+/// Import a result XML file (plain or `.xml.bz2`) and its logs.
 pub fn import_file(xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
     let name = xml.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if name.ends_with(".bz2") || name.ends_with(".gz") || name.ends_with(".zip") {
+    if name.ends_with(".gz") || name.ends_with(".zip") {
         bail!(
-            "{}: compressed result files are not read; decompress it first",
+            "{}: only BenchExec's own compression (`.xml.bz2`) is read; decompress it first",
             xml.display()
         );
     }
-    let text = crate::regular::read_to_string(xml)
-        .with_context(|| format!("cannot read {}", xml.display()))?;
+    let text = if name.ends_with(".bz2") {
+        let file =
+            crate::regular::open(xml).with_context(|| format!("cannot read {}", xml.display()))?;
+        let mut text = String::new();
+        bzip2::read::BzDecoder::new(file)
+            .read_to_string(&mut text)
+            .with_context(|| format!("{}: not bzip2-compressed UTF-8 text", xml.display()))?;
+        text
+    } else {
+        crate::regular::read_to_string(xml)
+            .with_context(|| format!("cannot read {}", xml.display()))?
+    };
     import_str(&text, xml, opts)
 }
 
@@ -46,14 +62,17 @@ pub fn default_log_dir(xml: &Path) -> PathBuf {
     let name = xml.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let stem = match name.find(".results.") {
         Some(i) => &name[..i],
-        None => name.trim_end_matches(".xml"),
+        None => name.trim_end_matches(".bz2").trim_end_matches(".xml"),
     };
     xml.with_file_name(format!("{stem}.logfiles"))
 }
 
 /// Import result XML text; `xml` names it and locates the logs.
 pub fn import_str(text: &str, xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
-    let logs = opts.logs.clone().unwrap_or_else(|| default_log_dir(xml));
+    let logs = match &opts.logs {
+        Some(path) => Logs::open(path)?,
+        None => Logs::beside(xml)?,
+    };
     let mut reader = Reader::from_str(text);
     let line_of = |pos: u64| {
         1 + text.as_bytes()[..(pos as usize).min(text.len())]
@@ -190,7 +209,7 @@ fn one_run(
     cols: &HashMap<String, String>,
     solver: &str,
     runset: Option<&str>,
-    logs: &Path,
+    logs: &Logs,
     opts: &BenchExecOptions<'_>,
     origin: String,
 ) -> Result<PairRecord, String> {
@@ -221,16 +240,12 @@ fn one_run(
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(name);
-    // Names from the XML must not lead outside the log folder.
-    let candidates = [
-        runset.and_then(|r| crate::safepath::safe_join(logs, &format!("{r}.{base}.log")).ok()),
-        crate::safepath::safe_join(logs, &format!("{base}.log")).ok(),
-    ];
-    let log = candidates
-        .iter()
-        .flatten()
-        .find_map(|p| crate::regular::read(p).ok())
-        .ok_or_else(|| format!("no output log for `{name}` in {}", logs.display()))?;
+    let log = runset
+        .map(|r| format!("{r}.{base}.log"))
+        .into_iter()
+        .chain([format!("{base}.log")])
+        .find_map(|file| logs.read(&file))
+        .ok_or_else(|| format!("no output log for `{name}` in {}", logs.path().display()))?;
     let output = crate::answer::parse_output(strip_log_header(&log));
     Ok(RawRun {
         solver,

@@ -27,7 +27,7 @@ pub fn virtual_best<'a>(
     let mut best: BTreeMap<&str, (u64, Vec<&str>)> = BTreeMap::new();
     for p in pairs {
         let entry = best.entry(p.benchmark).or_insert((0, Vec::new()));
-        let n = if p.score.e == 0 { p.score.n } else { 0 };
+        let n = if p.score.e == 0 { p.score.gain() } else { 0 };
         if n > entry.0 {
             *entry = (n, vec![p.solver]);
         } else if n == entry.0 && n > 0 {
@@ -116,7 +116,8 @@ pub fn biggest_lead(divisions: &[DivisionScore], mode: Mode) -> Vec<Lead> {
 fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f64, f64) {
     let mut best: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
     for p in pairs.iter().filter(|p| Some(p.solver) != without) {
-        let time = if p.score.n == 0 {
+        let gain = p.score.gain();
+        let time = if gain == 0 {
             t
         } else {
             match mode {
@@ -124,9 +125,9 @@ fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f
                 Mode::Parallel => p.score.wall,
             }
         };
-        let e = best.entry(p.benchmark).or_insert((p.score.n, time));
-        if p.score.n > e.0 || (p.score.n == e.0 && time < e.1) {
-            *e = (p.score.n, time);
+        let e = best.entry(p.benchmark).or_insert((gain, time));
+        if gain > e.0 || (gain == e.0 && time < e.1) {
+            *e = (gain, time);
         }
     }
     best.values()

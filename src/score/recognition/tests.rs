@@ -43,6 +43,7 @@ fn div(
     let m = ModeScore { winner, solvers };
     DivisionScore {
         name: name.into(),
+        logics: vec![name.into()],
         benchmarks,
         families: 1,
         assertions,
@@ -62,7 +63,7 @@ fn pv(solver: &'static str, benchmark: &'static str, e: u32, n: u64, t: f64) -> 
         benchmark,
         score: PairScore {
             e,
-            n,
+            n: n as i64,
             cpu: t,
             wall: t,
             ..PairScore::default()

@@ -1,0 +1,222 @@
+//! The data of the `smtcomp` tool that runs SMT-COMP since 2024 (BenchExec
+//! underneath): its results file (`results-uc-YYYY.json.gz`,
+//! `{"results": [row…]}`, one row per (solver, benchmark) with `track`,
+//! `solver`, `file` {`logic`, `family` (folders), `name`}, `result`,
+//! `cpu_time`, `wallclock_time`, `nb_answers`) and its benchmark list
+//! (`benchmarks-YYYY.json.gz`, `{"non_incremental": [{"file": …,
+//! "asserts": A}…], …}`), read plain or gzip-compressed.
+//!
+//! The results are already validated by the tool, so verdicts are final:
+//! `unsat` → `Validated` with a core of `nb_answers` names (the tool turned
+//! an `unsat` without a core into `unknown`), `sat` → `SatAnswer`,
+//! `unknown` → `Unknown`, `Timeout` → no answer with a timeout,
+//! `OutOfMemory` → no answer with a memout, an invalidated core →
+//! `Refuted`, a core it could not validate → `NotValidated`. The record's
+//! benchmark id is `<logic>/<family…>/<name>`, its division the logic, A the
+//! list's `asserts`. Rows of other tracks are counted and skipped; a row
+//! whose benchmark is not in the list, or whose result is unknown to this
+//! reader, is an [`Issue`].
+
+use super::{Import, Issue};
+use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+#[derive(Deserialize)]
+struct File {
+    logic: String,
+    #[serde(default)]
+    family: Vec<String>,
+    name: String,
+}
+
+impl File {
+    fn id(&self) -> String {
+        let mut parts = vec![self.logic.as_str()];
+        parts.extend(self.family.iter().map(String::as_str));
+        parts.push(&self.name);
+        parts.join("/")
+    }
+}
+
+#[derive(Deserialize)]
+struct Row {
+    #[serde(default)]
+    track: Option<String>,
+    solver: String,
+    file: File,
+    result: String,
+    cpu_time: f64,
+    wallclock_time: f64,
+    #[serde(default)]
+    nb_answers: i64,
+}
+
+#[derive(Deserialize)]
+struct Results {
+    results: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+struct Bench {
+    file: File,
+    asserts: u64,
+}
+
+#[derive(Deserialize)]
+struct Benchmarks {
+    #[serde(default)]
+    non_incremental: Vec<Bench>,
+}
+
+/// Read a file, gunzipping it when it starts with the gzip magic bytes.
+fn read_maybe_gz(path: &Path) -> Result<Vec<u8>> {
+    let raw =
+        crate::regular::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .with_context(|| format!("{}: bad gzip data", path.display()))?;
+        Ok(out)
+    } else {
+        Ok(raw)
+    }
+}
+
+/// Import a results file with its benchmark list.
+pub fn import_files(results: &Path, benchmarks: &Path) -> Result<Import> {
+    let list: Benchmarks = serde_json::from_slice(&read_maybe_gz(benchmarks)?)
+        .with_context(|| format!("{}: not a benchmark list", benchmarks.display()))?;
+    let rows: Results = serde_json::from_slice(&read_maybe_gz(results)?)
+        .with_context(|| format!("{}: not a results file", results.display()))?;
+    let asserts: HashMap<String, u64> = list
+        .non_incremental
+        .into_iter()
+        .map(|b| (b.file.id(), b.asserts))
+        .collect();
+    Ok(import_rows(rows.results, &asserts, results))
+}
+
+fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> Import {
+    let mut import = Import::default();
+    let issue = |i: usize, message: String| Issue {
+        file: path.to_path_buf(),
+        line: None,
+        message: format!("row {}: {message}", i + 1),
+    };
+    let mut other_tracks = 0u64;
+    for (i, row) in rows.into_iter().enumerate() {
+        if row.track.as_deref().is_some_and(|t| t != "UnsatCore") {
+            other_tracks += 1;
+            continue;
+        }
+        let id = row.file.id();
+        let Some(&a) = asserts.get(&id) else {
+            import
+                .issues
+                .push(issue(i, format!("{id} is not in the benchmark list")));
+            continue;
+        };
+        let (verdict, status) = match row.result.as_str() {
+            "unsat" => (Verdict::Validated, RunStatus::Complete),
+            "sat" => (Verdict::SatAnswer, RunStatus::Complete),
+            "unknown" => (Verdict::Unknown, RunStatus::Complete),
+            "Timeout" => (Verdict::NoAnswer, RunStatus::Timeout),
+            "OutOfMemory" => (Verdict::NoAnswer, RunStatus::Memout),
+            r if r.contains("Invalidated") => (Verdict::Refuted, RunStatus::Complete),
+            r if r.contains("NotValidated") => (Verdict::NotValidated, RunStatus::Complete),
+            r => {
+                import.issues.push(issue(
+                    i,
+                    format!("unknown result `{r}` of {} on {id}", row.solver),
+                ));
+                continue;
+            }
+        };
+        let has_core = matches!(
+            verdict,
+            Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
+        );
+        import.pairs.push(PairRecord {
+            solver: row.solver,
+            division: row.file.logic.clone(),
+            benchmark: id,
+            assertions: a,
+            core_size: has_core.then_some(row.nb_answers.max(0) as u64),
+            verdict,
+            status,
+            cpu: row.cpu_time,
+            wall: row.wallclock_time,
+            origin: Some(format!("{}:row {}", path.display(), i + 1)),
+            ..PairRecord::default()
+        });
+    }
+    if other_tracks > 0 {
+        import.issues.push(Issue {
+            file: path.to_path_buf(),
+            line: None,
+            message: format!("{other_tracks} rows of other tracks than UnsatCore skipped"),
+        });
+    }
+    import
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_become_final_records() {
+        let results = r#"{"results":[
+          {"track":"UnsatCore","solver":"s","file":{"logic":"QF_LIA","family":["f","g"],"name":"b.smt2"},
+           "result":"unsat","cpu_time":1.5,"wallclock_time":2.0,"memory_usage":1.0,"nb_answers":3},
+          {"track":"UnsatCore","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
+           "result":"Timeout","cpu_time":1201,"wallclock_time":1201,"nb_answers":0},
+          {"track":"UnsatCore","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"x.smt2"},
+           "result":"unsat","cpu_time":1,"wallclock_time":1,"nb_answers":1},
+          {"track":"UnsatCore","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
+           "result":"weird","cpu_time":1,"wallclock_time":1,"nb_answers":0},
+          {"track":"SingleQuery","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
+           "result":"sat","cpu_time":1,"wallclock_time":1,"nb_answers":0}]}"#;
+        let rows: Results = serde_json::from_str(results).unwrap();
+        let asserts: HashMap<String, u64> = [("QF_LIA/f/g/b.smt2", 10), ("QF_LIA/f/c.smt2", 4)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let import = import_rows(rows.results, &asserts, Path::new("r.json"));
+        assert_eq!(import.pairs.len(), 2);
+        let p = &import.pairs[0];
+        assert_eq!(
+            (p.benchmark.as_str(), p.division.as_str()),
+            ("QF_LIA/f/g/b.smt2", "QF_LIA")
+        );
+        assert_eq!(
+            (p.assertions, p.core_size, &p.verdict),
+            (10, Some(3), &Verdict::Validated)
+        );
+        assert_eq!(import.pairs[1].status, RunStatus::Timeout);
+        assert_eq!(import.pairs[1].core_size, None);
+        let issues: Vec<String> = import.issues.iter().map(|i| i.to_string()).collect();
+        assert_eq!(issues.len(), 3, "{issues:?}");
+        assert!(issues[0].contains("row 3") && issues[0].contains("not in the benchmark list"));
+        assert!(issues[1].contains("unknown result `weird`"));
+        assert!(issues[2].contains("1 rows of other tracks"));
+    }
+
+    #[test]
+    fn gzip_and_plain_files_read_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("b.json");
+        let text = br#"{"non_incremental":[{"file":{"logic":"QF_UF","family":[],"name":"a.smt2"},"asserts":2}]}"#;
+        std::fs::write(&plain, text).unwrap();
+        let gz = dir.path().join("b.json.gz");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut enc, text).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        assert_eq!(read_maybe_gz(&plain).unwrap(), read_maybe_gz(&gz).unwrap());
+    }
+}

@@ -1,0 +1,236 @@
+//! The named rules editions and their parameters, one [`Rules`] value per
+//! edition, each built from the previous one by what changed (RULES.md).
+//!
+//! | edition | what it changed |
+//! |---|---|
+//! | 2016 | family weights × N, 2400 s, any sat checker refutes, complete runs only |
+//! | 2017 | sat majority refutes, or the producing solver saying sat |
+//! | 2018 | sat majority only |
+//! | 2019 | answers contradicting the expected status score nothing (the scoring program), plain sums, time penalties (memout/over T cost T), timeouts counted, no winner without reduction, biggest lead and largest contribution |
+//! | 2020 | 1200 s (the exclusion lists are input: `--exclude`) |
+//! | 2021 | a malformed core is no error; divisions group logics |
+//! | 2022 | the 2022 division map |
+//! | 2023 | time counted for answered pairs only, sequential over T scores 0, wall-clock timeouts only |
+//! | 2024 | the `smtcomp` tool: every `sat` is an error again, validation by the 2025 rule, negative reductions kept, ranked by wall time in both modes, seed (Σ mod 2³⁰) + ⌊100·NYSE⌋ |
+//! | 2025 | benchmarks with fewer than 2 assertions left out, best overall |
+//! | 2026 | PAR-2 times, derived solvers must beat their base by 10 % |
+
+use super::rules::{
+    BestOverall, StatusMismatch, FamilyDef, MissingCore, RankTime, Rules, SeedFormula,
+    TimeAccounting, TimeoutCount,
+};
+use crate::campaign::edition_limits::EDITION_TIME_LIMITS;
+use crate::campaign::policy::Policy;
+use serde::{Deserialize, Serialize};
+
+/// A named rules edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Edition {
+    /// SMT-COMP 2016: family weights, N-scaled, checkers z3/cvc4/mathsat.
+    #[serde(rename = "smtcomp-2016")]
+    Smtcomp2016,
+    /// SMT-COMP 2017: as 2016; a core is refuted by a sat majority or by the
+    /// producing solver itself.
+    #[serde(rename = "smtcomp-2017")]
+    Smtcomp2017,
+    /// SMT-COMP 2018: as 2017 without the producer clause.
+    #[serde(rename = "smtcomp-2018")]
+    Smtcomp2018,
+    /// SMT-COMP 2019: plain sums, time penalties, biggest lead and largest
+    /// contribution.
+    #[serde(rename = "smtcomp-2019")]
+    Smtcomp2019,
+    /// SMT-COMP 2020: as 2019 with a 1200 s limit.
+    #[serde(rename = "smtcomp-2020")]
+    Smtcomp2020,
+    /// SMT-COMP 2021: malformed cores are no error; multi-logic divisions.
+    #[serde(rename = "smtcomp-2021")]
+    Smtcomp2021,
+    /// SMT-COMP 2022: as 2021 with that year's divisions.
+    #[serde(rename = "smtcomp-2022")]
+    Smtcomp2022,
+    /// SMT-COMP 2023: time for answered pairs only, wall-clock timeouts.
+    #[serde(rename = "smtcomp-2023")]
+    Smtcomp2023,
+    /// SMT-COMP 2024: the `smtcomp` tool's scoring.
+    #[serde(rename = "smtcomp-2024")]
+    Smtcomp2024,
+    /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
+    /// validation, best overall ranking.
+    #[serde(rename = "smtcomp-2025")]
+    Smtcomp2025,
+    /// SMT-COMP 2026: PAR-2 times and the derived-solver rule.
+    #[serde(rename = "smtcomp-2026")]
+    Smtcomp2026,
+}
+
+impl Edition {
+    /// Every edition, oldest first.
+    pub const ALL: [Edition; 11] = [
+        Edition::Smtcomp2016,
+        Edition::Smtcomp2017,
+        Edition::Smtcomp2018,
+        Edition::Smtcomp2019,
+        Edition::Smtcomp2020,
+        Edition::Smtcomp2021,
+        Edition::Smtcomp2022,
+        Edition::Smtcomp2023,
+        Edition::Smtcomp2024,
+        Edition::Smtcomp2025,
+        Edition::Smtcomp2026,
+    ];
+
+    /// The preset's name as used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Smtcomp2016 => "smtcomp-2016",
+            Edition::Smtcomp2017 => "smtcomp-2017",
+            Edition::Smtcomp2018 => "smtcomp-2018",
+            Edition::Smtcomp2019 => "smtcomp-2019",
+            Edition::Smtcomp2020 => "smtcomp-2020",
+            Edition::Smtcomp2021 => "smtcomp-2021",
+            Edition::Smtcomp2022 => "smtcomp-2022",
+            Edition::Smtcomp2023 => "smtcomp-2023",
+            Edition::Smtcomp2024 => "smtcomp-2024",
+            Edition::Smtcomp2025 => "smtcomp-2025",
+            Edition::Smtcomp2026 => "smtcomp-2026",
+        }
+    }
+
+    /// Seconds per solver run, from the table the campaign's defaults read
+    /// too (declaration order is [`Edition::ALL`]'s, checked by a test).
+    pub fn time_limit(self) -> f64 {
+        EDITION_TIME_LIMITS[self as usize].1
+    }
+
+    /// The edition before this one (`None` for 2016).
+    fn previous(self) -> Option<Edition> {
+        let i = Edition::ALL.iter().position(|e| *e == self)?;
+        i.checked_sub(1).map(|p| Edition::ALL[p])
+    }
+
+    /// The preset's parameters: the previous edition's, changed by what this
+    /// edition changed.
+    pub fn rules(self) -> Rules {
+        let Some(prev) = self.previous() else {
+            return Rules {
+                edition: self,
+                time_limit: self.time_limit(),
+                family_weights: true,
+                n_scaling: true,
+                family: FamilyDef::Directory,
+                answer_needs_complete_run: true,
+                time_accounting: TimeAccounting::Clamp,
+                ill_formed_is_error: true,
+                missing_core: MissingCore::Error,
+                validation: Policy::Smtcomp2016,
+                tie_precision: Some(0.01),
+                winner_needs_reduction: false,
+                min_assertions: 0,
+                divisions_won: true,
+                lead_and_contribution: false,
+                best_overall: None,
+                timeouts: TimeoutCount::OverLimit,
+                rank_time: RankTime::ByMode,
+                negative_reductions: false,
+                grouped_divisions: false,
+                derived_margin: None,
+                seed: SeedFormula::SumModulo,
+                status_mismatch: StatusMismatch::Error,
+            };
+        };
+        let old = Rules {
+            edition: self,
+            time_limit: self.time_limit(),
+            ..prev.rules()
+        };
+        match self {
+            Edition::Smtcomp2016 => old,
+            Edition::Smtcomp2017 => Rules {
+                validation: Policy::Smtcomp2017,
+                ..old
+            },
+            Edition::Smtcomp2018 => Rules {
+                validation: Policy::Smtcomp2018,
+                ..old
+            },
+            Edition::Smtcomp2019 => Rules {
+                family_weights: false,
+                n_scaling: false,
+                family: FamilyDef::FirstFolder,
+                answer_needs_complete_run: false,
+                time_accounting: TimeAccounting::Penalty,
+                missing_core: MissingCore::NoScore,
+                tie_precision: None,
+                winner_needs_reduction: true,
+                divisions_won: false,
+                lead_and_contribution: true,
+                status_mismatch: StatusMismatch::NoScore,
+                ..old
+            },
+            Edition::Smtcomp2020 => old,
+            Edition::Smtcomp2021 => Rules {
+                ill_formed_is_error: false,
+                grouped_divisions: true,
+                ..old
+            },
+            Edition::Smtcomp2022 => old,
+            Edition::Smtcomp2023 => Rules {
+                time_accounting: TimeAccounting::SolvedOnly,
+                timeouts: TimeoutCount::WallClock,
+                ..old
+            },
+            Edition::Smtcomp2024 => Rules {
+                validation: Policy::Smtcomp2025,
+                negative_reductions: true,
+                rank_time: RankTime::Wall,
+                seed: SeedFormula::ModuloThenNyse,
+                status_mismatch: StatusMismatch::Error,
+                ..old
+            },
+            Edition::Smtcomp2025 => Rules {
+                negative_reductions: false,
+                min_assertions: 2,
+                best_overall: Some(BestOverall {
+                    error_penalty: -2.0,
+                    log_base: 10.0,
+                }),
+                ..old
+            },
+            Edition::Smtcomp2026 => Rules {
+                time_accounting: TimeAccounting::Par2,
+                derived_margin: Some(0.10),
+                ..old
+            },
+        }
+    }
+
+    /// The logic → division map the edition ships (`divisions/<name>.toml`),
+    /// when its divisions group logics.
+    pub fn division_map(self) -> Option<&'static str> {
+        match self {
+            Edition::Smtcomp2021 => Some(include_str!("../../divisions/smtcomp-2021.toml")),
+            Edition::Smtcomp2022 => Some(include_str!("../../divisions/smtcomp-2022.toml")),
+            Edition::Smtcomp2023 => Some(include_str!("../../divisions/smtcomp-2023.toml")),
+            Edition::Smtcomp2024 => Some(include_str!("../../divisions/smtcomp-2024.toml")),
+            Edition::Smtcomp2025 => Some(include_str!("../../divisions/smtcomp-2025.toml")),
+            Edition::Smtcomp2026 => Some(include_str!("../../divisions/smtcomp-2026.toml")),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limit_table_follows_the_editions() {
+        for e in Edition::ALL {
+            assert_eq!(EDITION_TIME_LIMITS[e as usize].0, e.name());
+            assert_eq!(e.rules().time_limit, e.time_limit());
+        }
+        assert_eq!(Edition::Smtcomp2019.rules().time_limit, 2400.0);
+        assert_eq!(Edition::Smtcomp2020.rules().time_limit, 1200.0);
+    }
+}
