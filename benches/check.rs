@@ -24,7 +24,6 @@ use coreval::check::CheckSummary;
 use coreval::pipeline::{self, Stages};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -199,17 +198,7 @@ fn run_check(c: &Campaign) -> Pass {
         check: true,
         ..Stages::default()
     };
-    let s = pipeline::run(
-        c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap()
-    .check
-    .unwrap();
+    let s = pipeline::run_to_end(c, stages).unwrap().check.unwrap();
     let stage_wall = t.elapsed().as_secs_f64();
     let (b1, t1) = cpu_jiffies();
     let machine_busy = if t1 > t0 {
@@ -273,17 +262,7 @@ fn main() {
         solve: true,
         ..Stages::default()
     };
-    let s = pipeline::run(
-        &c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap()
-    .solve
-    .unwrap();
+    let s = pipeline::run_to_end(&c, stages).unwrap().solve.unwrap();
     println!(
         "solve: {} pairs in {:.1} s (not measured below)",
         s.total_pairs,

@@ -15,7 +15,6 @@
 use coreval::campaign::Campaign;
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -41,15 +40,7 @@ fn copy(from: &Path, to: &Path, top: bool) {
 }
 
 fn run(c: &Campaign, stages: Stages) -> pipeline::Summary {
-    pipeline::run(
-        c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap()
+    pipeline::run_to_end(c, stages).unwrap()
 }
 
 fn main() {

@@ -24,7 +24,6 @@ use coreval::pipeline::{self, Stages};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -155,15 +154,7 @@ fn named_campaign(dir: &Path, files: &[String]) -> Vec<PathBuf> {
         name: true,
         ..Stages::default()
     };
-    pipeline::run(
-        &c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap();
+    pipeline::run_to_end(&c, stages).unwrap();
     coreval::campaign::index::read_index(&c)
         .unwrap()
         .into_iter()
@@ -206,17 +197,7 @@ fn solve(c: &Campaign) -> usize {
         solve: true,
         ..Stages::default()
     };
-    let s = pipeline::run(
-        c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap()
-    .solve
-    .unwrap();
+    let s = pipeline::run_to_end(c, stages).unwrap().solve.unwrap();
     s.ran
 }
 

@@ -70,6 +70,12 @@ pub struct Quiet;
 
 impl Observer for Quiet {}
 
+/// [`run`] to the end: no shard, no report outputs, no cancel flag and
+/// nothing printed (benches and library callers).
+pub fn run_to_end(c: &Campaign, stages: Stages) -> Result<Summary> {
+    run(c, stages, None, None, &AtomicBool::new(false), &mut Quiet)
+}
+
 /// Run `stages` of a campaign in order. `shard` restricts solve (by pair)
 /// and check (by benchmark) to one shard; `outputs` are the report files
 /// (the campaign's defaults when `None`). Stops between stages once

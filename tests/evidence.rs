@@ -101,9 +101,17 @@ fn refuted_cores_have_evidence_that_reproduces_and_renders() {
         "one detail link per pair that did not pass"
     );
 
-    // The detail view of the first listed pair: its core file is relative
-    // and exists, every command reproduces the checker's answer.
-    let start = page.find("id=\"pair-0\"").unwrap();
+    // A detail view with a decided checker run (a refuted core): its core
+    // file is relative and exists, and every decided command reproduces
+    // the checker's answer from the campaign folder.
+    let i = (0..listed)
+        .find(|&i| {
+            detail_rows(&page, i)
+                .iter()
+                .any(|(_, a, _)| a == "sat" || a == "unsat")
+        })
+        .expect("a detail view with a decided checker run");
+    let start = page.find(&format!("id=\"pair-{i}\"")).unwrap();
     let view = &page[start..start + page[start..].find("</section>").unwrap()];
     let core_href = view
         .split("href=\"../")
@@ -115,8 +123,7 @@ fn refuted_cores_have_evidence_that_reproduces_and_renders() {
         camp.join(core_href).is_file(),
         "{core_href} is not in the campaign"
     );
-    let rows = detail_rows(&page, 0);
-    assert!(!rows.is_empty(), "no checker rows");
+    let rows = detail_rows(&page, i);
     let mut reproduced = 0;
     for (checker, answer, command) in &rows {
         assert!(
@@ -145,12 +152,12 @@ fn refuted_cores_have_evidence_that_reproduces_and_renders() {
         "no command repeated a decided run: {rows:?}"
     );
 
-    browser_renders(&html, dir.path());
+    browser_renders(&html, dir.path(), i);
 }
 
-/// Screenshots of the overview and of the first detail view; kept under
+/// Screenshots of the overview and of detail view `detail`; kept under
 /// `target/evidence-shots/` so they can be looked at.
-fn browser_renders(html: &Path, tmp: &Path) {
+fn browser_renders(html: &Path, tmp: &Path, detail: usize) {
     use common::browser::{file_url, png_size, screenshot, CHROMIUM};
     if !Path::new(CHROMIUM).exists() {
         eprintln!("skipping the screenshots: {CHROMIUM} is not installed");
@@ -165,7 +172,7 @@ fn browser_renders(html: &Path, tmp: &Path) {
     for (name, url) in [
         ("blank", file_url(&blank, "")),
         ("overview", file_url(html, "")),
-        ("detail", file_url(html, "#pair-0")),
+        ("detail", file_url(html, &format!("#pair-{detail}"))),
     ] {
         let png = shots.join(format!("{name}.png"));
         assert!(

@@ -3,7 +3,7 @@
 
 use crate::campaign::pair::Verdict;
 use crate::cmd::exit;
-use crate::pipeline::{self, Stages};
+use crate::pipeline::Stages;
 use anyhow::Result;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -48,23 +48,14 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
         c.config.check.minimality_budget = b;
     }
-    crate::cmd::interrupt::install();
     let stages = Stages {
         check: true,
         ..Stages::default()
     };
-    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
+    let Some(done) = super::solve::run_stage(&c, stages, &args.campaign, args.shard, args.wait)?
     else {
         return Ok(exit::OK);
     };
-    let done = pipeline::run(
-        &c,
-        stages,
-        args.shard,
-        None,
-        crate::cmd::interrupt::flag(),
-        &mut pipeline::Quiet,
-    )?;
     let s = done.check.unwrap_or_default();
     let pairs = done.pairs.unwrap_or_default();
     print_check_summary(&s, &pairs);

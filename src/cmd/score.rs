@@ -19,7 +19,7 @@ use crate::pipeline::{self, Quiet, Stages};
 use crate::report::{self, Exporter, Outputs};
 use crate::score::division_map::DivisionMap;
 use crate::score::participants::Participants;
-use crate::score::rules::{StatusMismatch, Edition, FamilyDef};
+use crate::score::rules::{Edition, FamilyDef, StatusMismatch};
 use crate::score::{score_pairs, ScoreOptions};
 use anyhow::{bail, Context, Result};
 use std::io::Write;

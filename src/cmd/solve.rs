@@ -35,25 +35,40 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
     Ok(c)
 }
 
-pub fn run(args: SolveArgs) -> Result<u8> {
-    let c = load(&args.campaign, args.jobs, args.shard)?;
+/// One stage of `c` quietly, as `coreval solve` and `coreval check` run it:
+/// Ctrl-C handling, the preflight and the campaign lock, then the pipeline.
+/// `None` when the preflight found nothing to do (it said why).
+pub fn run_stage(
+    c: &Campaign,
+    stages: Stages,
+    campaign_arg: &std::path::Path,
+    shard: Option<Shard>,
+    wait: bool,
+) -> Result<Option<pipeline::Summary>> {
     crate::cmd::interrupt::install();
-    let stages = Stages {
-        solve: true,
-        ..Stages::default()
-    };
-    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
-    else {
-        return Ok(exit::OK);
+    let Some(_lock) = super::preflight::before_stages(c, stages, campaign_arg, wait)? else {
+        return Ok(None);
     };
     let done = pipeline::run(
-        &c,
+        c,
         stages,
-        args.shard,
+        shard,
         None,
         crate::cmd::interrupt::flag(),
         &mut pipeline::Quiet,
     )?;
+    Ok(Some(done))
+}
+
+pub fn run(args: SolveArgs) -> Result<u8> {
+    let c = load(&args.campaign, args.jobs, args.shard)?;
+    let stages = Stages {
+        solve: true,
+        ..Stages::default()
+    };
+    let Some(done) = run_stage(&c, stages, &args.campaign, args.shard, args.wait)? else {
+        return Ok(exit::OK);
+    };
     print_solve_summary(&done.solve.unwrap_or_default());
     Ok(if done.interrupted {
         exit::INTERRUPTED

@@ -16,7 +16,7 @@
 //! | 2026 | PAR-2 times, derived solvers must beat their base by 10 % |
 
 use super::rules::{
-    BestOverall, StatusMismatch, FamilyDef, MissingCore, RankTime, Rules, SeedFormula,
+    BestOverall, FamilyDef, MissingCore, RankTime, Rules, SeedFormula, StatusMismatch,
     TimeAccounting, TimeoutCount,
 };
 use crate::campaign::edition_limits::EDITION_TIME_LIMITS;
