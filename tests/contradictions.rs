@@ -76,7 +76,7 @@ fn contradictions_score_nothing_and_show_in_the_reports() {
     cfg.cache = Some(dir.join("cache"));
     cfg.jobs = 2;
     cfg.naming.allow_no_status = true;
-    cfg.limits.time = 20.0;
+    cfg.limits.time = Some(20.0);
     cfg.check.checkers = vec!["z3".into(), "yices".into(), "cvc4".into()];
     cfg.check.early_stop = false;
     // z3 with minimal cores, then clean, then `sat`, then SIGSEGV.

@@ -104,7 +104,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             duplicates[0]
         ));
     }
-    let contradictory: Vec<String> = by_division
+    let contradictory: Vec<String> = by_logic
         .values()
         .flatten()
         .filter_map(|(r, _)| {

@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(score(&r, Edition::Smtcomp2018, Mode::Parallel).e, 1);
         assert_eq!(score(&r, Edition::Smtcomp2024, Mode::Parallel).e, 1);
         let mut text = Edition::Smtcomp2020.rules();
-        text.contradiction = Contradiction::Error;
+        text.status_mismatch = crate::score::rules::StatusMismatch::Error;
         assert_eq!(score_pair(&r, &r.verdict, &text, Mode::Parallel).e, 1);
         // unknown expected status: the program kept the archive's verdict
         r.expected = None;
