@@ -91,14 +91,16 @@ fn label<T: serde::Serialize>(v: &T) -> String {
 }
 
 /// The shell command that repeats a checker's run on a core, from the
-/// campaign folder (the core file it got: the plain one, or its dialect's
-/// variant).
+/// campaign folder (the core file it got: its dialect's variant when one
+/// was written, else the plain one).
 fn command(def: &SolverDef, hash: &str, l: &Loaded) -> String {
     let c = l.campaign;
-    let file = match Dialect::new(def.accepts_named, &def.unsupported_commands) {
-        Some(d) => format!("cores/{hash}.{}.smt2", d.id()),
-        None => format!("cores/{hash}.smt2"),
-    };
+    // The checker got its dialect's variant when the core needed one (the
+    // variant was written then), else the plain core.
+    let file = Dialect::new(def.accepts_named, &def.unsupported_commands)
+        .map(|d| format!("cores/{hash}.{}.smt2", d.id()))
+        .filter(|variant| c.dir.join(variant).is_file())
+        .unwrap_or_else(|| format!("cores/{hash}.smt2"));
     let (program, args) = def.command(&Invocation {
         file: Path::new(&file),
         timeout: c.checker_time,

@@ -103,7 +103,11 @@ fn a_campaign_is_scored_under_any_edition_and_division_map() {
         .assert()
         .success();
     let csv = std::fs::read_to_string(&csv).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",origin,logic"));
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",origin,contradiction,logic"));
     assert!(csv
         .lines()
         .any(|l| l.starts_with("QF_Equality,") && l.ends_with(",QF_AX")));
