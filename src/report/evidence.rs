@@ -21,7 +21,7 @@ pub const STYLE: &str = r#"
 .ov td.z{color:#bbb}.bad{color:#a00;font-weight:600}
 section.detail{display:none;border:1px solid #c60;border-radius:4px;padding:4px 14px;box-shadow:0 0 0 2px #fc8,0 8px 30px #0006}
 section.detail:target{display:block;position:fixed;top:2%;left:3%;right:3%;max-height:94%;overflow:auto;z-index:9;background:#fff}
-pre.out{background:#f4f4f4;padding:4px 6px;margin:2px 0;max-width:520px;overflow-x:auto;font-size:12px}
+pre.out{background:#f4f4f4;padding:4px 6px;margin:2px 0;max-width:380px;white-space:pre-wrap;word-break:break-all;font-size:12px}
 code.cmd{font-size:12px;word-break:break-all}dl.kv dt{font-weight:600;float:left;width:9em;clear:left}dl.kv dd{margin-left:10em}
 "#;
 
