@@ -74,6 +74,20 @@ pub struct SelfcheckArgs {
     /// Seconds of checker time per core for `--minimality`.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub minimality_budget: f64,
+    /// Competition rehearsal: run each benchmark as K scrambled variants
+    /// (seeds from the --rules edition's formula) and map each core back.
+    #[arg(long, value_name = "K", conflicts_with = "scramble_seeds")]
+    pub scrambles: Option<u32>,
+    /// The edition whose seed formula gives the --scrambles seeds
+    /// (default smtcomp-2025).
+    #[arg(long, value_name = "PRESET", requires = "scrambles")]
+    pub rules: Option<crate::score::rules::Edition>,
+    /// The entrant number the --scrambles seeds are computed from (default 0).
+    #[arg(long, value_name = "N", requires = "scrambles")]
+    pub scramble_base: Option<u32>,
+    /// Rehearse with these seeds (to repeat a failure), comma-separated.
+    #[arg(long, value_name = "SEEDS", value_delimiter = ',')]
+    pub scramble_seeds: Vec<u32>,
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -102,8 +116,12 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         answer_stream: args.answer_stream,
         minimality: args.minimality,
         minimality_budget: args.minimality_budget,
+        scramble_seed: None,
     };
     crate::cmd::interrupt::install();
+    if args.scrambles.is_some() || !args.scramble_seeds.is_empty() {
+        return rehearse(&args, &opts);
+    }
     let report = selfcheck::run(
         &opts,
         crate::cmd::interrupt::flag(),
@@ -146,6 +164,58 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     }
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
+    }
+    Ok(if report.count(Outcome::Failed) > 0 {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
+}
+
+/// `--scrambles K` / `--scramble-seeds`: the competition rehearsal.
+fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
+    use crate::selfcheck::rehearsal::{self, Seeds};
+    let seeds = match args.scrambles {
+        Some(count) => Seeds::Formula {
+            count,
+            edition: args
+                .rules
+                .unwrap_or(crate::score::rules::Edition::Smtcomp2025),
+            base: args.scramble_base.unwrap_or(0),
+        },
+        None => Seeds::Given(args.scramble_seeds.clone()),
+    };
+    let done = rehearsal::run(
+        opts,
+        &seeds,
+        crate::cmd::interrupt::flag(),
+        &mut |s, seeds, how| {
+            eprintln!(
+                "selfcheck: {} benchmark(s); solver `{}` (team {}); checkers {} ({}); left out as the solver's team: {}",
+                s.benchmarks,
+                s.solver,
+                s.team,
+                s.checkers.join(", "),
+                s.policy,
+                if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
+            );
+            let shown: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
+            eprintln!("selfcheck: rehearsal over {} scrambled variant(s), seeds {} ({how})", seeds.len(), shown.join(", "));
+        },
+        &mut |w| eprintln!("warning: {w}"),
+    )?;
+    let report = done.report;
+    if report.interrupted {
+        eprintln!("interrupted: nothing reported");
+        return Ok(exit::INTERRUPTED);
+    }
+    print_report(&report)?;
+    if let Some(path) = &args.junit {
+        junit::write(path, &report.results, &report.setup.properties(), report.elapsed)?;
+        eprintln!("JUnit XML: {}", path.display());
+    }
+    if let Some(d) = &done.kept {
+        eprintln!("scrambled variants kept in {}", d.display());
     }
     Ok(if report.count(Outcome::Failed) > 0 {
         exit::FAILURES

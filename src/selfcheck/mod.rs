@@ -27,6 +27,7 @@
 pub mod inputs;
 pub mod junit;
 pub mod outcome;
+pub mod rehearsal;
 
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
@@ -77,6 +78,9 @@ pub struct Options {
     pub minimality: bool,
     /// Seconds of checker time per core for that test.
     pub minimality_budget: f64,
+    /// Scramble every benchmark with this seed before naming (one variant
+    /// of the competition rehearsal, [`rehearsal`]).
+    pub scramble_seed: Option<u32>,
 }
 
 /// The run settings, for the report header and the JUnit properties.
@@ -128,6 +132,8 @@ pub struct Report {
     pub interrupted: bool,
     /// The campaign folder, when kept (`--workdir`).
     pub workdir: Option<PathBuf>,
+    /// With [`Options::scramble_seed`]: per result, in the same order.
+    pub scrambled: Vec<rehearsal::Scrambled>,
 }
 
 impl Report {
@@ -240,6 +246,7 @@ pub fn run(
             min_assertions: 1,
             allow_no_status: true,
             accept_any_status: true,
+            scramble_seed: opts.scramble_seed,
             ..Naming::default()
         },
         limits: Limits {
@@ -321,6 +328,7 @@ pub fn run(
         elapsed: 0.0,
         interrupted,
         workdir: opts.workdir.clone(),
+        scrambled: Vec::new(),
     };
     if interrupted {
         return Ok(report);
@@ -354,6 +362,12 @@ pub fn run(
             }),
             _ => None,
         };
+        if opts.scramble_seed.is_some() {
+            report.scrambled.push(rehearsal::Scrambled {
+                original_core: mine.and_then(|p| p.original_core.clone()),
+                named_file: entry.output.as_ref().map(|o| c.named_dir().join(o)),
+            });
+        }
         report.results.push(outcome::classify(
             i,
             entry,
