@@ -24,6 +24,7 @@
 //! [`outcome`] turns the verdicts into test outcomes,
 //! [`junit`] writes them for CI.
 
+pub mod incremental;
 pub mod inputs;
 pub mod junit;
 pub mod outcome;
@@ -190,7 +191,15 @@ pub fn run(
         },
     };
     let checkers = select_checkers(&defs, &opts.checkers)?;
-    let inputs = inputs::collect(&opts.benchmarks, warn)?;
+    let mut incremental_inputs = Vec::new();
+    let mut single = Vec::new();
+    for i in inputs::collect(&opts.benchmarks, warn)? {
+        match incremental::commands(&i.source) {
+            Some(cmds) => incremental_inputs.push((i, cmds)),
+            None => single.push(i),
+        }
+    }
+    let inputs = single;
 
     let (_temp, dir) = match &opts.workdir {
         Some(d) => {
@@ -213,6 +222,7 @@ pub fn run(
             (Some(t), p)
         }
     };
+    std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
     let references: Vec<&SolverDef> = if opts.references {
         checkers.iter().filter(|k| k.produces_cores).collect()
@@ -296,10 +306,32 @@ pub fn run(
         checkers: checkers.iter().map(|k| k.name.clone()).collect(),
         references: references.iter().map(|k| k.name.clone()).collect(),
         policy: opts.policy,
-        benchmarks: inputs.len(),
+        benchmarks: inputs.len() + incremental_inputs.len(),
         minimality_budget: opts.minimality.then_some(opts.minimality_budget),
     };
     started(&setup);
+    let incremental_results = incremental::check_all(
+        &incremental_inputs,
+        &incremental::Setting {
+            author: &author,
+            checkers: &checkers,
+            policy: opts.policy,
+            timeout: opts.timeout,
+            checker_timeout: opts.checker_timeout,
+            dir: &dir.join("incremental"),
+        },
+        cancel,
+    )?;
+    if inputs.is_empty() {
+        return Ok(Report {
+            setup,
+            results: incremental_results,
+            elapsed: start.elapsed().as_secs_f64(),
+            interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
+            workdir: opts.workdir.clone(),
+            scrambled: Vec::new(),
+        });
+    }
 
     let stages = crate::pipeline::Stages {
         name: true,
@@ -377,6 +409,7 @@ pub fn run(
             opts.strict,
         ));
     }
+    report.results.extend(incremental_results);
     report.elapsed = start.elapsed().as_secs_f64();
     Ok(report)
 }

@@ -1,0 +1,225 @@
+//! Incremental and assumption cores in `coreval selfcheck`: a script with
+//! `push`/`pop`, several `check-sat`s or `check-sat-assuming` runs as the
+//! author wrote it (no naming, no added commands), its output is matched to
+//! its commands in order ([`script::judge`]), and every core or unsat
+//! assumption set after an `unsat` is checked by the independent checkers
+//! (the solver's team left out, the `--policy` deciding, and never
+//! validated without an independent `unsat`, as for single-query cores).
+//!
+//! A benchmark passes when every such answer is validated; it fails on an
+//! ill-formed or refuted answer, `unsat` without a core, or output that
+//! contradicts the script; it is skipped when nothing could be decided
+//! (no `unsat` query, a timeout before one, checkers undecided).
+
+pub mod script;
+pub mod sexp;
+
+use super::inputs::Input;
+use super::outcome::{BenchResult, Outcome};
+use crate::campaign::policy::{CheckAnswer, Decision, Policy, Tally};
+use crate::campaign::solvers::SolverUnderTest;
+use crate::checkers::SolverDef;
+use crate::runner::{self, RunSpec};
+use anyhow::{Context, Result};
+use script::{Check, Cmd};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// A script's commands, when it is one for this check (`Ok(None)`: a
+/// single-query script, or unreadable: the campaign reports it).
+pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
+    let bytes = std::fs::read(path).ok()?;
+    let cmds = crate::smtlib::scanner::commands(&bytes).ok()?;
+    let cmds: Vec<Cmd> = cmds
+        .iter()
+        .filter_map(|c| {
+            let text = std::str::from_utf8(&c.text).ok()?;
+            let sexp = sexp::parse_all(text).ok()?.pop()?;
+            Some(Cmd { sexp, line: c.line })
+        })
+        .collect();
+    script::is_incremental(&cmds).then_some(cmds)
+}
+
+/// What the check needs besides the script.
+pub struct Setting<'a> {
+    pub author: &'a SolverUnderTest,
+    pub checkers: &'a [SolverDef],
+    pub policy: Policy,
+    pub timeout: f64,
+    pub checker_timeout: f64,
+    /// Where the check scripts are written (kept with `--workdir`).
+    pub dir: &'a Path,
+}
+
+/// [`check`] on every incremental input, in order (none once cancelled).
+pub fn check_all(
+    inputs: &[(Input, Vec<Cmd>)],
+    s: &Setting,
+    cancel: &AtomicBool,
+) -> Result<Vec<BenchResult>> {
+    if !inputs.is_empty() {
+        std::fs::create_dir_all(s.dir).with_context(|| format!("cannot create {}", s.dir.display()))?;
+    }
+    let mut out = Vec::new();
+    for (i, cmds) in inputs {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        out.push(check(i, cmds, s, cancel)?);
+    }
+    Ok(out)
+}
+
+/// Run the author's solver on `input` and judge every answer.
+pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> Result<BenchResult> {
+    let logic = cmds
+        .iter()
+        .find_map(|c| {
+            let l = c.sexp.list()?;
+            (l.first()?.atom()? == "set-logic").then(|| l.get(1)?.atom().map(String::from))?
+        })
+        .unwrap_or_else(|| "ALL".into());
+    let mut r = BenchResult {
+        path: input.shown.clone(),
+        logic: Some(logic.clone()),
+        declared: None,
+        assertions: cmds.iter().filter(|c| c.sexp.list().and_then(|l| l.first()?.atom()).is_some_and(|h| h == "assert")).count() as u64,
+        outcome: Outcome::Skipped,
+        verdict: String::new(),
+        details: Vec::new(),
+        core_size: None,
+        reduction: None,
+        best: None,
+        time: None,
+        checkers: BTreeMap::new(),
+        minimality: None,
+        best_known: None,
+    };
+    if let Some(c) = script::unsupported(cmds) {
+        r.outcome = Outcome::Failed;
+        r.verdict = "not-usable".into();
+        r.details.push(format!(
+            "{}:{}: ({} …) in an incremental script: its output cannot be matched",
+            input.shown, c.line, "echo"
+        ));
+        return Ok(r);
+    }
+    let source = std::path::absolute(&input.source)?;
+    let (program, args) = s.author.def.command_for(&source, Duration::from_secs_f64(s.timeout), 0);
+    let run = runner::run(&RunSpec::new(program, args, Duration::from_secs_f64(s.timeout)), cancel);
+    r.time = Some(run.wall);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let output = match sexp::parse_all(&stdout) {
+        Ok(o) => o,
+        Err(why) => {
+            r.outcome = Outcome::Failed;
+            r.verdict = "ill-formed-output".into();
+            r.details.push(format!("the output is not S-expressions: {why}"));
+            return Ok(r);
+        }
+    };
+    let m = script::judge(cmds, &output);
+    let selected = crate::campaign::selection::select(s.checkers, &logic, s.author, true);
+    // Why it failed (first), or why nothing passed.
+    let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for f in &m.faults {
+        fails.push("contradictory-output".into());
+        r.details.push(format!("output does not match the script: {f}"));
+    }
+    let mut validated = 0;
+    for (n, q) in m.queries.iter().enumerate() {
+        let what = format!("line {}: unsat, {} {}", q.line, q.asked, q.answer);
+        match &q.check {
+            Check::IllFormed(label, why) => {
+                fails.push(format!("ill-formed:{label}"));
+                r.details.push(format!("{what}: ill-formed ({why})"));
+            }
+            Check::Missing(why) => {
+                fails.push("no-core".into());
+                r.details.push(format!("{what}: {why}"));
+            }
+            Check::Script(text) => {
+                let file = s.dir.join(format!("{}-q{}.smt2", sanitize(&input.id), n + 1));
+                std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+                let (tally, votes) = ask(&selected, &file, s.checker_timeout, cancel);
+                let decision = s.policy.decide(&tally);
+                let shown = votes.join(", ");
+                if tally.unsat > 0 && decision == Decision::Validated {
+                    validated += 1;
+                    r.details.push(format!("{what}: validated ({shown})"));
+                } else if decision == Decision::Refuted {
+                    fails.push("refuted".into());
+                    r.details.push(format!("{what}: refuted ({shown}; {})", file.display()));
+                } else {
+                    labels.push("undecided".into());
+                    r.details.push(format!("{what}: undecided ({})", if shown.is_empty() { "no independent checker".into() } else { shown }));
+                }
+            }
+        }
+        for note in &q.notes {
+            r.details.push(format!("  {note}"));
+        }
+    }
+    if let Some(line) = m.cut_at {
+        let why = if run.timed_out { "timeout".to_string() } else { run.exit.to_string() };
+        r.details.push(format!("the output ended before line {line} ({why})"));
+        if labels.is_empty() {
+            labels.push(if run.timed_out { "timeout".into() } else { "no-answer".into() });
+        }
+    }
+    r.outcome = if !fails.is_empty() {
+        Outcome::Failed
+    } else if validated > 0 && validated == m.queries.len() && m.cut_at.is_none() {
+        Outcome::Passed
+    } else {
+        Outcome::Skipped
+    };
+    r.verdict = match r.outcome {
+        Outcome::Passed => "validated".into(),
+        _ => fails
+            .first()
+            .or(labels.first())
+            .cloned()
+            .unwrap_or_else(|| "no-unsat-query".into()),
+    };
+    r.details.insert(0, format!("incremental: {} unsat answer(s) with a core or assumptions, {validated} validated", m.queries.len()));
+    Ok(r)
+}
+
+/// Each selected checker's answer on `file`, tallied, and `name answer`s.
+fn ask(selected: &[&SolverDef], file: &Path, timeout: f64, cancel: &AtomicBool) -> (Tally, Vec<String>) {
+    let mut t = Tally::default();
+    let mut votes = Vec::new();
+    for k in selected {
+        let limit = Duration::from_secs_f64(timeout);
+        let (program, args) = k.command_for(file, limit, 0);
+        let out = runner::run(&RunSpec::new(program, args, limit), cancel);
+        let answer = if out.timed_out {
+            CheckAnswer::Other
+        } else {
+            crate::check::classify_output(&crate::answer::parse_output(&out.stdout)).0
+        };
+        t.add(answer, false);
+        let label = match answer {
+            CheckAnswer::Sat => "sat",
+            CheckAnswer::Unsat => "unsat",
+            CheckAnswer::Other if out.timed_out => "timeout",
+            _ => "no vote",
+        };
+        votes.push(format!("{} {label}", k.name));
+    }
+    (t, votes)
+}
+
+fn sanitize(id: &str) -> String {
+    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect()
+}
+
+/// For the S-expression of a command in tests.
+#[cfg(test)]
+pub fn cmd(text: &str, line: u64) -> Cmd {
+    Cmd { sexp: sexp::parse_all(text).unwrap().pop().unwrap(), line }
+}

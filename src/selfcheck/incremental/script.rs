@@ -1,0 +1,367 @@
+//! The judgement of an incremental script's answers, without processes:
+//! the script's commands are replayed in order with their scope (`push`,
+//! `pop`, `reset`, `reset-assertions`), the solver's output items are
+//! matched to the commands that print something, and every `unsat`
+//! followed by `get-unsat-core` or `get-unsat-assumptions` becomes a
+//! [`Query`]: ill-formed at once, or a check script whose `unsat` the
+//! checkers must confirm.
+//!
+//! - `get-unsat-core`: every name must be that of a named assertion in
+//!   scope (or a symbol assumed by the `check-sat-assuming` it follows); a
+//!   name from a popped scope or an unknown name is ill-formed. Checked:
+//!   the script up to the query with the named assertions outside the core
+//!   removed (unnamed ones stay: a core is relative to them).
+//! - `get-unsat-assumptions`: every item must be one of the assumptions.
+//!   Accepted besides, as z3 prints them once cores are on: the name of a
+//!   named assertion in scope (ignored: the assertions in scope are part of
+//!   the check anyway) and the body of a `define-fun` constant that is an
+//!   assumption (read as that assumption). Checked: the script up to the
+//!   query, every assertion kept, with the answered assumptions asserted.
+
+use super::sexp::Sexp;
+use std::collections::HashMap;
+
+/// One top-level command of the script.
+#[derive(Clone, Debug)]
+pub struct Cmd {
+    pub sexp: Sexp,
+    pub line: u64,
+}
+
+impl Cmd {
+    fn head(&self) -> &str {
+        self.sexp
+            .list()
+            .and_then(|l| l.first())
+            .and_then(Sexp::atom)
+            .unwrap_or("")
+    }
+    fn arg(&self, i: usize) -> Option<&Sexp> {
+        self.sexp.list().and_then(|l| l.get(i + 1))
+    }
+    /// The `:named` name of an `assert`'s term, when it has one.
+    fn assert_name(&self) -> Option<String> {
+        let t = self.arg(0)?.list()?;
+        if t.first()?.atom()? != "!" {
+            return None;
+        }
+        let at = t.iter().position(|s| s.atom() == Some(":named"))?;
+        Some(t.get(at + 1)?.atom()?.to_string())
+    }
+}
+
+/// Commands whose answer is one output item.
+const PRINTING: &[&str] = &[
+    "check-sat",
+    "check-sat-assuming",
+    "get-unsat-core",
+    "get-unsat-assumptions",
+    "get-model",
+    "get-value",
+    "get-info",
+    "get-option",
+    "get-assignment",
+    "get-assertions",
+    "get-proof",
+    "simplify",
+];
+
+/// Options that only concern what the solver prints: left out of the
+/// check scripts (a checker need not support them).
+const OUTPUT_OPTIONS: &[&str] = &[
+    ":produce-unsat-cores",
+    ":produce-unsat-assumptions",
+    ":produce-models",
+    ":produce-proofs",
+    ":produce-assignments",
+    ":print-success",
+];
+
+/// Whether the script needs the incremental check: scopes, several
+/// queries or assumptions.
+pub fn is_incremental(cmds: &[Cmd]) -> bool {
+    let n = |h: &str| cmds.iter().filter(|c| c.head() == h).count();
+    n("push") + n("pop") + n("check-sat-assuming") + n("get-unsat-assumptions") > 0
+        || n("check-sat") > 1
+}
+
+/// A command the incremental check cannot match output to, if any.
+pub fn unsupported(cmds: &[Cmd]) -> Option<&Cmd> {
+    cmds.iter().find(|c| c.head() == "echo")
+}
+
+/// One `unsat` answer with its core or assumptions.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// Line of the `check-sat` / `check-sat-assuming`.
+    pub line: u64,
+    /// `get-unsat-core` or `get-unsat-assumptions`.
+    pub asked: String,
+    /// What the solver answered to it.
+    pub answer: String,
+    pub check: Check,
+    /// Remarks (accepted z3 conventions).
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// The script to give the checkers; the answer holds when it is unsat.
+    Script(String),
+    /// Ill-formed: the label (`popped-scope`, `unknown-name`, …) and why.
+    IllFormed(&'static str, String),
+    /// `unsat`, then an `(error …)` or no list where the core should be.
+    Missing(String),
+}
+
+/// What matching the output to the script found.
+#[derive(Debug, Default)]
+pub struct Matched {
+    pub queries: Vec<Query>,
+    /// Output that contradicts the script (a non-answer to `check-sat`,
+    /// items left over).
+    pub faults: Vec<String>,
+    /// The output ended before this line's command (timeout, crash).
+    pub cut_at: Option<u64>,
+}
+
+/// Replay `cmds` against the solver's `output` items.
+pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
+    let output: Vec<&Sexp> = output.iter().filter(|s| s.atom() != Some("success")).collect();
+    let mut m = Matched::default();
+    let mut next = output.into_iter();
+    // Scope: frames of the names, and of the commands (indices) that a
+    // check script repeats; a popped frame's commands are gone.
+    let mut frames: Vec<Vec<String>> = vec![Vec::new()];
+    let mut live: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut popped: Vec<String> = Vec::new();
+    let mut defines: HashMap<String, String> = HashMap::new();
+    // The last query: (answer, its line, its assumptions).
+    let mut last: Option<(String, u64, Vec<Sexp>)> = None;
+    for (i, c) in cmds.iter().enumerate() {
+        let head = c.head();
+        match head {
+            "push" | "pop" => {
+                let n = c.arg(0).and_then(Sexp::atom).and_then(|a| a.parse().ok()).unwrap_or(1usize);
+                for _ in 0..n {
+                    if head == "push" {
+                        frames.push(Vec::new());
+                        live.push(Vec::new());
+                    } else if frames.len() > 1 {
+                        popped.extend(frames.pop().unwrap_or_default());
+                        live.pop();
+                    }
+                }
+            }
+            "reset" | "reset-assertions" => {
+                popped.extend(frames.drain(..).flatten());
+                frames.push(Vec::new());
+                // reset-assertions keeps the logic and the options.
+                let kept: Vec<usize> = live
+                    .drain(..)
+                    .flatten()
+                    .filter(|&k| {
+                        head == "reset-assertions"
+                            && matches!(cmds[k].head(), "set-logic" | "set-option" | "set-info")
+                    })
+                    .collect();
+                live.push(kept);
+            }
+            "assert" => {
+                if let Some(n) = c.assert_name() {
+                    popped.retain(|p| p != &n);
+                    frames.last_mut().expect("a frame").push(n);
+                }
+            }
+            "define-fun" => {
+                let a = |k| c.arg(k);
+                if let (Some(Sexp::Atom(name)), Some(Sexp::List(p)), Some(s), Some(body)) =
+                    (a(0), a(1), a(2), a(3))
+                {
+                    if p.is_empty() && s.atom() == Some("Bool") {
+                        defines.insert(name.clone(), body.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+        if !PRINTING.contains(&head) {
+            if !matches!(head, "push" | "pop" | "reset" | "reset-assertions" | "exit" | "echo") {
+                live.last_mut().expect("a frame").push(i);
+            }
+            continue;
+        }
+        let scope: Vec<&Cmd> = live.iter().flatten().map(|&k| &cmds[k]).collect();
+        let Some(out) = next.next() else {
+            m.cut_at = Some(c.line);
+            return m;
+        };
+        let in_scope: Vec<&String> = frames.iter().flatten().collect();
+        match head {
+            "check-sat" | "check-sat-assuming" => {
+                let assumptions = match (head, c.arg(0)) {
+                    ("check-sat-assuming", Some(Sexp::List(l))) => l.clone(),
+                    _ => Vec::new(),
+                };
+                match out.atom() {
+                    Some(a @ ("sat" | "unsat" | "unknown")) => {
+                        last = Some((a.to_string(), c.line, assumptions))
+                    }
+                    _ if out.is_error() => last = None,
+                    _ => {
+                        m.faults.push(format!("line {}: {head} answered {out}", c.line));
+                        last = None;
+                    }
+                }
+            }
+            "get-unsat-core" | "get-unsat-assumptions" => {
+                let Some((answer, line, assumptions)) = &last else {
+                    continue;
+                };
+                if answer != "unsat" {
+                    continue;
+                }
+                let mut q = Query {
+                    line: *line,
+                    asked: head.to_string(),
+                    answer: out.to_string(),
+                    check: Check::Missing(String::new()),
+                    notes: Vec::new(),
+                };
+                q.check = match out.list().filter(|_| !out.is_error()) {
+                    None => Check::Missing(format!("{head} answered {out} after unsat")),
+                    Some(items) if head == "get-unsat-core" => {
+                        core_check(&scope, items, &in_scope, &popped, assumptions)
+                    }
+                    Some(items) => assumptions_check(
+                        &scope,
+                        items,
+                        &in_scope,
+                        &popped,
+                        assumptions,
+                        &defines,
+                        &mut q.notes,
+                    ),
+                };
+                m.queries.push(q);
+            }
+            _ => {}
+        }
+    }
+    let left = next.count();
+    if left > 0 {
+        m.faults.push(format!("{left} output item(s) after the last command's answer"));
+    }
+    m
+}
+
+/// Ill-formed unless `name` is in scope: a popped name or an unknown one.
+fn out_of_scope(name: &str, popped: &[String]) -> Check {
+    if popped.iter().any(|p| p == name) {
+        Check::IllFormed(
+            "popped-scope",
+            format!("{name} names an assertion of a popped scope"),
+        )
+    } else {
+        Check::IllFormed("unknown-name", format!("{name} is not a named assertion in scope"))
+    }
+}
+
+fn core_check(
+    before: &[&Cmd],
+    items: &[Sexp],
+    in_scope: &[&String],
+    popped: &[String],
+    assumptions: &[Sexp],
+) -> Check {
+    let mut names: Vec<&str> = Vec::new();
+    let mut assumed: Vec<&Sexp> = Vec::new();
+    for it in items {
+        let Some(name) = it.atom() else {
+            return Check::IllFormed("not-a-name", format!("{it} is not a name"));
+        };
+        if names.contains(&name) {
+            return Check::IllFormed("duplicate", format!("{name} is listed twice"));
+        }
+        if in_scope.iter().any(|s| s.as_str() == name) {
+            names.push(name);
+        } else if let Some(a) = assumptions.iter().find(|a| a.atom() == Some(name)) {
+            names.push(name);
+            assumed.push(a);
+        } else {
+            return out_of_scope(name, popped);
+        }
+    }
+    Check::Script(check_script(before, Some(&names), &assumed))
+}
+
+fn assumptions_check(
+    before: &[&Cmd],
+    items: &[Sexp],
+    in_scope: &[&String],
+    popped: &[String],
+    assumptions: &[Sexp],
+    defines: &HashMap<String, String>,
+    notes: &mut Vec<String>,
+) -> Check {
+    let mut assumed: Vec<&Sexp> = Vec::new();
+    for it in items {
+        let text = it.to_string();
+        if let Some(a) = assumptions.iter().find(|a| a.to_string() == text) {
+            assumed.push(a);
+        } else if let Some(a) = assumptions.iter().find(|a| {
+            a.atom()
+                .and_then(|n| defines.get(n))
+                .is_some_and(|body| *body == text)
+        }) {
+            notes.push(format!("{text} read as the assumption {a} (its definition)"));
+            assumed.push(a);
+        } else if in_scope.iter().any(|s| **s == text) {
+            notes.push(format!("{text} is an assertion's name, not an assumption: ignored"));
+        } else if it.atom().is_some() && popped.iter().any(|p| *p == text) {
+            return out_of_scope(&text, popped);
+        } else {
+            return Check::IllFormed(
+                "not-an-assumption",
+                format!("{text} is not one of the assumptions"),
+            );
+        }
+    }
+    Check::Script(check_script(before, None, &assumed))
+}
+
+/// The commands in scope at the query (a script without scopes: what a
+/// popped frame held is gone), without output options and, when `core`
+/// is given, without the named assertions outside it; then the assumed
+/// literals asserted, and `(check-sat)`.
+fn check_script(before: &[&Cmd], core: Option<&[&str]>, assumed: &[&Sexp]) -> String {
+    let mut s = String::new();
+    for c in before {
+        let h = c.head();
+        if PRINTING.contains(&h) || h == "exit" || h == "echo" {
+            continue;
+        }
+        let option = c.arg(0).and_then(Sexp::atom).unwrap_or("");
+        if h == "set-option" && OUTPUT_OPTIONS.contains(&option) {
+            continue;
+        }
+        if h == "assert" {
+            if let (Some(core), Some(n)) = (core, c.assert_name()) {
+                if !core.contains(&n.as_str()) {
+                    continue;
+                }
+            }
+        }
+        s.push_str(&c.sexp.to_string());
+        s.push('\n');
+    }
+    for a in assumed {
+        s.push_str(&format!("(assert {a})\n"));
+    }
+    s.push_str("(check-sat)\n(exit)\n");
+    s
+}
+
+#[cfg(test)]
+#[path = "script_tests.rs"]
+mod tests;

@@ -1,0 +1,141 @@
+//! A small S-expression reader for incremental scripts and their solvers'
+//! answers: atoms (symbols, literals, strings, keywords) and lists, with
+//! comments skipped. A quoted symbol `|abc|` whose contents are a simple
+//! symbol reads as `abc`, so names compare the way SMT-LIB defines them.
+//! [`Sexp`]'s `Display` is the canonical text: one space between items.
+
+use std::fmt;
+
+/// An atom or a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+impl Sexp {
+    pub fn atom(&self) -> Option<&str> {
+        match self {
+            Sexp::Atom(a) => Some(a),
+            Sexp::List(_) => None,
+        }
+    }
+    pub fn list(&self) -> Option<&[Sexp]> {
+        match self {
+            Sexp::List(l) => Some(l),
+            Sexp::Atom(_) => None,
+        }
+    }
+    /// `(error …)`.
+    pub fn is_error(&self) -> bool {
+        self.list()
+            .and_then(|l| l.first())
+            .and_then(Sexp::atom)
+            .is_some_and(|h| h == "error")
+    }
+}
+
+impl fmt::Display for Sexp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sexp::Atom(a) => f.write_str(a),
+            Sexp::List(l) => {
+                f.write_str("(")?;
+                for (i, s) in l.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{s}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Whether `s` is a simple symbol (SMT-LIB 2.6 §3.1), so `|s|` means `s`.
+fn simple_symbol(s: &str) -> bool {
+    const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
+}
+
+/// Every top-level expression of `text`, or where it stops making sense.
+pub fn parse_all(text: &str) -> Result<Vec<Sexp>, String> {
+    let b = text.as_bytes();
+    let mut stack: Vec<Vec<Sexp>> = vec![Vec::new()];
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b';' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' => {
+                stack.push(Vec::new());
+                i += 1;
+            }
+            b')' => {
+                let l = stack.pop().filter(|_| !stack.is_empty());
+                let Some(l) = l else {
+                    return Err(format!("unbalanced ')' at byte {i}"));
+                };
+                stack.last_mut().expect("outer level").push(Sexp::List(l));
+                i += 1;
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            b'"' | b'|' => {
+                let start = i;
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None => return Err(format!("unterminated literal at byte {start}")),
+                        Some(&x) if x == c && c == b'"' && b.get(i + 1) == Some(&b'"') => i += 2,
+                        Some(&x) if x == c => break,
+                        Some(_) => i += 1,
+                    }
+                }
+                i += 1;
+                let raw = &text[start..i];
+                let inner = &raw[1..raw.len() - 1];
+                let atom = if c == b'|' && simple_symbol(inner) { inner } else { raw };
+                stack.last_mut().expect("a level").push(Sexp::Atom(atom.into()));
+            }
+            _ => {
+                let start = i;
+                while i < b.len()
+                    && !b[i].is_ascii_whitespace()
+                    && !matches!(b[i], b'(' | b')' | b'"' | b'|' | b';')
+                {
+                    i += 1;
+                }
+                stack
+                    .last_mut()
+                    .expect("a level")
+                    .push(Sexp::Atom(text[start..i].into()));
+            }
+        }
+    }
+    if stack.len() != 1 {
+        return Err("unbalanced '(' at the end".into());
+    }
+    Ok(stack.pop().unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_lists_literals_and_quoted_symbols() {
+        let v = parse_all("(a |b| |c d| \"x \"\" y\") ; note\n(\n b\n)").unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].to_string(), "(a b |c d| \"x \"\" y\")");
+        assert_eq!(v[1].to_string(), "(b)");
+        assert!(parse_all("(a").is_err() && parse_all("a)").is_err());
+        assert!(parse_all("(error \"x\")").unwrap()[0].is_error());
+    }
+}
