@@ -18,7 +18,14 @@ fn selfcheck(solver: &str, files: &[&str]) -> (Output, String) {
     let out = common::command()
         .current_dir(common::repo())
         .env("COREVAL_CACHE", cache.path())
-        .args(["selfcheck", "--checkers", "yices,z3,cvc5", "--no-references", "--solver", solver])
+        .args([
+            "selfcheck",
+            "--checkers",
+            "yices,z3,cvc5",
+            "--no-references",
+            "--solver",
+            solver,
+        ])
         .args(files)
         .output()
         .unwrap();
@@ -33,8 +40,12 @@ fn selfcheck(solver: &str, files: &[&str]) -> (Output, String) {
 
 /// The result line of `file` and the detail lines under it.
 fn block<'a>(text: &'a str, file: &str) -> Vec<&'a str> {
-    let mut lines = text.lines().skip_while(|l| !(l.starts_with(['P', 'F', 'S']) && l.ends_with(file)));
-    let head = lines.next().unwrap_or_else(|| panic!("no line for {file}:\n{text}"));
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !(l.starts_with(['P', 'F', 'S']) && l.ends_with(file)));
+    let head = lines
+        .next()
+        .unwrap_or_else(|| panic!("no line for {file}:\n{text}"));
     let mut out = vec![head];
     out.extend(lines.take_while(|l| l.starts_with("     ")));
     out
@@ -42,12 +53,21 @@ fn block<'a>(text: &'a str, file: &str) -> Vec<&'a str> {
 
 #[test]
 fn z3_and_cvc5_pass_on_scopes_and_assumptions() {
-    for solver in ["checkers/venv/bin/z3 -smt2 {file}", "cvc5 --incremental {file}"] {
+    for solver in [
+        "checkers/venv/bin/z3 -smt2 {file}",
+        "cvc5 --incremental {file}",
+    ] {
         let (out, text) = selfcheck(solver, &[SCOPES, ASSUMPTIONS]);
         assert_eq!(out.status.code(), Some(0), "{solver}: {text}");
-        assert!(text.contains("2 benchmark(s): 2 passed, 0 failed, 0 skipped"), "{text}");
+        assert!(
+            text.contains("2 benchmark(s): 2 passed, 0 failed, 0 skipped"),
+            "{text}"
+        );
         for f in [SCOPES, ASSUMPTIONS] {
-            assert!(block(&text, f)[0].starts_with("PASS validated"), "{solver}: {text}");
+            assert!(
+                block(&text, f)[0].starts_with("PASS validated"),
+                "{solver}: {text}"
+            );
         }
     }
 }
@@ -64,9 +84,18 @@ fn z3_conventions_in_unsat_assumptions_are_accepted_and_said() {
     );
     assert_eq!(out.status.code(), Some(1), "{text}");
     let b = block(&text, ASSUMPTIONS).join("\n");
-    assert!(b.contains("line 14: unsat, get-unsat-assumptions ((> x 10) q aq): validated"), "{b}");
-    assert!(b.contains("(> x 10) read as the assumption big (its definition)"), "{b}");
-    assert!(b.contains("aq is an assertion's name, not an assumption: ignored"), "{b}");
+    assert!(
+        b.contains("line 14: unsat, get-unsat-assumptions ((> x 10) q aq): validated"),
+        "{b}"
+    );
+    assert!(
+        b.contains("(> x 10) read as the assumption big (its definition)"),
+        "{b}"
+    );
+    assert!(
+        b.contains("aq is an assertion's name, not an assumption: ignored"),
+        "{b}"
+    );
 }
 
 #[test]
@@ -79,8 +108,16 @@ fn too_small_assumption_core_is_refuted() {
     let b = block(&text, ASSUMPTIONS);
     assert!(b[0].starts_with("FAIL refuted"), "{text}");
     let b = b.join("\n");
-    assert!(b.contains("line 12: unsat, get-unsat-assumptions (ap q aq): refuted (yices sat, cvc5 sat;"), "{b}");
-    assert!(b.contains("line 17: unsat, get-unsat-assumptions (false): validated"), "{b}");
+    assert!(
+        b.contains(
+            "line 12: unsat, get-unsat-assumptions (ap q aq): refuted (yices sat, cvc5 sat;"
+        ),
+        "{b}"
+    );
+    assert!(
+        b.contains("line 17: unsat, get-unsat-assumptions (false): validated"),
+        "{b}"
+    );
 }
 
 #[test]
@@ -92,19 +129,49 @@ fn empty_answer_for_a_false_assumption_is_refuted() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     let b = block(&text, ASSUMPTIONS);
     assert!(b[0].starts_with("FAIL refuted"), "{text}");
-    assert!(b.join("\n").contains("line 17: unsat, get-unsat-assumptions (): refuted"), "{text}");
+    assert!(
+        b.join("\n")
+            .contains("line 17: unsat, get-unsat-assumptions (): refuted"),
+        "{text}"
+    );
     // Empty cores inside scopes: refuted too.
     let s = block(&text, SCOPES).join("\n");
-    assert!(s.starts_with("FAIL refuted") && s.contains("line 10: unsat, get-unsat-core (): refuted"), "{s}");
+    assert!(
+        s.starts_with("FAIL refuted") && s.contains("line 10: unsat, get-unsat-core (): refuted"),
+        "{s}"
+    );
 }
 
 #[test]
 fn a_name_from_a_popped_scope_is_ill_formed() {
-    let (out, text) = selfcheck("tests/fixtures/fake-solvers/z3-stale-core.sh {file}", &[SCOPES]);
+    let (out, text) = selfcheck(
+        "tests/fixtures/fake-solvers/z3-stale-core.sh {file}",
+        &[SCOPES],
+    );
     assert_eq!(out.status.code(), Some(1), "{text}");
     let b = block(&text, SCOPES);
     assert!(b[0].starts_with("FAIL ill-formed:popped-scope"), "{text}");
     let b = b.join("\n");
-    assert!(b.contains("line 10: unsat, get-unsat-core (xpos xneg): validated"), "{b}");
+    assert!(
+        b.contains("line 10: unsat, get-unsat-core (xpos xneg): validated"),
+        "{b}"
+    );
     assert!(b.contains("line 17: unsat, get-unsat-core (xpos xsmall xneg): ill-formed (xneg names an assertion of a popped scope)"), "{b}");
+}
+
+#[test]
+fn incremental_and_single_query_results_keep_argument_order() {
+    let prime = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.smt2";
+    let (out, text) = selfcheck(
+        "checkers/venv/bin/z3 -smt2 {file}",
+        &[SCOPES, prime, ASSUMPTIONS],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let files: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("PASS"))
+        .filter_map(|l| l.split_whitespace().last())
+        .collect();
+    assert_eq!(files, [SCOPES, prime, ASSUMPTIONS], "{text}");
 }

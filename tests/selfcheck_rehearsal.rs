@@ -12,6 +12,7 @@ use std::process::Output;
 
 const ORDER: &str = "tests/fixtures/selfcheck/order/first-redundant.smt2";
 const PRIME: &str = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.smt2";
+const SCOPES: &str = "tests/fixtures/selfcheck/incremental/scopes.smt2";
 const DROP_FILE_FIRST: &str = "tests/fixtures/fake-solvers/z3-drop-file-first.sh {file}";
 
 /// `coreval selfcheck ARGS` from the repository root, with its own check cache.
@@ -53,15 +54,31 @@ fn order_dependent_core_passes_as_written_and_fails_scrambled() {
     let w = work.to_str().unwrap();
     let scrambled = selfcheck(
         &cache,
-        &["--solver", DROP_FILE_FIRST, "--scrambles", "4", "--workdir", w, ORDER],
+        &[
+            "--solver",
+            DROP_FILE_FIRST,
+            "--scrambles",
+            "4",
+            "--workdir",
+            w,
+            ORDER,
+        ],
     );
     let all = text(&scrambled);
     assert_eq!(scrambled.status.code(), Some(1), "{all}");
     // The seeds are printed: the 2025 formula with entrant number 0.
-    assert!(all.contains("seeds 100, 200, 300, 400 (smtcomp-2025"), "{all}");
+    assert!(
+        all.contains("seeds 100, 200, 300, 400 (smtcomp-2025"),
+        "{all}"
+    );
     let stdout = String::from_utf8_lossy(&scrambled.stdout);
     assert!(stdout.starts_with("FAIL order-dependent"), "{all}");
-    assert!(stdout.contains("order-dependent core: validated on seed(s) 100, failed on seed(s) 200, 300, 400"), "{all}");
+    assert!(
+        stdout.contains(
+            "order-dependent core: validated on seed(s) 100, failed on seed(s) 200, 300, 400"
+        ),
+        "{all}"
+    );
     // Each failing seed is named, with its core in original positions (the
     // wrapper dropped assertion 2, which scrambling moved first), the kept
     // scrambled file and a command that repeats it.
@@ -92,8 +109,14 @@ fn order_dependent_core_passes_as_written_and_fails_scrambled() {
         .unwrap();
     let again_text = text(&again);
     assert_eq!(again.status.code(), Some(1), "{again_text}");
-    assert!(again_text.contains("seed 200: FAIL refuted"), "{again_text}");
-    assert!(again_text.contains("seeds: 0 passed, 1 failed"), "{again_text}");
+    assert!(
+        again_text.contains("seed 200: FAIL refuted"),
+        "{again_text}"
+    );
+    assert!(
+        again_text.contains("seeds: 0 passed, 1 failed"),
+        "{again_text}"
+    );
 }
 
 #[test]
@@ -112,20 +135,34 @@ fn correct_solver_passes_on_every_seed_of_an_older_formula() {
             "41",
             ORDER,
             PRIME,
+            SCOPES,
         ],
     );
     let all = text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("seeds 42, 43, 44 (smtcomp-2019"), "{all}");
-    assert!(all.contains("2 benchmark(s): 2 passed, 0 failed"), "{all}");
+    // The incremental script is run as written on every seed.
+    assert!(all.contains("3 benchmark(s): 3 passed, 0 failed"), "{all}");
 }
 
 #[test]
 fn rehearsal_options_are_checked() {
     let tmp = tempfile::tempdir().unwrap();
-    let zero = selfcheck(tmp.path(), &["--solver", DROP_FILE_FIRST, "--scrambles", "0", ORDER]);
+    let zero = selfcheck(
+        tmp.path(),
+        &["--solver", DROP_FILE_FIRST, "--scrambles", "0", ORDER],
+    );
     assert_eq!(zero.status.code(), Some(2), "{}", text(&zero));
     assert!(text(&zero).contains("--scrambles must be between 1 and 1000"));
-    let no_k = selfcheck(tmp.path(), &["--solver", DROP_FILE_FIRST, "--rules", "smtcomp-2019", ORDER]);
+    let no_k = selfcheck(
+        tmp.path(),
+        &[
+            "--solver",
+            DROP_FILE_FIRST,
+            "--rules",
+            "smtcomp-2019",
+            ORDER,
+        ],
+    );
     assert_eq!(no_k.status.code(), Some(2), "{}", text(&no_k));
 }

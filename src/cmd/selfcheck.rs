@@ -200,7 +200,11 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
                 if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
             );
             let shown: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
-            eprintln!("selfcheck: rehearsal over {} scrambled variant(s), seeds {} ({how})", seeds.len(), shown.join(", "));
+            eprintln!(
+                "selfcheck: rehearsal over {} scrambled variant(s), seeds {} ({how})",
+                seeds.len(),
+                shown.join(", ")
+            );
         },
         &mut |w| eprintln!("warning: {w}"),
     )?;
@@ -211,7 +215,12 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
     }
     print_report(&report)?;
     if let Some(path) = &args.junit {
-        junit::write(path, &report.results, &report.setup.properties(), report.elapsed)?;
+        junit::write(
+            path,
+            &report.results,
+            &report.setup.properties(),
+            report.elapsed,
+        )?;
         eprintln!("JUnit XML: {}", path.display());
     }
     if let Some(d) = &done.kept {

@@ -133,8 +133,8 @@ pub struct Report {
     pub interrupted: bool,
     /// The campaign folder, when kept (`--workdir`).
     pub workdir: Option<PathBuf>,
-    /// With [`Options::scramble_seed`]: per result, in the same order.
-    pub scrambled: Vec<rehearsal::Scrambled>,
+    /// With [`Options::scramble_seed`]: by result path.
+    pub scrambled: HashMap<String, rehearsal::Scrambled>,
 }
 
 impl Report {
@@ -193,7 +193,9 @@ pub fn run(
     let checkers = select_checkers(&defs, &opts.checkers)?;
     let mut incremental_inputs = Vec::new();
     let mut single = Vec::new();
+    let mut order: Vec<String> = Vec::new();
     for i in inputs::collect(&opts.benchmarks, warn)? {
+        order.push(i.shown.clone());
         match incremental::commands(&i.source) {
             Some(cmds) => incremental_inputs.push((i, cmds)),
             None => single.push(i),
@@ -329,7 +331,7 @@ pub fn run(
             elapsed: start.elapsed().as_secs_f64(),
             interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
             workdir: opts.workdir.clone(),
-            scrambled: Vec::new(),
+            scrambled: HashMap::new(),
         });
     }
 
@@ -360,7 +362,7 @@ pub fn run(
         elapsed: 0.0,
         interrupted,
         workdir: opts.workdir.clone(),
-        scrambled: Vec::new(),
+        scrambled: HashMap::new(),
     };
     if interrupted {
         return Ok(report);
@@ -395,10 +397,11 @@ pub fn run(
             _ => None,
         };
         if opts.scramble_seed.is_some() {
-            report.scrambled.push(rehearsal::Scrambled {
+            let s = rehearsal::Scrambled {
                 original_core: mine.and_then(|p| p.original_core.clone()),
                 named_file: entry.output.as_ref().map(|o| c.named_dir().join(o)),
-            });
+            };
+            report.scrambled.insert(i.shown.clone(), s);
         }
         report.results.push(outcome::classify(
             i,
@@ -410,6 +413,9 @@ pub fn run(
         ));
     }
     report.results.extend(incremental_results);
+    report
+        .results
+        .sort_by_key(|r| order.iter().position(|s| *s == r.path));
     report.elapsed = start.elapsed().as_secs_f64();
     Ok(report)
 }

@@ -20,8 +20,8 @@
 
 use super::outcome::{BenchResult, Outcome};
 use super::{Options, Report, Setup};
-use crate::scramble::random::{competition_seed, tool_seed};
 use crate::score::rules::{Edition, SeedFormula};
+use crate::scramble::random::{competition_seed, tool_seed};
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -108,7 +108,11 @@ pub fn run(
     let (seeds, how) = seeds.resolve()?;
     let (temp, dir) = match &opts.workdir {
         Some(d) => {
-            if d.exists() && std::fs::read_dir(d).map(|mut r| r.next().is_some()).unwrap_or(true) {
+            if d.exists()
+                && std::fs::read_dir(d)
+                    .map(|mut r| r.next().is_some())
+                    .unwrap_or(true)
+            {
                 bail!("--workdir {} must be a new or empty folder", d.display());
             }
             (None, d.clone())
@@ -161,7 +165,7 @@ pub fn run(
         elapsed: 0.0,
         interrupted,
         workdir: opts.workdir.clone(),
-        scrambled: Vec::new(),
+        scrambled: Default::default(),
     };
     if !interrupted {
         for i in 0..first.results.len() {
@@ -171,7 +175,10 @@ pub fn run(
                     (
                         *s,
                         &r.results[i],
-                        r.scrambled.get(i).cloned().unwrap_or_default(),
+                        r.scrambled
+                            .get(&r.results[i].path)
+                            .cloned()
+                            .unwrap_or_default(),
                     )
                 })
                 .collect();
@@ -252,9 +259,11 @@ pub fn fold(per_seed: &[(u32, &BenchResult, Scrambled)], setup: &Setup) -> Bench
                 r.details.first().map(String::as_str).unwrap_or(""),
                 core_text(s)
             ));
-            out.details.extend(r.details.iter().skip(1).map(|d| format!("  {d}")));
+            out.details
+                .extend(r.details.iter().skip(1).map(|d| format!("  {d}")));
             if let Some(f) = &s.named_file {
-                out.details.push(format!("  scrambled file kept: {}", f.display()));
+                out.details
+                    .push(format!("  scrambled file kept: {}", f.display()));
             }
             out.details.push(format!(
                 "  repeat: coreval selfcheck --solver {} --checkers {} --policy {} --scramble-seeds {seed} {}",
@@ -276,7 +285,11 @@ pub fn fold(per_seed: &[(u32, &BenchResult, Scrambled)], setup: &Setup) -> Bench
     }
     for (seed, r, s) in &passed {
         if out.outcome != Outcome::Passed {
-            out.details.push(format!("seed {seed}: PASS {} ({})", r.verdict, core_text(s)));
+            out.details.push(format!(
+                "seed {seed}: PASS {} ({})",
+                r.verdict,
+                core_text(s)
+            ));
         }
     }
     out.details.push(format!(
@@ -305,7 +318,10 @@ mod tests {
             .0
         };
         assert_eq!(f(Edition::Smtcomp2019, 0), [1, 2, 3]);
-        assert_eq!(f(Edition::Smtcomp2019, (1 << 30) - 2), [(1 << 30) - 1, 0, 1]);
+        assert_eq!(
+            f(Edition::Smtcomp2019, (1 << 30) - 2),
+            [(1 << 30) - 1, 0, 1]
+        );
         assert_eq!(f(Edition::Smtcomp2025, 7), [107, 207, 307]);
         assert!(Seeds::Formula {
             count: 0,

@@ -61,7 +61,8 @@ pub fn check_all(
     cancel: &AtomicBool,
 ) -> Result<Vec<BenchResult>> {
     if !inputs.is_empty() {
-        std::fs::create_dir_all(s.dir).with_context(|| format!("cannot create {}", s.dir.display()))?;
+        std::fs::create_dir_all(s.dir)
+            .with_context(|| format!("cannot create {}", s.dir.display()))?;
     }
     let mut out = Vec::new();
     for (i, cmds) in inputs {
@@ -86,7 +87,15 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         path: input.shown.clone(),
         logic: Some(logic.clone()),
         declared: None,
-        assertions: cmds.iter().filter(|c| c.sexp.list().and_then(|l| l.first()?.atom()).is_some_and(|h| h == "assert")).count() as u64,
+        assertions: cmds
+            .iter()
+            .filter(|c| {
+                c.sexp
+                    .list()
+                    .and_then(|l| l.first()?.atom())
+                    .is_some_and(|h| h == "assert")
+            })
+            .count() as u64,
         outcome: Outcome::Skipped,
         verdict: String::new(),
         details: Vec::new(),
@@ -108,8 +117,14 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         return Ok(r);
     }
     let source = std::path::absolute(&input.source)?;
-    let (program, args) = s.author.def.command_for(&source, Duration::from_secs_f64(s.timeout), 0);
-    let run = runner::run(&RunSpec::new(program, args, Duration::from_secs_f64(s.timeout)), cancel);
+    let (program, args) = s
+        .author
+        .def
+        .command_for(&source, Duration::from_secs_f64(s.timeout), 0);
+    let run = runner::run(
+        &RunSpec::new(program, args, Duration::from_secs_f64(s.timeout)),
+        cancel,
+    );
     r.time = Some(run.wall);
     let stdout = String::from_utf8_lossy(&run.stdout);
     let output = match sexp::parse_all(&stdout) {
@@ -117,7 +132,8 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         Err(why) => {
             r.outcome = Outcome::Failed;
             r.verdict = "ill-formed-output".into();
-            r.details.push(format!("the output is not S-expressions: {why}"));
+            r.details
+                .push(format!("the output is not S-expressions: {why}"));
             return Ok(r);
         }
     };
@@ -127,7 +143,8 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
     let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for f in &m.faults {
         fails.push("contradictory-output".into());
-        r.details.push(format!("output does not match the script: {f}"));
+        r.details
+            .push(format!("output does not match the script: {f}"));
     }
     let mut validated = 0;
     for (n, q) in m.queries.iter().enumerate() {
@@ -142,8 +159,11 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
                 r.details.push(format!("{what}: {why}"));
             }
             Check::Script(text) => {
-                let file = s.dir.join(format!("{}-q{}.smt2", sanitize(&input.id), n + 1));
-                std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+                let file = s
+                    .dir
+                    .join(format!("{}-q{}.smt2", sanitize(&input.id), n + 1));
+                std::fs::write(&file, text)
+                    .with_context(|| format!("cannot write {}", file.display()))?;
                 let (tally, votes) = ask(&selected, &file, s.checker_timeout, cancel);
                 let decision = s.policy.decide(&tally);
                 let shown = votes.join(", ");
@@ -152,10 +172,18 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
                     r.details.push(format!("{what}: validated ({shown})"));
                 } else if decision == Decision::Refuted {
                     fails.push("refuted".into());
-                    r.details.push(format!("{what}: refuted ({shown}; {})", file.display()));
+                    r.details
+                        .push(format!("{what}: refuted ({shown}; {})", file.display()));
                 } else {
                     labels.push("undecided".into());
-                    r.details.push(format!("{what}: undecided ({})", if shown.is_empty() { "no independent checker".into() } else { shown }));
+                    r.details.push(format!(
+                        "{what}: undecided ({})",
+                        if shown.is_empty() {
+                            "no independent checker".into()
+                        } else {
+                            shown
+                        }
+                    ));
                 }
             }
         }
@@ -164,10 +192,19 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         }
     }
     if let Some(line) = m.cut_at {
-        let why = if run.timed_out { "timeout".to_string() } else { run.exit.to_string() };
-        r.details.push(format!("the output ended before line {line} ({why})"));
+        let why = if run.timed_out {
+            "timeout".to_string()
+        } else {
+            run.exit.to_string()
+        };
+        r.details
+            .push(format!("the output ended before line {line} ({why})"));
         if labels.is_empty() {
-            labels.push(if run.timed_out { "timeout".into() } else { "no-answer".into() });
+            labels.push(if run.timed_out {
+                "timeout".into()
+            } else {
+                "no-answer".into()
+            });
         }
     }
     r.outcome = if !fails.is_empty() {
@@ -185,12 +222,23 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
             .cloned()
             .unwrap_or_else(|| "no-unsat-query".into()),
     };
-    r.details.insert(0, format!("incremental: {} unsat answer(s) with a core or assumptions, {validated} validated", m.queries.len()));
+    r.details.insert(
+        0,
+        format!(
+            "incremental: {} unsat answer(s) with a core or assumptions, {validated} validated",
+            m.queries.len()
+        ),
+    );
     Ok(r)
 }
 
 /// Each selected checker's answer on `file`, tallied, and `name answer`s.
-fn ask(selected: &[&SolverDef], file: &Path, timeout: f64, cancel: &AtomicBool) -> (Tally, Vec<String>) {
+fn ask(
+    selected: &[&SolverDef],
+    file: &Path,
+    timeout: f64,
+    cancel: &AtomicBool,
+) -> (Tally, Vec<String>) {
     let mut t = Tally::default();
     let mut votes = Vec::new();
     for k in selected {
@@ -215,11 +263,22 @@ fn ask(selected: &[&SolverDef], file: &Path, timeout: f64, cancel: &AtomicBool) 
 }
 
 fn sanitize(id: &str) -> String {
-    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect()
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// For the S-expression of a command in tests.
 #[cfg(test)]
 pub fn cmd(text: &str, line: u64) -> Cmd {
-    Cmd { sexp: sexp::parse_all(text).unwrap().pop().unwrap(), line }
+    Cmd {
+        sexp: sexp::parse_all(text).unwrap().pop().unwrap(),
+        line,
+    }
 }

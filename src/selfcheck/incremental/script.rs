@@ -127,7 +127,10 @@ pub struct Matched {
 
 /// Replay `cmds` against the solver's `output` items.
 pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
-    let output: Vec<&Sexp> = output.iter().filter(|s| s.atom() != Some("success")).collect();
+    let output: Vec<&Sexp> = output
+        .iter()
+        .filter(|s| s.atom() != Some("success"))
+        .collect();
     let mut m = Matched::default();
     let mut next = output.into_iter();
     // Scope: frames of the names, and of the commands (indices) that a
@@ -142,7 +145,11 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
         let head = c.head();
         match head {
             "push" | "pop" => {
-                let n = c.arg(0).and_then(Sexp::atom).and_then(|a| a.parse().ok()).unwrap_or(1usize);
+                let n = c
+                    .arg(0)
+                    .and_then(Sexp::atom)
+                    .and_then(|a| a.parse().ok())
+                    .unwrap_or(1usize);
                 for _ in 0..n {
                     if head == "push" {
                         frames.push(Vec::new());
@@ -186,7 +193,10 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
             _ => {}
         }
         if !PRINTING.contains(&head) {
-            if !matches!(head, "push" | "pop" | "reset" | "reset-assertions" | "exit" | "echo") {
+            if !matches!(
+                head,
+                "push" | "pop" | "reset" | "reset-assertions" | "exit" | "echo"
+            ) {
                 live.last_mut().expect("a frame").push(i);
             }
             continue;
@@ -209,7 +219,8 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
                     }
                     _ if out.is_error() => last = None,
                     _ => {
-                        m.faults.push(format!("line {}: {head} answered {out}", c.line));
+                        m.faults
+                            .push(format!("line {}: {head} answered {out}", c.line));
                         last = None;
                     }
                 }
@@ -250,7 +261,9 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
     }
     let left = next.count();
     if left > 0 {
-        m.faults.push(format!("{left} output item(s) after the last command's answer"));
+        m.faults.push(format!(
+            "{left} output item(s) after the last command's answer"
+        ));
     }
     m
 }
@@ -263,7 +276,10 @@ fn out_of_scope(name: &str, popped: &[String]) -> Check {
             format!("{name} names an assertion of a popped scope"),
         )
     } else {
-        Check::IllFormed("unknown-name", format!("{name} is not a named assertion in scope"))
+        Check::IllFormed(
+            "unknown-name",
+            format!("{name} is not a named assertion in scope"),
+        )
     }
 }
 
@@ -314,10 +330,14 @@ fn assumptions_check(
                 .and_then(|n| defines.get(n))
                 .is_some_and(|body| *body == text)
         }) {
-            notes.push(format!("{text} read as the assumption {a} (its definition)"));
+            notes.push(format!(
+                "{text} read as the assumption {a} (its definition)"
+            ));
             assumed.push(a);
         } else if in_scope.iter().any(|s| **s == text) {
-            notes.push(format!("{text} is an assertion's name, not an assumption: ignored"));
+            notes.push(format!(
+                "{text} is an assertion's name, not an assumption: ignored"
+            ));
         } else if it.atom().is_some() && popped.iter().any(|p| *p == text) {
             return out_of_scope(&text, popped);
         } else {

@@ -44,18 +44,31 @@ fn z3_conventions_are_accepted_and_noted() {
     let m = judged("unsat\n((> x 10) q aq)\nunsat\n(neg pos)\nsat\n(model)\n");
     assert!(m.faults.is_empty() && m.cut_at.is_none(), "{m:?}");
     assert_eq!(m.queries.len(), 2);
-    let Check::Script(s) = &m.queries[0].check else { panic!("{m:?}") };
+    let Check::Script(s) = &m.queries[0].check else {
+        panic!("{m:?}")
+    };
     // Every assertion in scope kept, the assumptions asserted, output
     // options dropped.
     assert!(s.contains(":named ap") && s.contains(":named aq"), "{s}");
-    assert!(s.ends_with("(assert pbig)\n(assert q)\n(check-sat)\n(exit)\n"), "{s}");
+    assert!(
+        s.ends_with("(assert pbig)\n(assert q)\n(check-sat)\n(exit)\n"),
+        "{s}"
+    );
     assert!(!s.contains("produce-unsat-cores"), "{s}");
     let notes = m.queries[0].notes.join("\n");
-    assert!(notes.contains("(> x 10) read as the assumption pbig"), "{notes}");
+    assert!(
+        notes.contains("(> x 10) read as the assumption pbig"),
+        "{notes}"
+    );
     assert!(notes.contains("aq is an assertion's name"), "{notes}");
-    let Check::Script(core) = &m.queries[1].check else { panic!("{m:?}") };
+    let Check::Script(core) = &m.queries[1].check else {
+        panic!("{m:?}")
+    };
     // The core keeps its names only (ap and aq are outside it).
-    assert!(core.contains(":named neg") && !core.contains(":named ap"), "{core}");
+    assert!(
+        core.contains(":named neg") && !core.contains(":named ap"),
+        "{core}"
+    );
     assert!(!core.contains("push"), "{core}");
 }
 
@@ -65,27 +78,44 @@ fn a_name_from_a_popped_scope_is_ill_formed() {
     cmds.push(cmd("(assert (! (< x 5) :named small))", 19));
     cmds.push(cmd("(check-sat)", 20));
     cmds.push(cmd("(get-unsat-core)", 21));
-    let out = parse_all("unsat\n(pbig q)\nunsat\n(neg pos)\nsat\n(model)\nunsat\n(neg small)").unwrap();
+    let out =
+        parse_all("unsat\n(pbig q)\nunsat\n(neg pos)\nsat\n(model)\nunsat\n(neg small)").unwrap();
     let m = judge(&cmds, &out);
-    assert!(matches!(m.queries[2].check, Check::IllFormed("popped-scope", _)), "{m:?}");
+    assert!(
+        matches!(m.queries[2].check, Check::IllFormed("popped-scope", _)),
+        "{m:?}"
+    );
     let out = parse_all("unsat\n(pbig q)\nunsat\n(neg pos)\nsat\n(model)\nunsat\n(nope)").unwrap();
     let m = judge(&cmds, &out);
-    assert!(matches!(m.queries[2].check, Check::IllFormed("unknown-name", _)), "{m:?}");
+    assert!(
+        matches!(m.queries[2].check, Check::IllFormed("unknown-name", _)),
+        "{m:?}"
+    );
 }
 
 #[test]
 fn non_assumptions_missing_cores_and_cut_output() {
     let m = judged("unsat\n(p)\nunsat\n(error \"no core\")\n");
-    assert!(matches!(m.queries[0].check, Check::IllFormed("not-an-assumption", _)), "{m:?}");
+    assert!(
+        matches!(m.queries[0].check, Check::IllFormed("not-an-assumption", _)),
+        "{m:?}"
+    );
     assert!(matches!(m.queries[1].check, Check::Missing(_)), "{m:?}");
     assert_eq!(m.cut_at, Some(17));
     let m = judged("unsat\n()\nunsat\n(neg pos)\nsat\n(model)\nsat\n");
     assert_eq!(m.faults.len(), 1, "{m:?}");
     // `()`: nothing assumed, the assertions alone must be unsat.
-    let Check::Script(s) = &m.queries[0].check else { panic!("{m:?}") };
+    let Check::Script(s) = &m.queries[0].check else {
+        panic!("{m:?}")
+    };
     assert!(s.ends_with(":named aq))\n(check-sat)\n(exit)\n"), "{s}");
     let m = judged("success\nunsat\n(q pbig)\nfoo\n");
-    assert!(m.faults.iter().any(|f| f.contains("check-sat answered foo")), "{m:?}");
+    assert!(
+        m.faults
+            .iter()
+            .any(|f| f.contains("check-sat answered foo")),
+        "{m:?}"
+    );
 }
 
 #[test]

@@ -58,7 +58,8 @@ fn simple_symbol(s: &str) -> bool {
     const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
     !s.is_empty()
         && !s.starts_with(|c: char| c.is_ascii_digit())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
 }
 
 /// Every top-level expression of `text`, or where it stops making sense.
@@ -101,8 +102,15 @@ pub fn parse_all(text: &str) -> Result<Vec<Sexp>, String> {
                 i += 1;
                 let raw = &text[start..i];
                 let inner = &raw[1..raw.len() - 1];
-                let atom = if c == b'|' && simple_symbol(inner) { inner } else { raw };
-                stack.last_mut().expect("a level").push(Sexp::Atom(atom.into()));
+                let atom = if c == b'|' && simple_symbol(inner) {
+                    inner
+                } else {
+                    raw
+                };
+                stack
+                    .last_mut()
+                    .expect("a level")
+                    .push(Sexp::Atom(atom.into()));
             }
             _ => {
                 let start = i;
