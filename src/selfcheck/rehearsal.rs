@@ -332,4 +332,88 @@ mod tests {
         .is_err());
         assert_eq!(Seeds::Given(vec![9, 4]).resolve().unwrap().0, [9, 4]);
     }
+
+    fn result(outcome: Outcome, verdict: &str) -> BenchResult {
+        BenchResult {
+            path: "b.smt2".into(),
+            logic: None,
+            declared: None,
+            assertions: 3,
+            outcome,
+            verdict: verdict.into(),
+            details: vec![format!("{verdict} because")],
+            core_size: Some(2),
+            reduction: None,
+            best: None,
+            time: Some(0.1),
+            checkers: Default::default(),
+            minimality: None,
+            best_known: None,
+        }
+    }
+
+    fn setup() -> Setup {
+        Setup {
+            solver: "s {file}".into(),
+            team: "t".into(),
+            runs: Vec::new(),
+            excluded: Vec::new(),
+            checkers: vec!["yices".into(), "cvc5".into()],
+            references: Vec::new(),
+            policy: crate::campaign::policy::Policy::Smtcomp2025,
+            benchmarks: 1,
+            minimality_budget: None,
+        }
+    }
+
+    #[test]
+    fn seeds_fold_into_one_verdict() {
+        let (ok, bad, skip) = (
+            result(Outcome::Passed, "validated"),
+            result(Outcome::Failed, "refuted"),
+            result(Outcome::Skipped, "timeout"),
+        );
+        let kept = Scrambled {
+            original_core: Some(vec![3, 1]),
+            named_file: Some("w/seed-2/named/b.smt2".into()),
+        };
+        let mixed = fold(&[(1, &ok, Scrambled::default()), (2, &bad, kept)], &setup());
+        assert_eq!(
+            (mixed.outcome, mixed.verdict.as_str()),
+            (Outcome::Failed, "order-dependent")
+        );
+        let d = mixed.details.join("\n");
+        assert!(
+            d.contains("validated on seed(s) 1, failed on seed(s) 2"),
+            "{d}"
+        );
+        assert!(
+            d.contains("seed 2: FAIL refuted: refuted because (original assertions {1, 3})"),
+            "{d}"
+        );
+        assert!(
+            d.contains("scrambled file kept: w/seed-2/named/b.smt2"),
+            "{d}"
+        );
+        assert!(
+            d.contains("--checkers yices,cvc5 --policy smtcomp-2025 --scramble-seeds 2 b.smt2"),
+            "{d}"
+        );
+        let all_bad = fold(&[(1, &bad, Scrambled::default())], &setup());
+        assert_eq!(all_bad.verdict, "refuted");
+        let some_skipped = fold(
+            &[
+                (1, &ok, Scrambled::default()),
+                (2, &skip, Scrambled::default()),
+            ],
+            &setup(),
+        );
+        assert_eq!(
+            (some_skipped.outcome, some_skipped.verdict.as_str()),
+            (Outcome::Skipped, "timeout")
+        );
+        let all_ok = fold(&[(1, &ok, Scrambled::default())], &setup());
+        assert_eq!(all_ok.outcome, Outcome::Passed);
+        assert_eq!(all_ok.details, ["seeds: 1 passed, 0 failed, 0 skipped"]);
+    }
 }
