@@ -70,7 +70,9 @@ fn official_defs(year: u32) -> Map {
     for l in block.lines().map(str::trim) {
         if let Some(d) = l.strip_prefix("Division.") {
             let d = d.trim_end_matches(": {");
-            let name = names.get(d).unwrap_or_else(|| panic!("{year}: {d} not in the enum"));
+            let name = names
+                .get(d)
+                .unwrap_or_else(|| panic!("{year}: {d} not in the enum"));
             current = Some(name.clone());
             m.insert(name.clone(), Vec::new());
         } else if let Some(logic) = l.strip_prefix("Logic.") {
