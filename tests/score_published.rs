@@ -400,3 +400,54 @@ fn smtcomp2024_logic_pages_need_the_edition_not_the_old_rules() {
         .unwrap();
     assert!(!same_at(cvc5["cpu"].as_f64().unwrap(), "9076.464065", 6));
 }
+
+#[test]
+fn smtcomp2024_equality_nonlineararith_as_published() {
+    // UFNIRA is in this division in the `smtcomp` tool's 2024 table; with it
+    // the division rows are reproduced (without it cvc5 loses 49 timeouts)
+    let report = run_json(&[
+        "--smtcomp-results".as_ref(),
+        data("smtcomp2024-results-uc-Equality+NonLinearArith.json.gz").as_os_str(),
+        "--smtcomp-benchmarks".as_ref(),
+        data("smtcomp2024-benchmarks-Equality+NonLinearArith.json.gz").as_os_str(),
+        "--rules".as_ref(),
+        "smtcomp-2024".as_ref(),
+    ]);
+    let logics = [
+        "ANIA",
+        "AUFDTNIRA",
+        "AUFNIA",
+        "AUFNIRA",
+        "UFDTNIA",
+        "UFDTNIRA",
+        "UFNIA",
+        "UFNIRA",
+    ];
+    assert_eq!(report["divisions"].as_array().unwrap().len(), 1);
+    let div = &report["divisions"][0];
+    assert_eq!(div["name"], "Equality+NonLinearArith");
+    assert_eq!(div["logics"], serde_json::json!(logics));
+    let sec = subsection("#### 2024 division Equality+NonLinearArith");
+    assert_eq!(
+        div["benchmarks"].as_u64(),
+        Some(number_after(&sec, "division page,"))
+    );
+    let mut checked = check_table(div, &sec, 6, "2024 Equality+NonLinearArith");
+    let ours = report["logics"].as_array().unwrap();
+    for logic in logics {
+        let sec = subsection(&format!("#### 2024 logic {logic} "));
+        let entry = ours.iter().find(|l| l["name"] == logic).expect(logic);
+        assert_eq!(
+            entry["benchmarks"].as_u64(),
+            Some(number_after(&sec, "logic page,")),
+            "{logic} benchmarks"
+        );
+        checked += check_table(entry, &sec, 6, &format!("2024 {logic}"));
+    }
+    assert_eq!(checked, 9 * 4 * 6);
+    assert!(!report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("in no division")));
+}

@@ -2,6 +2,7 @@
 //! them into a validated configuration, calls the stages and returns an
 //! exit code (see [`crate::cmd::exit`]).
 
+pub mod answers;
 pub mod check;
 pub mod checkers;
 pub mod cli;

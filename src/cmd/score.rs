@@ -66,6 +66,12 @@ pub struct ScoreArgs {
     /// The rules edition to score by (a campaign: its `[score] rules`).
     #[arg(long, value_name = "PRESET")]
     pub rules: Option<Edition>,
+    /// Score `sat`/`unsat` answers instead of cores, under an answer-track
+    /// preset: `smtcomp-2005`, `main-2015` … `main-2018`, `sq-2019` …
+    /// `sq-2026`, `chccomp-2018` (the data: `--starexec` job CSVs of the
+    /// main or single-query track).
+    #[arg(long, value_name = "PRESET")]
+    pub answers: Option<String>,
     /// Logic → division map (TOML `[divisions]`); default: the edition's own
     /// from 2021, none before (a division is a logic).
     #[arg(long, value_name = "FILE")]
@@ -129,6 +135,9 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         if !(t.is_finite() && t > 0.0) {
             bail!("--time-limit must be a positive number of seconds, not {t}");
         }
+    }
+    if let Some(preset) = &args.answers {
+        return super::answers::run(&args, preset);
     }
     match &args.campaign {
         Some(dir) if args.imports_data() => bail!(

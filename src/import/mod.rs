@@ -17,6 +17,7 @@
 //! line, and the import goes on; only an unreadable file or a missing
 //! required column is an `Err`.
 
+pub mod answers;
 pub mod benchexec;
 pub mod folder;
 pub mod smtcomp;

@@ -73,7 +73,7 @@ struct Benchmarks {
 }
 
 /// Read a file, gunzipping it when it starts with the gzip magic bytes.
-fn read_maybe_gz(path: &Path) -> Result<Vec<u8>> {
+pub(super) fn read_maybe_gz(path: &Path) -> Result<Vec<u8>> {
     let raw =
         crate::regular::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if raw.starts_with(&[0x1f, 0x8b]) {

@@ -9,6 +9,7 @@
 //! families, weights and rankings, `recognition` the track-wide rankings,
 //! `participants` the table that says who competes.
 
+pub mod answers;
 pub mod beyond;
 pub mod division;
 pub mod division_map;
