@@ -85,6 +85,9 @@ impl ConfigFile {
             team: None,
             args: Vec::new(),
             answer_stream: None,
+            workdir: None,
+            teams: Vec::new(),
+            cached: false,
         });
         self
     }
@@ -98,6 +101,9 @@ impl ConfigFile {
             team: None,
             args: Vec::new(),
             answer_stream: None,
+            workdir: None,
+            teams: Vec::new(),
+            cached: false,
         });
         self
     }
@@ -252,6 +258,21 @@ pub struct SolverEntry {
     /// default: the definition's, `stdout` for a command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_stream: Option<crate::answer::AnswerStream>,
+    /// The folder the solver runs in; default: an empty folder of its own
+    /// per run (`coreval selfcheck` runs the author's solver where it was
+    /// started, so relative paths in its command work).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<PathBuf>,
+    /// More teams it belongs to: checkers of these do not judge its cores
+    /// (`coreval selfcheck` adds the teams of the checkers' programs seen
+    /// running in its process tree).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<String>,
+    /// Reuse its earlier runs on the same named benchmark from the
+    /// cross-campaign run cache ([`crate::run_cache`]; `coreval selfcheck`'s
+    /// reference solvers).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// A validated campaign.

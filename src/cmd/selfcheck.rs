@@ -1,8 +1,9 @@
 //! `coreval selfcheck --solver '<command with {file}>' <BENCH…>`: check a
 //! solver's cores on an author's own benchmarks in one command; one line per
 //! benchmark and a summary on stdout, warnings on stderr, optional JUnit XML,
-//! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error) or
-//! 130 (interrupted).
+//! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error), 3
+//! (nothing could be judged: no benchmark passed or failed) or 130
+//! (interrupted).
 
 use crate::campaign::policy::Policy;
 use crate::cmd::exit;
@@ -49,7 +50,8 @@ pub struct SelfcheckArgs {
     #[arg(long)]
     pub junit: Option<PathBuf>,
     /// Do not run the core-producing checkers as reference solvers (no
-    /// "best" column; about half the time).
+    /// "best" column, and a `sat` answer on a benchmark without `:status`
+    /// cannot be confirmed).
     #[arg(long)]
     pub no_references: bool,
     /// Every benchmark without a validated core fails (timeouts, unknown,
@@ -60,6 +62,16 @@ pub struct SelfcheckArgs {
     /// this new or empty folder instead of a temporary one.
     #[arg(long)]
     pub workdir: Option<PathBuf>,
+    /// Keep the benchmarks and cores of every FAIL and SKIP that had a run
+    /// (the named benchmark the solver ran on, the core-only benchmark the
+    /// checkers decided on) in this folder; default `coreval-selfcheck-kept`
+    /// in the current folder. Files of earlier runs are overwritten.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// MB of the solver's stdout (and stderr) kept per run; a core line
+    /// beyond it is cut (default 16).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub output_cap: Option<u64>,
     /// Where the solver prints its answers: stdout (default), stderr, or
     /// both (read one after the other).
     #[arg(long, value_parser = parse_stream)]
@@ -102,6 +114,8 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         answer_stream: args.answer_stream,
         minimality: args.minimality,
         minimality_budget: args.minimality_budget,
+        keep: args.keep.clone(),
+        output_cap_mb: args.output_cap,
     };
     crate::cmd::interrupt::install();
     let report = selfcheck::run(
@@ -118,7 +132,11 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
                 s.benchmarks,
                 s.solver,
                 s.team,
-                if runs.is_empty() { String::new() } else { format!("; {}", runs.join(", ")) },
+                match (&s.team_how, runs.is_empty()) {
+                    (Some(how), true) => format!("; {how}"),
+                    (Some(how), false) => format!("; {how}; {}", runs.join(", ")),
+                    (None, _) => format!("; {}", runs.join(", ")),
+                },
                 s.checkers.join(", "),
                 s.policy,
                 if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
@@ -147,8 +165,17 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
     }
+    if let Some(d) = &report.kept {
+        eprintln!(
+            "benchmarks and cores of the FAILs and SKIPs kept in {}",
+            d.display()
+        );
+    }
     Ok(if report.count(Outcome::Failed) > 0 {
         exit::FAILURES
+    } else if report.count(Outcome::Passed) == 0 {
+        eprintln!("selfcheck: nothing could be judged (no benchmark passed or failed)");
+        exit::NOTHING_JUDGED
     } else {
         exit::OK
     })
