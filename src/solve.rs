@@ -212,6 +212,7 @@ pub fn solve(
                 }
                 let mut spec = spec_for(&s.def, &file, c, c.time, true);
                 spec.workdir.clone_from(&s.workdir);
+                spec.observe = s.observe;
                 let out = runner::run(&spec, cancel);
                 if out.cancelled {
                     continue;

@@ -88,6 +88,7 @@ impl ConfigFile {
             workdir: None,
             teams: Vec::new(),
             cached: false,
+            observe: false,
         });
         self
     }
@@ -104,6 +105,7 @@ impl ConfigFile {
             workdir: None,
             teams: Vec::new(),
             cached: false,
+            observe: false,
         });
         self
     }
@@ -273,6 +275,10 @@ pub struct SolverEntry {
     /// reference solvers).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+    /// Record the programs seen running in its process tree in its run
+    /// records (`coreval selfcheck`'s solver: they join its team).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub observe: bool,
 }
 
 /// A validated campaign.

@@ -27,6 +27,8 @@ pub struct SolverUnderTest {
     pub workdir: Option<PathBuf>,
     /// Its runs go through the run cache ([`crate::run_cache`]).
     pub cached: bool,
+    /// Its runs record the programs seen in its process tree.
+    pub observe: bool,
 }
 
 /// Resolve the config's solvers against the definitions folder.
@@ -85,6 +87,7 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             def,
             workdir: s.workdir.clone(),
             cached: s.cached,
+            observe: s.observe,
         });
     }
     Ok(out)
@@ -170,8 +173,7 @@ pub fn spec_for(
         memory_limit: c.memory,
         output_cap: c.output_cap,
         pid_dir: Some(c.pid_dir()),
-        // The programs a solver under test runs join its team.
-        observe: want_cores,
+        observe: false,
     }
 }
 

@@ -238,6 +238,7 @@ pub fn run(
         workdir: Some(here),
         teams: Vec::new(),
         cached: false,
+        observe: true,
     }];
     solvers.extend(references.iter().map(|k| SolverEntry {
         name: format!("{REFERENCE_PREFIX}{}", k.name),
@@ -250,6 +251,7 @@ pub fn run(
         teams: Vec::new(),
         // A reference's run is the same from one selfcheck to the next.
         cached: true,
+        observe: false,
     }));
     let mut config = ConfigFile {
         benchmarks: "benchmarks".into(),
