@@ -83,12 +83,7 @@ impl ConfigFile {
             definition: Some(definition.into()),
             command: None,
             team: None,
-            args: Vec::new(),
-            answer_stream: None,
-            workdir: None,
-            teams: Vec::new(),
-            cached: false,
-            observe: false,
+            ..SolverEntry::default()
         });
         self
     }
@@ -100,12 +95,7 @@ impl ConfigFile {
             definition: None,
             command: Some(command.iter().map(|s| s.to_string()).collect()),
             team: None,
-            args: Vec::new(),
-            answer_stream: None,
-            workdir: None,
-            teams: Vec::new(),
-            cached: false,
-            observe: false,
+            ..SolverEntry::default()
         });
         self
     }
@@ -242,7 +232,7 @@ impl Default for Score {
 }
 
 /// One solver under test: a definition from `checkers/` or an inline command.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverEntry {
     /// Name used in journals and reports.
@@ -260,23 +250,16 @@ pub struct SolverEntry {
     /// default: the definition's, `stdout` for a command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_stream: Option<crate::answer::AnswerStream>,
-    /// The folder the solver runs in; default: an empty folder of its own
-    /// per run (`coreval selfcheck` runs the author's solver where it was
-    /// started, so relative paths in its command work).
+    /// Its working folder (selfcheck: where it started); default: an empty one per run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workdir: Option<PathBuf>,
-    /// More teams it belongs to: checkers of these do not judge its cores
-    /// (`coreval selfcheck` adds the teams of the checkers' programs seen
-    /// running in its process tree).
+    /// More teams it belongs to (selfcheck: those of the programs seen running).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<String>,
-    /// Reuse its earlier runs on the same named benchmark from the
-    /// cross-campaign run cache ([`crate::run_cache`]; `coreval selfcheck`'s
-    /// reference solvers).
+    /// Runs come from the cross-campaign [`crate::run_cache`] (selfcheck's references).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
-    /// Record the programs seen running in its process tree in its run
-    /// records (`coreval selfcheck`'s solver: they join its team).
+    /// Run records list the programs seen in its process tree (selfcheck's solver).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub observe: bool,
 }
