@@ -21,6 +21,7 @@ pub mod progress;
 pub mod rebuild;
 pub mod regular;
 pub mod report;
+pub mod run_cache;
 pub mod runner;
 pub mod safepath;
 pub mod score;

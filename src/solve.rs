@@ -10,7 +10,9 @@
 //! groups, one fsync per group ([`Journal::write_behind`]), so that no
 //! worker waits for the disk. A kill loses at most the few records not yet
 //! written, whose pairs run again. Runs go through
-//! the runner ([`crate::runner`]) with the campaign's limits; what a solver
+//! the runner ([`crate::runner`]) with the campaign's limits (a solver marked
+//! `cached`, a selfcheck reference, first looks in the cross-campaign run
+//! cache, [`crate::run_cache`]); what a solver
 //! printed becomes an answer ([`crate::answer`]) plus flags. An answer printed
 //! after the time limit counts as a timeout (BenchExec does the same).
 
@@ -19,11 +21,15 @@ use crate::campaign::records::{flag_name, RunRecord, Timing, RUNS};
 use crate::campaign::solvers::{entered, reap_orphans, spec_for};
 use crate::campaign::Loaded;
 use crate::journal::Journal;
+use crate::run_cache::{self, RunCache};
 use crate::runner::{self, Exit, RunOutcome};
 use anyhow::Result;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+
+/// How many of the last lines of a solver's stderr a run record keeps.
+pub const STDERR_LINES: usize = 10;
 
 /// Whether a run died of the memory limit (RLIMIT_AS failures show as
 /// allocation errors, a cgroup as SIGKILL at the limit).
@@ -94,6 +100,13 @@ pub fn record(
         stdout_dropped: out.stdout_dropped,
         solver_version: version,
         timing: None,
+        stderr_tail: crate::campaign::records::output_tail(&out.stderr, STDERR_LINES, 4096),
+        programs: out
+            .programs
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect(),
+        cached: false,
     }
 }
 
@@ -151,6 +164,13 @@ pub fn solve(
         })
         .collect();
     let journal = Journal::open(&journal_path)?;
+    let cache = solvers.iter().any(|s| s.cached).then(|| {
+        let (cache, warnings) = RunCache::open(&c.cache_dir());
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        cache
+    });
     let bar = crate::progress::bar("solve", todo.len() as u64);
     let named = c.named_dir();
     // Each of `jobs` workers (its slot) takes the next pair as soon as its
@@ -168,8 +188,8 @@ pub fn solve(
         });
         for slot in 0..c.jobs.max(1) {
             let tx = tx.clone();
-            let (todo, next, ran, failed, bar, named, versions) =
-                (&todo, &next, &ran, &failed, &bar, &named, &versions);
+            let (todo, next, ran, failed, bar, named, versions, cache) =
+                (&todo, &next, &ran, &failed, &bar, &named, &versions, &cache);
             scope.spawn(move || loop {
                 if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
                     return;
@@ -178,7 +198,21 @@ pub fn solve(
                     return;
                 };
                 let file = named.join(&e.output);
-                let spec = spec_for(&s.def, &file, c, c.time, true);
+                let version = versions[s.name.as_str()].clone();
+                let key = cache.as_ref().filter(|_| s.cached).and_then(|_| {
+                    run_cache::key(&file, &s.def, version.as_deref(), c.time, c.memory)
+                });
+                let hit = key.as_ref().and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
+                if let Some(rec) = hit {
+                    if tx.send(rec).is_ok() {
+                        ran.fetch_add(1, Ordering::SeqCst);
+                        bar.inc(1);
+                    }
+                    continue;
+                }
+                let mut spec = spec_for(&s.def, &file, c, c.time, true);
+                spec.workdir.clone_from(&s.workdir);
+                spec.observe = s.observe;
                 let out = runner::run(&spec, cancel);
                 if out.cancelled {
                     continue;
@@ -189,10 +223,15 @@ pub fn solve(
                     &e.id,
                     &out,
                     memout,
-                    versions[s.name.as_str()].clone(),
+                    version,
                     s.def.answer_stream,
                 );
                 rec.timing = Some(Timing::of(&out, slot));
+                if let (Some(k), Some(cache)) = (&key, cache) {
+                    if let Some(w) = cache.put(k, &rec) {
+                        eprintln!("warning: {w}");
+                    }
+                }
                 // Closed only when the writer stopped on an error.
                 if tx.send(rec).is_ok() {
                     ran.fetch_add(1, Ordering::SeqCst);

@@ -111,6 +111,10 @@ pub enum OutputFlag {
     /// No answer on stdout, but an answer line on stderr, which the
     /// definition does not read (`answer_stream`; set by the caller).
     AnswerOnStderr,
+    /// `unsat` on stdout without a core, and a list of symbols on stderr,
+    /// which the definition does not read (`answer_stream`; set by the
+    /// caller).
+    CoreOnStderr,
     /// A list of symbols after a `sat`/`unknown`/`timeout` answer.
     CoreWithoutUnsat,
     /// After `unsat` and before any core, a list that is not a list of
@@ -365,6 +369,12 @@ pub fn parse_streams(stdout: &[u8], stderr: &[u8], stream: AnswerStream) -> Pars
                 )
             {
                 p.flag(OutputFlag::AnswerOnStderr);
+            }
+            if p.answer == Answer::Unsat
+                && p.core.is_none()
+                && parse_output(&[b"unsat\n", stderr].concat()).core.is_some()
+            {
+                p.flag(OutputFlag::CoreOnStderr);
             }
             p
         }

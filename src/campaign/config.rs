@@ -83,8 +83,7 @@ impl ConfigFile {
             definition: Some(definition.into()),
             command: None,
             team: None,
-            args: Vec::new(),
-            answer_stream: None,
+            ..SolverEntry::default()
         });
         self
     }
@@ -96,8 +95,7 @@ impl ConfigFile {
             definition: None,
             command: Some(command.iter().map(|s| s.to_string()).collect()),
             team: None,
-            args: Vec::new(),
-            answer_stream: None,
+            ..SolverEntry::default()
         });
         self
     }
@@ -234,7 +232,7 @@ impl Default for Score {
 }
 
 /// One solver under test: a definition from `checkers/` or an inline command.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverEntry {
     /// Name used in journals and reports.
@@ -252,6 +250,18 @@ pub struct SolverEntry {
     /// default: the definition's, `stdout` for a command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_stream: Option<crate::answer::AnswerStream>,
+    /// Its working folder (selfcheck: where it started); default: an empty one per run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<PathBuf>,
+    /// More teams it belongs to (selfcheck: those of the programs seen running).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<String>,
+    /// Runs come from the cross-campaign [`crate::run_cache`] (selfcheck's references).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+    /// Run records list the programs seen in its process tree (selfcheck's solver).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub observe: bool,
 }
 
 /// A validated campaign.

@@ -49,6 +49,19 @@ pub struct RunRecord {
     /// When and in which slot it ran (absent in journals of earlier versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// The last lines the solver printed on stderr ([`output_tail`]), so a
+    /// failure can be shown with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
+    /// The programs seen running in the solver's process tree (absolute,
+    /// links resolved): a checker's program among them puts the solver in
+    /// that checker's team.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<String>,
+    /// Taken from the cross-campaign run cache ([`crate::run_cache`]), not
+    /// run here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// When a run went and where: Unix seconds at the start and the end of the
@@ -254,6 +267,23 @@ pub fn output_head(stdout: &[u8], stderr: &[u8], lines: usize, bytes: usize) -> 
     (!text.is_empty()).then_some(text)
 }
 
+/// The last `lines` lines (at most `bytes` bytes, whole lines) of a
+/// stream, as text; `None` when it printed nothing but blanks.
+pub fn output_tail(stream: &[u8], lines: usize, bytes: usize) -> Option<String> {
+    let text = String::from_utf8_lossy(stream);
+    let mut kept: Vec<&str> = Vec::new();
+    let mut size = 0;
+    for line in text.lines().rev().filter(|l| !l.trim().is_empty()) {
+        if kept.len() >= lines || size + line.len() > bytes {
+            break;
+        }
+        size += line.len() + 1;
+        kept.push(line);
+    }
+    kept.reverse();
+    (!kept.is_empty()).then(|| kept.join("\n"))
+}
+
 #[cfg(test)]
 mod output_tests {
     use super::*;
@@ -269,5 +299,8 @@ mod output_tests {
         let head = output_head(b"a\nb\nc\n", b"err\n", 3, 100).unwrap();
         assert_eq!(head, "a\nb\nc\n");
         assert_eq!(output_head(b"", b"", 3, 100), None);
+        assert_eq!(output_tail(b"a\nb\n\nc\n", 2, 100).unwrap(), "b\nc");
+        assert_eq!(output_tail(b"a\nbbbb\n", 5, 3), None);
+        assert_eq!(output_tail(b"\n \n", 5, 100), None);
     }
 }

@@ -23,6 +23,12 @@ pub struct SolverUnderTest {
     /// Definition name when the solver is one of the checkers' definitions.
     pub definition: Option<String>,
     pub def: SolverDef,
+    /// The folder it runs in (`None`: an empty folder of its own per run).
+    pub workdir: Option<PathBuf>,
+    /// Its runs go through the run cache ([`crate::run_cache`]).
+    pub cached: bool,
+    /// Its runs record the programs seen in its process tree.
+    pub observe: bool,
 }
 
 /// Resolve the config's solvers against the definitions folder.
@@ -60,6 +66,11 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             _ => def.team.clone(),
         };
         let mut teams = vec![team.clone()];
+        for t in &s.teams {
+            if !teams.contains(t) {
+                teams.push(t.clone());
+            }
+        }
         for (k, _) in &runs {
             if let Some(d) = defs.iter().find(|d| &d.name == k) {
                 if !teams.contains(&d.team) {
@@ -74,6 +85,9 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             runs,
             definition: s.definition.clone(),
             def,
+            workdir: s.workdir.clone(),
+            cached: s.cached,
+            observe: s.observe,
         });
     }
     Ok(out)
@@ -159,6 +173,7 @@ pub fn spec_for(
         memory_limit: c.memory,
         output_cap: c.output_cap,
         pid_dir: Some(c.pid_dir()),
+        observe: false,
     }
 }
 

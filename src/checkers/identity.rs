@@ -146,6 +146,23 @@ pub fn runs_words(words: &[String], checkers: &[SolverDef]) -> Vec<(String, Stri
     matches(&footprint(super::resolve_program(program), &args), checkers)
 }
 
+/// For each checker in `checkers` whose own file is one of `programs`
+/// (seen running in a solver's process tree, links resolved), its name
+/// and why.
+pub fn runs_seen(programs: &[PathBuf], checkers: &[SolverDef]) -> Vec<(String, String)> {
+    let seen: Vec<PathBuf> = programs
+        .iter()
+        .map(|p| canonical(p).unwrap_or_else(|| p.clone()))
+        .collect();
+    let mut out = Vec::new();
+    for k in checkers {
+        if let Some(p) = identity(k).files.iter().find(|p| seen.contains(p)) {
+            out.push((k.name.clone(), format!("was seen running {}", p.display())));
+        }
+    }
+    out
+}
+
 fn matches(f: &Footprint, checkers: &[SolverDef]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for k in checkers {

@@ -1,8 +1,9 @@
 //! `coreval selfcheck --solver '<command with {file}>' <BENCH…>`: check a
 //! solver's cores on an author's own benchmarks in one command; one line per
 //! benchmark and a summary on stdout, warnings on stderr, optional JUnit XML,
-//! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error) or
-//! 130 (interrupted).
+//! exit code 0 (no failure), 1 (some failure), 2 (usage or tool error), 3
+//! (nothing could be judged: no benchmark passed or failed) or 130
+//! (interrupted).
 
 use crate::campaign::policy::Policy;
 use crate::cmd::exit;
@@ -49,7 +50,8 @@ pub struct SelfcheckArgs {
     #[arg(long)]
     pub junit: Option<PathBuf>,
     /// Do not run the core-producing checkers as reference solvers (no
-    /// "best" column; about half the time).
+    /// "best" column, and a `sat` answer on a benchmark without `:status`
+    /// cannot be confirmed).
     #[arg(long)]
     pub no_references: bool,
     /// Every benchmark without a validated core fails (timeouts, unknown,
@@ -60,6 +62,16 @@ pub struct SelfcheckArgs {
     /// this new or empty folder instead of a temporary one.
     #[arg(long)]
     pub workdir: Option<PathBuf>,
+    /// Keep the benchmarks and cores of every FAIL and SKIP that had a run
+    /// (the named benchmark the solver ran on, the core-only benchmark the
+    /// checkers decided on) in this folder; default `coreval-selfcheck-kept`
+    /// in the current folder. Files of earlier runs are overwritten.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// MB of the solver's stdout (and stderr) kept per run; a core line
+    /// beyond it is cut (default 16).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub output_cap: Option<u64>,
     /// Where the solver prints its answers: stdout (default), stderr, or
     /// both (read one after the other).
     #[arg(long, value_parser = parse_stream)]
@@ -117,6 +129,8 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         minimality: args.minimality,
         minimality_budget: args.minimality_budget,
         scramble_seed: None,
+        keep: args.keep.clone(),
+        output_cap_mb: args.output_cap,
     };
     crate::cmd::interrupt::install();
     if args.scrambles.is_some() || !args.scramble_seeds.is_empty() {
@@ -136,7 +150,11 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
                 s.benchmarks,
                 s.solver,
                 s.team,
-                if runs.is_empty() { String::new() } else { format!("; {}", runs.join(", ")) },
+                match (&s.team_how, runs.is_empty()) {
+                    (Some(how), true) => format!("; {how}"),
+                    (Some(how), false) => format!("; {how}; {}", runs.join(", ")),
+                    (None, _) => format!("; {}", runs.join(", ")),
+                },
                 s.checkers.join(", "),
                 s.policy,
                 if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
@@ -165,11 +183,25 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
     }
-    Ok(if report.count(Outcome::Failed) > 0 {
+    if let Some(d) = &report.kept {
+        eprintln!(
+            "benchmarks and cores of the FAILs and SKIPs kept in {}",
+            d.display()
+        );
+    }
+    Ok(exit_code(&report))
+}
+
+/// 1 when a benchmark failed, 3 when none passed or failed, else 0.
+fn exit_code(report: &Report) -> u8 {
+    if report.count(Outcome::Failed) > 0 {
         exit::FAILURES
+    } else if report.count(Outcome::Passed) == 0 {
+        eprintln!("selfcheck: nothing could be judged (no benchmark passed or failed)");
+        exit::NOTHING_JUDGED
     } else {
         exit::OK
-    })
+    }
 }
 
 /// `--scrambles K` / `--scramble-seeds`: the competition rehearsal.
@@ -226,11 +258,10 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
     if let Some(d) = &done.kept {
         eprintln!("scrambled variants kept in {}", d.display());
     }
-    Ok(if report.count(Outcome::Failed) > 0 {
-        exit::FAILURES
-    } else {
-        exit::OK
-    })
+    if let Some(d) = &report.kept {
+        eprintln!("benchmarks and cores of the FAILs and SKIPs kept in {}", d.display());
+    }
+    Ok(exit_code(&report))
 }
 
 /// One line per benchmark (details indented below failures and skips), then

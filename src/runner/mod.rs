@@ -58,6 +58,7 @@
 //! takes effect.
 
 mod capture;
+mod observe;
 mod pidfile;
 mod process;
 mod spawn;
@@ -117,6 +118,8 @@ pub struct RunSpec {
     pub output_cap: usize,
     /// Directory for the records of live process groups ([`reap_orphans`]).
     pub pid_dir: Option<PathBuf>,
+    /// Record the programs the process tree runs ([`RunOutcome::programs`]).
+    pub observe: bool,
 }
 
 impl RunSpec {
@@ -134,6 +137,7 @@ impl RunSpec {
             memory_limit: None,
             output_cap: DEFAULT_OUTPUT_CAP,
             pid_dir: None,
+            observe: false,
         }
     }
 }
@@ -206,6 +210,10 @@ pub struct RunOutcome {
     /// spawn, supervision, reaping and output included): Unix seconds.
     pub start: f64,
     pub end: f64,
+    /// With [`RunSpec::observe`]: the programs (`/proc/PID/exe`) seen
+    /// running in the process tree, sorted (`observe.rs`; a child that
+    /// lived between two looks is missed).
+    pub programs: Vec<PathBuf>,
 }
 
 impl RunOutcome {
@@ -226,6 +234,7 @@ impl RunOutcome {
             memory_limit_by: None,
             start: 0.0,
             end: 0.0,
+            programs: Vec::new(),
         }
     }
 }
@@ -349,6 +358,10 @@ fn supervise(
     let (mut timed_out, mut cancelled) = (false, false);
     let mut stop = Stop::Running;
     let mut no_pidfd_tick = Duration::from_millis(1);
+    let mut observer = spec.observe.then(observe::Observer::new);
+    if let Some(o) = observer.as_mut() {
+        o.sample(pid, true);
+    }
 
     let exited_at = loop {
         let now = Instant::now();
@@ -371,6 +384,10 @@ fn supervise(
             Stop::Terminating(kill_at) => kill_at,
             Stop::Killed => now + CANCEL_TICK,
         };
+        if let Some(o) = observer.as_mut() {
+            o.sample(pid, false);
+            wake = wake.min(now + observe::SAMPLE);
+        }
         if pidfd.is_none() {
             wake = wake.min(now + no_pidfd_tick);
             no_pidfd_tick = (no_pidfd_tick * 2).min(CANCEL_TICK);
@@ -385,6 +402,9 @@ fn supervise(
 
     // The leader is a zombie and still holds the group id: kill stragglers,
     // then reap the leader and everything left in its group.
+    if let Some(o) = observer.as_mut() {
+        o.sample(pid, true);
+    }
     process::signal_group(pid, libc::SIGKILL);
     let (exit, mut usage) = match process::reap(pid) {
         Ok((Status::Exited(code), usage)) => (Exit::Exited(code), usage),
@@ -429,6 +449,7 @@ fn supervise(
         memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
         start: 0.0,
         end: 0.0,
+        programs: observer.map(observe::Observer::finish).unwrap_or_default(),
     }
 }
 

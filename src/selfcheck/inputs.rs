@@ -184,7 +184,9 @@ pub fn warnings(input: &Input, entry: &IndexEntry) -> Vec<String> {
         ));
     }
     for o in &scan.options {
-        let what = if o.removed {
+        let what = if o.key == ":produce-unsat-cores" {
+            "not copied: coreval writes (set-option :produce-unsat-cores true) itself, before set-logic"
+        } else if o.removed {
             "removed: it would disturb the core run"
         } else {
             "kept: the solver and every checker see it"
@@ -209,6 +211,14 @@ struct SetOption {
 struct Scan {
     options: Vec<SetOption>,
     status_at: Option<(u64, u64)>,
+    /// The line of each top-level `assert`, in order.
+    asserts: Vec<u64>,
+}
+
+/// The line of each top-level assertion of a file, in order: assertion
+/// `N` (named `cvN`, or by its own name) is at `lines[N - 1]`.
+pub fn assertion_lines(path: &Path) -> Vec<u64> {
+    scan(path).asserts
 }
 
 /// The `set-option`s and the `:status` position of a file (a named file
@@ -223,6 +233,9 @@ fn scan(path: &Path) -> Scan {
     while let Ok(Some(cmd)) = scanner.next_command() {
         let class = analyzer.observe(&cmd).class;
         let head = cmd.head();
+        if head == "assert" {
+            out.asserts.push(cmd.line);
+        }
         if head != "set-option" && head != "set-info" {
             continue;
         }

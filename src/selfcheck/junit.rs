@@ -2,7 +2,8 @@
 //! `skipped`, `time`), one `<testcase>` per benchmark named by its path as
 //! given, with `classname="coreval.selfcheck"` and the solver's wall time;
 //! a `<failure>` (message: the first detail, type: the verdict, text: every
-//! detail and the checkers' answers) or a `<skipped>` as
+//! detail, the commands that repeat the run included, and the checkers'
+//! answers) or a `<skipped>` (its details in `<system-out>`) as
 //! [`super::outcome`] decided; a passed case with a minimality outcome or a
 //! best-known reference carries them in `<system-out>`. Run settings go to
 //! `<properties>`.
@@ -89,6 +90,10 @@ pub fn render(
                 let mut s = BytesStart::new("skipped");
                 s.push_attribute(("message", format!("{}: {message}", r.verdict).as_str()));
                 w.write_event(Event::Empty(s))?;
+                // Every detail (the commands to repeat the run included).
+                w.write_event(Event::Start(BytesStart::new("system-out")))?;
+                w.write_event(Event::Text(BytesText::new(&clean(&r.details.join("\n")))))?;
+                w.write_event(Event::End(BytesEnd::new("system-out")))?;
                 w.write_event(Event::End(BytesEnd::new("testcase")))?;
             }
             Outcome::Failed => {

@@ -29,6 +29,8 @@ pub mod inputs;
 pub mod junit;
 pub mod outcome;
 pub mod rehearsal;
+pub mod repro;
+pub mod team;
 
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
@@ -82,6 +84,11 @@ pub struct Options {
     /// Scramble every benchmark with this seed before naming (one variant
     /// of the competition rehearsal, [`rehearsal`]).
     pub scramble_seed: Option<u32>,
+    /// Where failing and undecided cores are kept; default
+    /// [`repro::DEFAULT_KEEP`] in the current folder.
+    pub keep: Option<PathBuf>,
+    /// MB of each output stream kept per run; default the campaign's.
+    pub output_cap_mb: Option<u64>,
 }
 
 /// The run settings, for the report header and the JUnit properties.
@@ -90,6 +97,9 @@ pub struct Setup {
     pub solver: String,
     /// The solver's teams (the first is the declared or default one).
     pub team: String,
+    /// How the team was decided when no checker's program decided it
+    /// (declared with `--team`, or the default with a hint).
+    pub team_how: Option<String>,
     /// The checker definitions the command runs, each with why.
     pub runs: Vec<(String, String)>,
     /// Selected checkers left out as the solver's own team.
@@ -135,6 +145,8 @@ pub struct Report {
     pub workdir: Option<PathBuf>,
     /// With [`Options::scramble_seed`]: by result path.
     pub scrambled: HashMap<String, rehearsal::Scrambled>,
+    /// The keep folder, when something was kept in it.
+    pub kept: Option<PathBuf>,
 }
 
 impl Report {
@@ -231,6 +243,9 @@ pub fn run(
     } else {
         Vec::new()
     };
+    // The author's solver runs where selfcheck was started: relative paths
+    // in its command work as they do in the author's shell.
+    let here = std::env::current_dir().context("cannot read the current folder")?;
     let mut solvers = vec![SolverEntry {
         name: SOLVER_NAME.into(),
         definition: None,
@@ -238,6 +253,10 @@ pub fn run(
         team: Some(team.clone()),
         args: Vec::new(),
         answer_stream: opts.answer_stream,
+        workdir: Some(here),
+        teams: Vec::new(),
+        cached: false,
+        observe: true,
     }];
     solvers.extend(references.iter().map(|k| SolverEntry {
         name: format!("{REFERENCE_PREFIX}{}", k.name),
@@ -246,8 +265,13 @@ pub fn run(
         team: None,
         args: Vec::new(),
         answer_stream: None,
+        workdir: None,
+        teams: Vec::new(),
+        // A reference's run is the same from one selfcheck to the next.
+        cached: true,
+        observe: false,
     }));
-    let config = ConfigFile {
+    let mut config = ConfigFile {
         benchmarks: "benchmarks".into(),
         checkers_dir: Some(std::path::absolute(&dir_defs)?),
         jobs: opts.jobs,
@@ -264,6 +288,7 @@ pub fn run(
         limits: Limits {
             time: Some(opts.timeout),
             checker_time: opts.checker_timeout,
+            output_cap_mb: opts.output_cap_mb.unwrap_or(Limits::default().output_cap_mb),
             ..Limits::default()
         },
         check: Check {
@@ -279,14 +304,41 @@ pub fn run(
         score: Score::default(),
         solvers,
     };
-    let c = Campaign::from_config(&dir, config)?;
-    let author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
+    let c = Campaign::from_config(&dir, config.clone())?;
+    let declared = crate::campaign::solvers::solvers_under_test(&c, &defs)?
         .into_iter()
         .next()
         .context("no solver under test")?;
-    if let Some(why) = author.def.missing() {
+    if let Some(why) = declared.def.missing() {
         bail!("--solver: {why}");
     }
+    // Solve first: the checkers' programs seen running in the solver's
+    // process tree join its team before any core is checked.
+    let quiet = &mut crate::pipeline::Quiet;
+    let solve = crate::pipeline::Stages {
+        name: true,
+        solve: true,
+        check: false,
+        score: false,
+    };
+    // Incremental scripts alone: nothing to name or solve here (they run
+    // as written in `incremental::check_all`).
+    let solved = match inputs.is_empty() {
+        true => None,
+        false => Some(crate::pipeline::run(&c, solve, None, None, cancel, quiet)?),
+    };
+    let runs: Vec<RunRecord> = match solved {
+        Some(_) => c.read_journal(crate::campaign::records::RUNS)?,
+        None => Vec::new(),
+    };
+    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, &defs, &declared.runs);
+    config.solvers[0].teams = seen_teams;
+    let c = Campaign::from_config(&dir, config)?;
+    let mut author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
+        .into_iter()
+        .next()
+        .context("no solver under test")?;
+    author.runs.extend(seen);
     let excluded: Vec<String> = checkers
         .iter()
         .filter(|k| author.same_team(k))
@@ -303,6 +355,7 @@ pub fn run(
     let setup = Setup {
         solver: shown_command(&opts.solver),
         team: author.teams.join(", "),
+        team_how: team::how(opts.team.is_some(), &author.runs),
         runs: author.runs.clone(),
         excluded,
         checkers: checkers.iter().map(|k| k.name.clone()).collect(),
@@ -324,7 +377,7 @@ pub fn run(
         },
         cancel,
     )?;
-    if inputs.is_empty() {
+    let Some(solved) = solved else {
         return Ok(Report {
             setup,
             results: incremental_results,
@@ -332,17 +385,18 @@ pub fn run(
             interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
             workdir: opts.workdir.clone(),
             scrambled: HashMap::new(),
+            kept: None,
         });
-    }
+    };
+    let named = solved.name.context("the name stage did not run")?;
 
-    let stages = crate::pipeline::Stages {
-        name: true,
-        solve: true,
-        check: true,
+    let check = crate::pipeline::Stages {
+        name: false,
+        solve: false,
+        check: !solved.interrupted,
         score: false,
     };
-    let done = crate::pipeline::run(&c, stages, None, None, cancel, &mut crate::pipeline::Quiet)?;
-    let named = done.name.context("the name stage did not run")?;
+    let done = crate::pipeline::run(&c, check, None, None, cancel, quiet)?;
     let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
@@ -355,7 +409,7 @@ pub fn run(
             }
         }
     }
-    let interrupted = done.interrupted;
+    let interrupted = solved.interrupted || done.interrupted;
     let mut report = Report {
         setup,
         results: Vec::new(),
@@ -363,12 +417,20 @@ pub fn run(
         interrupted,
         workdir: opts.workdir.clone(),
         scrambled: HashMap::new(),
+        kept: None,
     };
     if interrupted {
         return Ok(report);
     }
     let pairs = done.pairs.unwrap_or_default();
-    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    let keep = repro::keep_dir(opts.keep.as_deref());
+    let repro = repro::Repro {
+        keep: &keep,
+        campaign: &c,
+        solver_words: &opts.solver,
+        author: &author,
+        checkers: &checkers,
+    };
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
@@ -384,15 +446,12 @@ pub fn run(
             .iter()
             .filter(|p| p.pair.benchmark == i.id && p.pair.solver.starts_with(REFERENCE_PREFIX))
             .collect();
-        let core_file = mine
-            .and_then(|p| p.core_hash.as_ref())
-            .map(|h| c.cores_dir().join(format!("{h}.smt2")));
-        let author_pair = match (mine, run_of.get(&(SOLVER_NAME, i.id.as_str()))) {
+        let run = run_of.get(&(SOLVER_NAME, i.id.as_str())).copied();
+        let author_pair = match (mine, run) {
             (Some(p), Some(run)) => Some(Pair {
                 verdict: p,
                 run,
                 no_checker: no_checker(&checkers, &author, entry.logic.as_deref().unwrap_or("")),
-                core_file: opts.workdir.as_ref().and(core_file.as_deref()),
             }),
             _ => None,
         };
@@ -403,14 +462,25 @@ pub fn run(
             };
             report.scrambled.insert(i.shown.clone(), s);
         }
-        report.results.push(outcome::classify(
+        let mut r = outcome::classify(
             i,
             entry,
             author_pair,
             &refs,
             &opts.policy.to_string(),
             opts.strict,
-        ));
+        );
+        for d in r.details.iter_mut() {
+            *d = origin_for_people(d, &dir);
+        }
+        if let Some(b) = r.best_known.as_mut() {
+            b.origin = origin_for_people(&b.origin, &dir);
+        }
+        if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
+            r.details.extend(repro.details(i, entry, run, mine)?);
+            report.kept = Some(keep.clone());
+        }
+        report.results.push(r);
     }
     report.results.extend(incremental_results);
     report
@@ -438,19 +508,23 @@ pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
 
 /// The command for people: words joined by spaces, quoted only when needed.
 fn shown_command(words: &[String]) -> String {
-    let shown: Vec<String> = words
-        .iter()
-        .map(|w| {
-            if w.is_empty() || w.contains(|c: char| c.is_whitespace() || "'\"\\$`".contains(c)) {
-                shlex::try_quote(w)
-                    .map(|q| q.into_owned())
-                    .unwrap_or_else(|_| w.clone())
-            } else {
-                w.clone()
-            }
-        })
-        .collect();
-    shown.join(" ")
+    repro::shell_words(words)
+}
+
+/// A best-known core's origin as the reader can find it: this run's
+/// temporary campaign is `this selfcheck`, an earlier one (deleted since)
+/// `an earlier selfcheck`.
+fn origin_for_people(text: &str, dir: &Path) -> String {
+    let mut out = text.replace("(this campaign", "(this selfcheck");
+    if let Some(name) = dir.file_name().map(|n| n.to_string_lossy().into_owned()) {
+        out = out.replace(&format!("({name}"), "(this selfcheck");
+    }
+    while let Some(at) = out.find("(coreval-selfcheck-") {
+        let rest = &out[at + 1..];
+        let end = rest.find([',', ')']).unwrap_or(rest.len());
+        out = format!("{}(an earlier selfcheck{}", &out[..at], &rest[end..]);
+    }
+    out
 }
 
 /// Split a `--solver` string into words the POSIX shell way, without a shell.

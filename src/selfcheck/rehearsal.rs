@@ -166,6 +166,7 @@ pub fn run(
         interrupted,
         workdir: opts.workdir.clone(),
         scrambled: Default::default(),
+        kept: runs.iter().find_map(|(_, r)| r.kept.clone()),
     };
     if !interrupted {
         for i in 0..first.results.len() {
@@ -356,6 +357,7 @@ mod tests {
         Setup {
             solver: "s {file}".into(),
             team: "t".into(),
+            team_how: None,
             runs: Vec::new(),
             excluded: Vec::new(),
             checkers: vec!["yices".into(), "cvc5".into()],

@@ -100,8 +100,6 @@ pub struct Pair<'a> {
     pub run: &'a RunRecord,
     /// No independent checker supports the benchmark's logic.
     pub no_checker: bool,
-    /// The core-only benchmark, when the campaign folder is kept.
-    pub core_file: Option<&'a Path>,
 }
 
 /// The result of one benchmark; `author` is `None` when the benchmark was
@@ -131,14 +129,26 @@ pub fn classify(
         best_known: None,
     };
     let Some(pair) = author else {
+        // An assert after the first check-sat comes with several of them.
+        let incremental = entry.outcome == NameOutcome::Ineligible
+            && entry.reasons.iter().any(|w| is_incremental(&w.reason))
+            && entry.reasons.iter().all(|w| {
+                is_incremental(&w.reason)
+                    || w.reason == crate::benchmark::Reason::AssertAfterCheckSat
+            });
         let (label, why) = match entry.outcome {
+            _ if incremental => (
+                "incremental",
+                "is an incremental script (push/pop, several check-sat, check-sat-assuming): \
+                 selfcheck does not check those yet",
+            ),
             NameOutcome::Malformed => ("malformed", "is not valid SMT-LIB"),
             NameOutcome::Failed => ("unreadable", "could not be named"),
             NameOutcome::Ineligible => ("not-usable", "cannot be run for a core"),
             NameOutcome::Named => ("not-run", "was not run (interrupted)"),
         };
         r.verdict = label.into();
-        r.outcome = if entry.outcome == NameOutcome::Named {
+        r.outcome = if entry.outcome == NameOutcome::Named || incremental {
             Outcome::Skipped
         } else {
             Outcome::Failed
@@ -213,20 +223,43 @@ pub fn classify(
             ),
             None => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
         },
-        Verdict::SatAnswer => {
-            let why = match entry.status.as_deref() {
-                Some("unsat") => "sat on a benchmark declared unsat".to_string(),
-                _ => format!("sat answer; reference solvers: {}", reference_answers(refs)),
-            };
-            (Outcome::Failed, p.verdict.label(), why)
-        }
+        Verdict::SatAnswer if entry.status.as_deref() == Some("unsat") => (
+            Outcome::Failed,
+            p.verdict.label(),
+            "sat on a benchmark declared unsat".to_string(),
+        ),
+        // No status to compare with: the references decide.
+        Verdict::SatAnswer => match (&r.best, refs.iter().any(|v| v.pair.verdict == Verdict::SatAnswer)) {
+            (Some(b), _) => (
+                Outcome::Failed,
+                p.verdict.label(),
+                format!("sat, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+            ),
+            (None, true) => (
+                Outcome::Passed,
+                "sat-confirmed".into(),
+                format!(
+                    "sat, confirmed by the reference solvers ({}): a satisfiable benchmark, no core to check",
+                    reference_answers(refs)
+                ),
+            ),
+            (None, false) => (
+                Outcome::Skipped,
+                "sat-unconfirmed".into(),
+                format!(
+                    "sat on a benchmark without :status, and no reference solver said sat ({}): nothing to check",
+                    reference_answers(refs)
+                ),
+            ),
+        },
         Verdict::Unknown => (Outcome::Skipped, p.verdict.label(), "the solver answered unknown".into()),
         Verdict::NoAnswer | Verdict::Unchecked => no_answer(run, p.status),
     };
     r.outcome = outcome;
     r.verdict = label;
     r.details.push(detail);
-    if matches!(p.verdict, Verdict::Validated | Verdict::NotValidated) {
+    // A reduction is shown for a validated core only.
+    if outcome == Outcome::Passed && p.verdict == Verdict::Validated {
         r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));
     }
     if declared_sat && run.answer == Answer::Unsat && !run.timed_out {
@@ -270,6 +303,32 @@ pub fn classify(
         r.details
             .push(format!("output flags: {}", flags.join(", ")));
     }
+    let has = |f: &str| run.flags.iter().any(|x| x == f);
+    if has("truncated") && r.outcome != Outcome::Passed {
+        let why = format!(
+            "the output was cut at the output cap ({} bytes beyond it dropped): the core line is incomplete; \
+             raise the cap with --output-cap MB",
+            run.stdout_dropped
+        );
+        // `unsat` and a cut core: nothing to judge, not a wrong core.
+        let cut_core = run.answer == Answer::Unsat && run.core.is_none();
+        if cut_core && r.outcome == Outcome::Failed && p.contradiction.is_none() {
+            r.outcome = Outcome::Skipped;
+            r.verdict = "truncated-output".into();
+            r.reduction = None;
+        }
+        r.details.insert(0, why);
+    }
+    if has("answer-on-stderr") {
+        r.details.push(
+            "the answer is on stderr: run with --answer-stream stderr (or both) to read it there".into(),
+        );
+    }
+    if has("core-on-stderr") {
+        r.details.push(
+            "unsat on stdout, and a core on stderr: run with --answer-stream both to read it there".into(),
+        );
+    }
     if !run.errors.is_empty() && run.answer != Answer::Error {
         r.details.push(format!(
             "the solver printed errors: {}",
@@ -295,10 +354,6 @@ pub fn classify(
         )),
         Some(_) => r.details.push("the core is subset-minimal".into()),
         None => {}
-    }
-    if let Some(f) = pair.core_file {
-        r.details
-            .push(format!("core-only benchmark: {}", f.display()));
     }
     finish(r, strict)
 }
@@ -358,7 +413,7 @@ fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
     )
 }
 
-fn answer_word(a: Answer) -> &'static str {
+pub(super) fn answer_word(a: Answer) -> &'static str {
     match a {
         Answer::Sat => "sat",
         Answer::Unsat => "unsat",
@@ -453,19 +508,39 @@ fn offending(run: &RunRecord, entry: &IndexEntry) -> String {
     }
     let top: HashSet<String> = entry.top_level_names().into_iter().collect();
     let nested: HashSet<&str> = entry.nested_names.iter().map(String::as_str).collect();
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for n in core {
+        *count.entry(n.as_str()).or_insert(0) += 1;
+    }
     let mut seen = HashSet::new();
     let mut parts = Vec::new();
     for n in core {
         let shown = crate::smtlib::symbol::quote(n);
         if !seen.insert(n.as_str()) {
-            parts.push(format!("{shown} listed twice"));
-        } else if nested.contains(n.as_str()) {
+            continue;
+        }
+        match count[n.as_str()] {
+            1 => {}
+            2 => parts.push(format!("{shown} listed twice")),
+            k => parts.push(format!("{shown} listed {k} times")),
+        }
+        if nested.contains(n.as_str()) {
             parts.push(format!("{shown} names a nested term"));
         } else if !top.contains(n) {
             parts.push(format!("{shown} is not an assertion name"));
         }
     }
     shorten(&parts.join(", "))
+}
+
+/// The reasons that make a script incremental (checked by another stage
+/// one day, skipped here).
+fn is_incremental(r: &crate::benchmark::Reason) -> bool {
+    use crate::benchmark::Reason;
+    matches!(
+        r,
+        Reason::PushPop | Reason::SeveralCheckSat { .. } | Reason::CheckSatAssuming | Reason::Reset
+    )
 }
 
 /// Cut long solver texts for one-line reports.

@@ -44,6 +44,9 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         stdout_dropped: 0,
         solver_version: None,
         timing: None,
+        stderr_tail: None,
+        programs: Vec::new(),
+        cached: false,
     }
 }
 
@@ -95,7 +98,6 @@ fn classify_one(
         verdict: v,
         run: r,
         no_checker,
-        core_file: None,
     };
     classify(&input(), e, Some(pair), refs, "smtcomp-2025", false)
 }
@@ -203,7 +205,6 @@ fn undecided_cores_and_missing_checkers_are_skipped() {
             verdict: &none,
             run: &r,
             no_checker: true,
-            core_file: None,
         }),
         &[],
         "p",
@@ -231,7 +232,7 @@ fn ill_formed_cores_name_the_offending_names() {
     );
     assert_eq!(
         got.details[0],
-        "ill-formed core (unknown-name): 4 name(s) printed: bogus is not an assertion name, inner names a nested term, a1 listed twice"
+        "ill-formed core (unknown-name): 4 name(s) printed: a1 listed twice, bogus is not an assertion name, inner names a nested term"
     );
     assert_eq!(got.reduction, None);
     // 4 names for 3 assertions: not shown as `core 4/3` (the line shows
@@ -330,10 +331,59 @@ fn unusable_benchmarks_fail_with_their_positions() {
     let got = classify(&input(), &e, None, &[], "p", false);
     assert_eq!(
         (got.outcome, got.verdict.as_str()),
-        (Outcome::Failed, "not-usable")
+        (Outcome::Skipped, "incremental")
     );
     assert_eq!(
         got.details[1],
         "dir/b.smt2:3:1: 'push': incremental scripts are not in the track"
     );
+    // Anything else that keeps a file from a core run fails.
+    e.reasons[0].reason = crate::benchmark::Reason::NoCheckSat;
+    let got = classify(&input(), &e, None, &[], "p", false);
+    assert_eq!(
+        (got.outcome, got.verdict.as_str()),
+        (Outcome::Failed, "not-usable")
+    );
+}
+
+#[test]
+fn sat_without_a_status_is_judged_by_the_references() {
+    let e = entry(None, 3);
+    let r = run(Answer::Sat, None);
+    let v = verdict("s", Verdict::SatAnswer, None, &[]);
+    let got = classify_one(&e, &r, &v, &[], false);
+    assert_eq!(
+        (got.outcome, got.verdict.as_str()),
+        (Outcome::Skipped, "sat-unconfirmed")
+    );
+    let sat = verdict("ref-z3", Verdict::SatAnswer, None, &[]);
+    let got = classify_one(&e, &r, &v, &[&sat], false);
+    assert_eq!(
+        (got.outcome, got.verdict.as_str()),
+        (Outcome::Passed, "sat-confirmed")
+    );
+    assert!(got.details[0].contains("z3 sat"), "{:?}", got.details);
+    let core = verdict("ref-cvc5", Verdict::Validated, Some(2), &[]);
+    let got = classify_one(&e, &r, &v, &[&sat, &core], false);
+    assert_eq!(got.outcome, Outcome::Failed);
+}
+
+#[test]
+fn a_cut_core_is_said_so_and_not_validated_cores_show_no_reduction() {
+    let e = entry(Some("unsat"), 3);
+    let mut r = run(Answer::Unsat, None);
+    r.flags = vec!["unterminated".into(), "truncated".into()];
+    r.stdout_dropped = 1000;
+    let v = verdict("s", Verdict::UnsatNoCore, None, &[]);
+    let got = classify_one(&e, &r, &v, &[], false);
+    assert_eq!(
+        (got.outcome, got.verdict.as_str()),
+        (Outcome::Skipped, "truncated-output")
+    );
+    assert!(got.details[0].contains("--output-cap"), "{:?}", got.details);
+    let r = run(Answer::Unsat, Some(&["a1"]));
+    let v = verdict("s", Verdict::NotValidated, Some(1), &[]);
+    assert_eq!(classify_one(&e, &r, &v, &[], false).reduction, None);
+    let v = verdict("s", Verdict::Validated, Some(1), &[("z3", CheckAnswer::Unsat)]);
+    assert_eq!(classify_one(&e, &r, &v, &[], false).reduction, Some(2));
 }

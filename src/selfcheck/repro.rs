@@ -1,0 +1,244 @@
+//! What a FAIL (or a SKIP with a run behind it) needs to be repeated by copy
+//! and paste, with nothing pointing into the temporary campaign: the named
+//! benchmark the solver ran on and the core-only benchmark the checkers
+//! decided on are copied into the keep folder (`--keep DIR`, default
+//! [`DEFAULT_KEEP`] under the current folder), and the detail lines give
+//!
+//! - `solver: $ CMD`: the solver command as run, on the kept named file;
+//! - `names printed (K): cv2 (file:5), cv3 (file:6) ×2, bogus (not an
+//!   assertion name)`: each distinct name once, with its count and the line
+//!   of its assertion in the author's file;
+//! - `core-only benchmark: FILE`;
+//! - `checker NAME answered WORD: $ CMD`: each checker's command on the
+//!   kept core-only file (its dialect variant where it needs one);
+//! - `solver stderr, last lines:` and those lines, each after `| `.
+//!
+//! Commands are quoted like a POSIX shell reads them ([`shell_words`]) and
+//! run from the folder selfcheck was started in (where the solver ran).
+
+use super::inputs::Input;
+use crate::answer::Answer;
+use crate::campaign::index::IndexEntry;
+use crate::campaign::pair::PairVerdict;
+use crate::campaign::policy::CheckAnswer;
+use crate::campaign::records::RunRecord;
+use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::Campaign;
+use crate::checkers::{Invocation, SolverDef};
+use crate::rebuild::Dialect;
+use anyhow::{Context, Result};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The keep folder when `--keep` is not given, below the current folder.
+pub const DEFAULT_KEEP: &str = "coreval-selfcheck-kept";
+/// Distinct names listed before `… N more`.
+const NAMES_SHOWN: usize = 40;
+
+/// What the reproduction of every benchmark shares.
+pub struct Repro<'a> {
+    /// The keep folder, as it is shown (relative to the current folder,
+    /// or as given).
+    pub keep: &'a Path,
+    pub campaign: &'a Campaign,
+    /// The `--solver` words as typed.
+    pub solver_words: &'a [String],
+    pub author: &'a SolverUnderTest,
+    pub checkers: &'a [SolverDef],
+}
+
+impl Repro<'_> {
+    /// Keep the files of one benchmark and return its detail lines.
+    pub fn details(
+        &self,
+        input: &Input,
+        entry: &IndexEntry,
+        run: &RunRecord,
+        verdict: Option<&PairVerdict>,
+    ) -> Result<Vec<String>> {
+        let c = self.campaign;
+        let mut out = Vec::new();
+        let named_src = c.named_dir().join(entry.output.as_deref().unwrap_or(input.id.as_str()));
+        let named = self.keep.join(&input.id);
+        copy(&named_src, &named)?;
+        let (_, args) = self.author.def.command(&Invocation {
+            file: &named,
+            timeout: c.time,
+            seed: 0,
+            memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+            want_cores: true,
+        });
+        let mut words = vec![self.solver_words[0].clone()];
+        words.extend(args);
+        out.push(format!("solver: $ {}", shell_words(&words)));
+        if let Some(core) = &run.core {
+            out.push(names_text(core, entry, input));
+        }
+        let Some(hash) = verdict.and_then(|v| v.core_hash.as_deref()) else {
+            out.extend(stderr_lines(run));
+            return Ok(out);
+        };
+        let verdict = verdict.expect("a core hash comes with a verdict");
+        let core_src = c.cores_dir().join(format!("{hash}.smt2"));
+        let stem = input.id.strip_suffix(".smt2").unwrap_or(&input.id);
+        let core = self.keep.join(format!("{stem}.core.smt2"));
+        copy(&core_src, &core)?;
+        out.push(format!("core-only benchmark: {}", core.display()));
+        for (name, answer) in &verdict.checkers {
+            let Some(k) = self.checkers.iter().find(|k| &k.name == name) else {
+                continue;
+            };
+            let file = match Dialect::new(k.accepts_named, &k.unsupported_commands) {
+                None => core.clone(),
+                Some(d) => match crate::rebuild::store_variant(&core_src, &d)? {
+                    Ok(v) if v != core_src => {
+                        let kept = self.keep.join(format!("{stem}.core.{}.smt2", d.id()));
+                        copy(&v, &kept)?;
+                        kept
+                    }
+                    _ => core.clone(),
+                },
+            };
+            let (program, args) = k.command(&Invocation {
+                file: &file,
+                timeout: c.checker_time,
+                seed: 0,
+                memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+                want_cores: false,
+            });
+            let mut words = vec![program.to_string_lossy().into_owned()];
+            words.extend(args);
+            let word = answer_word(*answer, verdict.raw_answers.get(name).copied());
+            out.push(format!(
+                "checker {name} answered {word}: $ {}",
+                shell_words(&words)
+            ));
+        }
+        out.extend(stderr_lines(run));
+        Ok(out)
+    }
+}
+
+/// `sat`, `unsat`, or what a checker that cast no vote printed.
+fn answer_word(a: CheckAnswer, raw: Option<Answer>) -> String {
+    match (a, raw) {
+        (CheckAnswer::Sat, _) => "sat".into(),
+        (CheckAnswer::Unsat, _) => "unsat".into(),
+        (CheckAnswer::NotApplicable, _) => "not-applicable".into(),
+        (CheckAnswer::Other, Some(r)) => super::outcome::answer_word(r).replace(' ', "-"),
+        (CheckAnswer::Other, None) => "no-answer".into(),
+    }
+}
+
+/// `solver stderr, last lines:` and each line after `| `.
+fn stderr_lines(run: &RunRecord) -> Vec<String> {
+    let Some(tail) = &run.stderr_tail else {
+        return Vec::new();
+    };
+    let mut out = vec!["solver stderr, last lines:".to_string()];
+    out.extend(tail.lines().map(|l| format!("| {l}")));
+    out
+}
+
+/// The names of a core, each distinct one once, in the order first printed,
+/// with its count when repeated and where its assertion is in the author's
+/// file.
+pub fn names_text(core: &[String], entry: &IndexEntry, input: &Input) -> String {
+    let names = entry.top_level_names();
+    let lines = super::inputs::assertion_lines(&input.source);
+    let position: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let nested: Vec<&str> = entry.nested_names.iter().map(String::as_str).collect();
+    let mut order: Vec<&str> = Vec::new();
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for n in core {
+        let c = count.entry(n.as_str()).or_insert(0);
+        if *c == 0 {
+            order.push(n);
+        }
+        *c += 1;
+    }
+    let parts: Vec<String> = order
+        .iter()
+        .take(NAMES_SHOWN)
+        .map(|n| {
+            let shown = crate::smtlib::symbol::quote(n);
+            let at = match position.get(n) {
+                Some(&i) => match lines.get(i) {
+                    Some(l) => format!("{}:{l}", input.shown),
+                    None => format!("assertion {}", i + 1),
+                },
+                None if nested.contains(n) => "names a nested term".into(),
+                None => "not an assertion name".into(),
+            };
+            match count[n] {
+                1 => format!("{shown} ({at})"),
+                k => format!("{shown} ({at}) ×{k}"),
+            }
+        })
+        .collect();
+    let more = order.len().saturating_sub(NAMES_SHOWN);
+    let tail = if more > 0 {
+        format!(", … {more} more")
+    } else {
+        String::new()
+    };
+    if parts.is_empty() {
+        return "names printed (0): none".into();
+    }
+    format!("names printed ({}): {}{tail}", core.len(), parts.join(", "))
+}
+
+fn copy(from: &Path, to: &Path) -> Result<()> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::copy(from, to)
+        .with_context(|| format!("cannot keep {} as {}", from.display(), to.display()))?;
+    Ok(())
+}
+
+/// Words joined by spaces, each quoted only when a POSIX shell would read
+/// it otherwise.
+pub fn shell_words(words: &[String]) -> String {
+    let shown: Vec<String> = words
+        .iter()
+        .map(|w| {
+            let plain = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}^".contains(c));
+            if plain {
+                w.clone()
+            } else {
+                shlex::try_quote(w)
+                    .map(|q| q.into_owned())
+                    .unwrap_or_else(|_| w.clone())
+            }
+        })
+        .collect();
+    shown.join(" ")
+}
+
+/// The keep folder: `--keep`, else [`DEFAULT_KEEP`].
+pub fn keep_dir(given: Option<&Path>) -> PathBuf {
+    given.map_or_else(|| PathBuf::from(DEFAULT_KEEP), Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_only_when_needed() {
+        let w: Vec<String> = ["z3", "-T:5", "a b.smt2", "it's", ""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let s = shell_words(&w);
+        assert_eq!(shlex::split(&s).unwrap(), w);
+        assert!(s.starts_with("z3 -T:5 "), "{s}");
+    }
+}
