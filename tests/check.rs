@@ -12,12 +12,12 @@ use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
 use coreval::campaign::Campaign;
+use coreval::campaign::context::Context;
 use coreval::campaign::Loaded;
 use coreval::check::CheckSummary;
 use coreval::judge;
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -116,16 +116,16 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
 
 /// Run some stages of a campaign through the one pipeline.
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
-    pipeline::run(
-        c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
+    pipeline::run_to_end(c, stages)
 }
 
+/// The stages to load a campaign for, to read what it did.
+const READ: Stages = Stages {
+    name: false,
+    solve: false,
+    check: false,
+    score: true,
+};
 const SOLVE: Stages = Stages {
     name: false,
     solve: true,
@@ -146,7 +146,8 @@ fn check_only(c: &Campaign) -> anyhow::Result<CheckSummary> {
 
 /// Every pair's verdict as the judge sees it now.
 fn pairs_of(c: &Campaign) -> Vec<PairVerdict> {
-    judge::collect(&Loaded::load(c).unwrap()).unwrap()
+    let ctx = Context::load(c.clone(), READ).unwrap();
+    judge::collect(&Loaded::new(&ctx).unwrap()).unwrap()
 }
 
 fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {

@@ -52,7 +52,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         check: true,
         ..Stages::default()
     };
-    let Some(done) = super::solve::run_stage(&c, stages, &args.campaign, args.shard, args.wait)?
+    let Some(done) = super::solve::run_stage(c, stages, &args.campaign, args.shard, args.wait)?
     else {
         return Ok(exit::OK);
     };

@@ -261,13 +261,21 @@ pub fn run(
         solvers,
     };
     let c = Campaign::from_config(&dir, config)?;
-    let author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
-        .into_iter()
-        .next()
-        .context("no solver under test")?;
-    if let Some(why) = author.def.missing() {
+    let inline = crate::campaign::solvers::inline_def(&c, SOLVER_NAME, &team, &command)?;
+    if let Some(why) = inline.missing() {
         bail!("--solver: {why}");
     }
+    let stages = crate::pipeline::Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: false,
+    };
+    // Its notes are the setup's (`runs`, `excluded`); the folder is new.
+    let ctx = crate::campaign::context::Context::load(c, stages)?;
+    let _lock = crate::lock::acquire_in(&ctx.campaign.dir, false, cancel)?;
+    let c = &ctx.campaign;
+    let author = ctx.solver(SOLVER_NAME).context("no solver under test")?;
     let excluded: Vec<String> = checkers
         .iter()
         .filter(|k| author.same_team(k))
@@ -294,13 +302,7 @@ pub fn run(
     };
     started(&setup);
 
-    let stages = crate::pipeline::Stages {
-        name: true,
-        solve: true,
-        check: true,
-        score: false,
-    };
-    let done = crate::pipeline::run(&c, stages, None, None, cancel, &mut crate::pipeline::Quiet)?;
+    let done = crate::pipeline::run(&ctx, None, None, cancel, &mut crate::pipeline::Quiet)?;
     let named = done.name.context("the name stage did not run")?;
     let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
