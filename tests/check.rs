@@ -114,9 +114,12 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
     core
 }
 
-/// Run some stages of a campaign through the one pipeline.
+/// Run some stages of a campaign through the one pipeline (programs that
+/// cannot start are the stage's to record here, not refused before).
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
-    pipeline::run_to_end(c, stages)
+    let ctx = Context::load_unprobed(c.clone(), stages)?;
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    pipeline::run(&ctx, None, None, &no_cancel, &mut pipeline::Quiet)
 }
 
 /// The stages to load a campaign for, to read what it did.

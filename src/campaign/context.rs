@@ -65,6 +65,16 @@ impl Context {
     /// Load and check `campaign` for `stages`: refuse, naming the config
     /// file and line, anything that cannot work (see [`super::preflight`]).
     pub fn load(campaign: Campaign, stages: Stages) -> Result<Context> {
+        Context::build(campaign, stages, true)
+    }
+
+    /// [`Context::load`] without starting the programs to see that they
+    /// can (tests of how the stages record a program that cannot start).
+    pub fn load_unprobed(campaign: Campaign, stages: Stages) -> Result<Context> {
+        Context::build(campaign, stages, false)
+    }
+
+    fn build(campaign: Campaign, stages: Stages, probe: bool) -> Result<Context> {
         let config = campaign.dir.join(CONFIG_FILE);
         let at = |key| where_is(&config, key);
         super::preflight::refuse_unrunnable(&campaign, stages, &config)?;
@@ -88,7 +98,7 @@ impl Context {
         let mut notes = Vec::new();
         let resolve = stages.solve || stages.check || stages.score;
         let (defs, solvers, checkers) = if resolve {
-            super::preflight::resolve(&campaign, stages, &config, &mut notes)?
+            super::preflight::resolve(&campaign, stages, &config, probe, &mut notes)?
         } else {
             Default::default()
         };

@@ -49,12 +49,14 @@ pub(super) fn refuse_unrunnable(c: &Campaign, stages: Stages, config: &Path) -> 
 }
 
 /// The definitions, the solvers under test and (checking) the checkers
-/// selected; for solving and checking, every program to run must start.
+/// selected; for solving and checking, every program to run must start
+/// (when `probe`).
 /// Notes for the user go to `notes`.
 pub(super) fn resolve(
     c: &Campaign,
     stages: Stages,
     config: &Path,
+    probe: bool,
     notes: &mut Vec<String>,
 ) -> Result<(Vec<SolverDef>, Vec<SolverUnderTest>, Vec<SolverDef>)> {
     let defs = checkers::load_dir(&solvers::checkers_dir(c))?;
@@ -113,7 +115,9 @@ pub(super) fn resolve(
             });
         }
     }
-    probe_all(&subjects)?;
+    if probe {
+        probe_all(&subjects)?;
+    }
     Ok((defs, all, selected))
 }
 
