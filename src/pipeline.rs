@@ -7,10 +7,10 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
+use crate::campaign::context::Context;
+pub use crate::campaign::context::Stages;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
-pub use crate::campaign::context::Stages;
-use crate::campaign::context::Context;
 use crate::campaign::{Campaign, Loaded};
 use crate::check::CheckSummary;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};

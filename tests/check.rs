@@ -8,11 +8,11 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
+use coreval::campaign::context::Context;
 use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
 use coreval::campaign::Campaign;
-use coreval::campaign::context::Context;
 use coreval::campaign::Loaded;
 use coreval::check::CheckSummary;
 use coreval::judge;

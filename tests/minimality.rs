@@ -16,9 +16,9 @@
 mod common;
 
 use common::{cmd, jsonl, q, repo};
+use coreval::campaign::context::Context;
 use coreval::campaign::minimality::{BestKnown, Status};
 use coreval::campaign::pair::{PairVerdict, Verdict};
-use coreval::campaign::context::Context;
 use coreval::campaign::{Campaign, Loaded};
 use coreval::pipeline::{self, Stages};
 use std::collections::BTreeSet;

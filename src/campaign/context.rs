@@ -79,16 +79,10 @@ impl Context {
         let at = |key| where_is(&config, key);
         super::preflight::refuse_unrunnable(&campaign, stages, &config)?;
         let s = &campaign.config.score;
-        let edition = s
-            .rules
-            .parse::<super::rules::Edition>()
-            .map_err(|e| anyhow!("{}: score.rules: {e}", at(Key::Table("score", "rules"))))?;
-        let mut rules = edition.rules();
+        let mut rules = campaign.edition.rules();
         rules.time_limit = campaign.time.as_secs_f64();
-        if let Some(f) = &s.family {
-            rules.family = f
-                .parse()
-                .map_err(|e| anyhow!("{}: score.family: {e}", at(Key::Table("score", "family"))))?;
+        if let Some(f) = campaign.family {
+            rules.family = f;
         }
         let participants = match &s.participants {
             Some(p) => Participants::load(&campaign.dir.join(p))

@@ -1,6 +1,6 @@
 //! The campaign owns the vocabulary every stage shares: the validated config
-//! and folder layout ([`config`]) with each edition's default limits
-//! ([`edition_limits`]), the journal records and their file names
+//! and folder layout ([`config`]), the rules editions ([`editions`],
+//! [`rules`]) parsed there once, the journal records and their file names
 //! ([`records`]), the named index ([`index`]), the solvers under test
 //! ([`solvers`]), the decision policies ([`policy`]) and the pair record the
 //! scorer consumes ([`pair`]). Stages (name, solve, check, judge, score,
@@ -14,7 +14,6 @@ pub mod config_lines;
 pub mod context;
 pub mod division_map;
 pub mod editions;
-pub mod edition_limits;
 pub mod index;
 pub mod minimality;
 pub mod pair;

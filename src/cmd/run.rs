@@ -62,13 +62,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let mut lines = Lines {
         root: &c.benchmarks,
     };
-    let s = pipeline::run(
-        &ctx,
-        None,
-        None,
-        crate::cmd::interrupt::flag(),
-        &mut lines,
-    )?;
+    let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &mut lines)?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
@@ -81,16 +75,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
     print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(c).display());
-    Ok(
-        if pairs
-            .iter()
-            .any(|p| super::check::is_failure(&p.pair.verdict))
-        {
-            exit::FAILURES
-        } else {
-            exit::OK
-        },
-    )
+    Ok(if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
 }
 
 /// A line per stage as it ends, on stderr.

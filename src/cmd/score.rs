@@ -156,10 +156,10 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     let mut c = super::solve::load(dir, None, None)?;
     let abs = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     if let Some(e) = args.rules {
-        c.config.score.rules = e.name().to_string();
+        c.edition = e;
     }
     if let Some(f) = args.family {
-        c.config.score.family = Some(f.name().to_string());
+        c.family = Some(f);
     }
     if let Some(p) = &args.participants {
         c.config.score.participants = Some(abs(p));

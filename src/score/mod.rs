@@ -297,6 +297,7 @@ fn score_division<'a>(
             assertions: s.rec.assertions,
             core_size: s.rec.core_size,
             verdict: s.rec.verdict.label(),
+            failure: s.rec.verdict.is_failure(),
             scored_verdict: s.verdict.label(),
             status: match s.rec.status {
                 RunStatus::Complete => "complete",
