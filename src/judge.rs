@@ -75,7 +75,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let checks: Vec<CheckRecord> = c.read_journal(crate::campaign::records::CHECKS)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
-    let checkers = crate::campaign::selection::verdict_checkers(c, &l.defs, &answered);
+    let checkers = crate::campaign::selection::verdict_checkers(c, l.defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = cores
         .iter()
         .filter(|r| crate::campaign::records::is_hash(&r.hash))

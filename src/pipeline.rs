@@ -3,44 +3,26 @@
 //! each stage did. `coreval run`, `solve`, `check`, `selfcheck` and the
 //! Slurm tasks (which run `solve`/`check --shard`) all go through [`run`];
 //! each stage resumes from the journals, so a re-run after a kill redoes
-//! nothing that finished. The campaign's definitions, solvers under test
-//! and named index are loaded once, after naming, and passed down.
+//! nothing that finished. The campaign is loaded and checked once before
+//! ([`Context::load`]); its named index is read once, after naming, and
+//! both are passed down as [`Loaded`].
 
+use crate::campaign::context::Context;
+pub use crate::campaign::context::Stages;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
 use crate::campaign::{Campaign, Loaded};
 use crate::check::CheckSummary;
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
 use crate::report::{self, Outputs};
-use crate::score::division_map::DivisionMap;
-use crate::score::participants::Participants;
 use crate::score::result::{Occupancy, ScoreReport};
-use crate::score::rules::{Edition, Rules};
+use crate::score::rules::Rules;
 use crate::score::{score_pairs, ScoreOptions};
 use crate::slurm::shard::{pair_key, Shard};
 use crate::solve::SolveSummary;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context as _, Result};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Which stages to run. Verdicts are judged whenever checking or scoring.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stages {
-    pub name: bool,
-    pub solve: bool,
-    pub check: bool,
-    pub score: bool,
-}
-
-impl Stages {
-    /// Every stage.
-    pub const ALL: Stages = Stages {
-        name: true,
-        solve: true,
-        check: true,
-        score: true,
-    };
-}
 
 /// What the stages did. A stage that did not run is `None`.
 #[derive(Default)]
@@ -73,24 +55,24 @@ impl Observer for Quiet {}
 /// [`run`] to the end: no shard, no report outputs, no cancel flag and
 /// nothing printed (benches and library callers).
 pub fn run_to_end(c: &Campaign, stages: Stages) -> Result<Summary> {
-    run(c, stages, None, None, &AtomicBool::new(false), &mut Quiet)
+    let ctx = Context::load(c.clone(), stages)?;
+    run(&ctx, None, None, &AtomicBool::new(false), &mut Quiet)
 }
 
-/// Run `stages` of a campaign in order. `shard` restricts solve (by pair)
-/// and check (by benchmark) to one shard; `outputs` are the report files
-/// (the campaign's defaults when `None`). Stops between stages once
-/// `cancel` is raised; the journals are consistent at any point.
+/// Run the stages a campaign was loaded for ([`Context::load`]), in order.
+/// `shard` restricts solve (by pair) and check (by benchmark) to one shard;
+/// `outputs` are the report files (the campaign's defaults when `None`).
+/// Stops between stages once `cancel` is raised; the journals are
+/// consistent at any point.
 pub fn run(
-    c: &Campaign,
-    stages: Stages,
+    ctx: &Context,
     shard: Option<Shard>,
     outputs: Option<&Outputs>,
     cancel: &AtomicBool,
     observer: &mut dyn Observer,
 ) -> Result<Summary> {
     let stopped = || cancel.load(Ordering::SeqCst);
-    // A config that cannot be scored is refused before any work starts.
-    let rules = if stages.score { Some(rules(c)?) } else { None };
+    let (c, stages) = (&ctx.campaign, ctx.stages);
     let mut out = Summary::default();
     if stages.name {
         let n = name(c)?;
@@ -101,7 +83,7 @@ pub fn run(
         out.interrupted = stopped();
         return Ok(out);
     }
-    let l = Loaded::load(c)?;
+    let l = Loaded::new(ctx)?;
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
@@ -124,9 +106,9 @@ pub fn run(
     if out.pairs.is_none() && stages.score {
         out.pairs = Some(crate::judge::collect(&l)?);
     }
-    if let (Some(rules), Some(pairs)) = (rules, &out.pairs) {
+    if let (true, Some(pairs)) = (stages.score, &out.pairs) {
         let defaults = default_outputs(c);
-        out.report = Some(score(&l, pairs, &rules, outputs.unwrap_or(&defaults))?);
+        out.report = Some(score(&l, pairs, outputs.unwrap_or(&defaults))?);
     }
     Ok(out)
 }
@@ -160,27 +142,6 @@ fn name(c: &Campaign) -> Result<NameSummary> {
         .with_context(|| format!("naming the benchmarks of {}", c.benchmarks.display()))
 }
 
-/// The rules of a campaign: its edition, with the campaign's own time limit.
-pub fn rules(c: &Campaign) -> Result<Rules> {
-    let edition: Edition = c.config.score.rules.parse().map_err(|e: String| {
-        anyhow!(
-            "{}: score.rules: {e}",
-            c.dir.join(crate::campaign::CONFIG_FILE).display()
-        )
-    })?;
-    let mut rules = edition.rules();
-    rules.time_limit = c.time.as_secs_f64();
-    if let Some(f) = &c.config.score.family {
-        rules.family = f.parse().map_err(|e: String| {
-            anyhow!(
-                "{}: score.family: {e}",
-                c.dir.join(crate::campaign::CONFIG_FILE).display()
-            )
-        })?;
-    }
-    Ok(rules)
-}
-
 /// A warning when the limit scored by differs from the edition's own.
 pub fn limit_warning(rules: &Rules) -> Option<String> {
     let own = rules.edition.rules().time_limit;
@@ -207,23 +168,13 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 
 /// Scores and reports from the judged pairs (plus `reports/pairs.jsonl`,
 /// every pair with the evidence behind its verdict).
-fn score(
-    l: &Loaded,
-    pairs: &[PairVerdict],
-    rules: &Rules,
-    outputs: &Outputs,
-) -> Result<ScoreReport> {
-    let c = l.campaign;
-    let participants = match &c.config.score.participants {
-        Some(p) => Participants::load(&c.dir.join(p))?,
-        None => Participants::none(),
-    };
-    let divisions = c.config.score.divisions.as_ref().map(|p| c.dir.join(p));
+fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreReport> {
+    let (c, rules) = (l.campaign, &l.ctx.rules);
     let options = ScoreOptions {
-        participants,
+        participants: l.ctx.participants.clone(),
         rejudge: false,
         warnings: limit_warning(rules).into_iter().collect(),
-        divisions: DivisionMap::for_rules(rules, divisions.as_deref())?,
+        divisions: l.ctx.divisions.clone(),
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);

@@ -126,7 +126,7 @@ pub fn solve(
     filter: &dyn Fn(&str, &str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<SolveSummary> {
-    let (c, solvers, index) = (l.campaign, &l.solvers, &l.index);
+    let (c, solvers, index) = (l.campaign, l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
     let done: Vec<RunRecord> = c.read_journal(RUNS)?;
     let done: HashSet<(String, String)> =

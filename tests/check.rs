@@ -8,6 +8,7 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
+use coreval::campaign::context::Context;
 use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
@@ -17,7 +18,6 @@ use coreval::check::CheckSummary;
 use coreval::judge;
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -114,18 +114,21 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
     core
 }
 
-/// Run some stages of a campaign through the one pipeline.
+/// Run some stages of a campaign through the one pipeline (programs that
+/// cannot start are the stage's to record here, not refused before).
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
-    pipeline::run(
-        c,
-        stages,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
+    let ctx = Context::load_unprobed(c.clone(), stages)?;
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    pipeline::run(&ctx, None, None, &no_cancel, &mut pipeline::Quiet)
 }
 
+/// The stages to load a campaign for, to read what it did.
+const READ: Stages = Stages {
+    name: false,
+    solve: false,
+    check: false,
+    score: true,
+};
 const SOLVE: Stages = Stages {
     name: false,
     solve: true,
@@ -146,7 +149,8 @@ fn check_only(c: &Campaign) -> anyhow::Result<CheckSummary> {
 
 /// Every pair's verdict as the judge sees it now.
 fn pairs_of(c: &Campaign) -> Vec<PairVerdict> {
-    judge::collect(&Loaded::load(c).unwrap()).unwrap()
+    let ctx = Context::load(c.clone(), READ).unwrap();
+    judge::collect(&Loaded::new(&ctx).unwrap()).unwrap()
 }
 
 fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {

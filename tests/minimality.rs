@@ -16,13 +16,13 @@
 mod common;
 
 use common::{cmd, jsonl, q, repo};
+use coreval::campaign::context::Context;
 use coreval::campaign::minimality::{BestKnown, Status};
 use coreval::campaign::pair::{PairVerdict, Verdict};
 use coreval::campaign::{Campaign, Loaded};
 use coreval::pipeline::{self, Stages};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 const UF: &str = "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2";
 const LIA: &str = "QF_LIA/doc-arithmetic_artifact_z_QF_LIA_prime-cone/prime_cone_unsat_3.smt2";
@@ -64,15 +64,7 @@ fn pad() -> String {
 }
 
 fn run_all(c: &Campaign) -> pipeline::Summary {
-    pipeline::run(
-        c,
-        Stages::ALL,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap()
+    pipeline::run_to_end(c, Stages::ALL).unwrap()
 }
 
 fn pair<'a>(pairs: &'a [PairVerdict], solver: &str, bench: &str) -> &'a PairVerdict {
@@ -84,7 +76,12 @@ fn pair<'a>(pairs: &'a [PairVerdict], solver: &str, bench: &str) -> &'a PairVerd
 
 /// The names of assertions 1, 3 and 5 of the padded benchmark: its only core.
 fn padded_mus(c: &Campaign) -> BTreeSet<String> {
-    let l = Loaded::load(c).unwrap();
+    let reading = Stages {
+        score: true,
+        ..Stages::default()
+    };
+    let ctx = Context::load(c.clone(), reading).unwrap();
+    let l = Loaded::new(&ctx).unwrap();
     let e = l.bench(PADDED).unwrap();
     [1, 3, 5]
         .iter()
@@ -395,15 +392,7 @@ fn check_minimality_flag_and_budget_option() {
         solve: true,
         ..Stages::default()
     };
-    pipeline::run(
-        &c,
-        solve,
-        None,
-        None,
-        &AtomicBool::new(false),
-        &mut pipeline::Quiet,
-    )
-    .unwrap();
+    pipeline::run_to_end(&c, solve).unwrap();
     let bad = cmd()
         .args(["check", "--minimality", "--minimality-budget", "-1"])
         .arg(dir.path())

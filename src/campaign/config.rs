@@ -20,6 +20,7 @@
 
 use crate::campaign::config_lines::{bad, Key};
 use crate::campaign::policy::Policy;
+use crate::campaign::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -27,10 +28,6 @@ use std::time::Duration;
 
 /// File name of the config inside a campaign folder.
 pub const CONFIG_FILE: &str = "campaign.toml";
-
-/// Seconds per solver run when neither `[limits] time` nor a known edition
-/// in `[score] rules` gives one.
-const FALLBACK_TIME: f64 = 60.0;
 
 /// The config file as written.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -147,7 +144,7 @@ impl Default for Naming {
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
     /// Wall-clock seconds per solver run; default: the `[score] rules`
-    /// edition's limit ([`crate::campaign::edition_limits`]).
+    /// edition's limit ([`Edition::time_limit`]).
     pub time: Option<f64>,
     /// Memory limit per run in MB; 0 = none.
     pub memory_mb: u64,
@@ -210,9 +207,10 @@ impl Default for Check {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Score {
-    /// Rules edition for scores.
+    /// Rules edition for scores, as written ([`Campaign::edition`] parsed).
     pub rules: String,
-    /// Family definition: `first-folder` or `directory`; default per edition.
+    /// Family definition: `first-folder` or `directory`; default per
+    /// edition. As written ([`Campaign::family`] parsed).
     pub family: Option<String>,
     /// Participants table (CSV: solver, team, competing, display name).
     pub participants: Option<PathBuf>,
@@ -269,6 +267,10 @@ pub struct SolverEntry {
 pub struct Campaign {
     pub dir: PathBuf,
     pub config: ConfigFile,
+    /// The rules edition (`[score] rules`).
+    pub edition: Edition,
+    /// The family definition (`[score] family`; `None`: the edition's).
+    pub family: Option<FamilyDef>,
     pub benchmarks: PathBuf,
     pub jobs: usize,
     pub time: Duration,
@@ -306,12 +308,16 @@ impl Campaign {
         let dir = &std::path::absolute(dir)
             .with_context(|| format!("bad campaign folder {}", dir.display()))?;
         let l = &config.limits;
-        // Unset, the solver time limit is the edition's (a rules name that is
-        // no edition is refused when scoring; it runs under the fallback).
-        let time = l.time.unwrap_or_else(|| {
-            crate::campaign::edition_limits::edition_time_limit(&config.score.rules)
-                .unwrap_or(FALLBACK_TIME)
-        });
+        let edition: Edition = config
+            .score
+            .rules
+            .parse()
+            .map_err(|e| bad(Key::Table("score", "rules"), format!("score.rules: {e}")))?;
+        let family: Option<FamilyDef> = (config.score.family.as_deref().map(str::parse))
+            .transpose()
+            .map_err(|e| bad(Key::Table("score", "family"), format!("score.family: {e}")))?;
+        // Unset, the solver time limit is the edition's.
+        let time = l.time.unwrap_or_else(|| edition.time_limit());
         for (key, v) in [("time", time), ("checker_time", l.checker_time)] {
             if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
                 return Err(bad(
@@ -434,6 +440,8 @@ impl Campaign {
         };
         Ok(Campaign {
             dir: dir.to_path_buf(),
+            edition,
+            family,
             benchmarks,
             jobs,
             time: Duration::from_secs_f64(time),

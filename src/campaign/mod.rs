@@ -1,68 +1,74 @@
 //! The campaign owns the vocabulary every stage shares: the validated config
-//! and folder layout ([`config`]) with each edition's default limits
-//! ([`edition_limits`]), the journal records and their file names
+//! and folder layout ([`config`]), the rules editions ([`editions`],
+//! [`rules`]) parsed there once, the journal records and their file names
 //! ([`records`]), the named index ([`index`]), the solvers under test
 //! ([`solvers`]), the decision policies ([`policy`]) and the pair record the
 //! scorer consumes ([`pair`]). Stages (name, solve, check, judge, score,
 //! report) depend on this module and on the leaf modules (scanner, runner,
-//! answer, rebuild), never on each other; [`Loaded`] is built once and
-//! passed down to them.
+//! answer, rebuild), never on each other; the loaded campaign
+//! ([`context::Context`], checked by [`preflight`]) is built once, before
+//! any stage, and passed down to them as [`Loaded`].
 
 mod config;
 pub mod config_lines;
-pub mod edition_limits;
+pub mod context;
+pub mod division_map;
+pub mod editions;
 pub mod index;
 pub mod minimality;
 pub mod pair;
+pub mod participants;
 pub mod policy;
+pub mod preflight;
 pub mod records;
+pub mod rules;
 pub mod selection;
 pub mod solvers;
 
 pub use config::*;
 
-use crate::checkers::{self, SolverDef};
+use crate::checkers::SolverDef;
 use anyhow::Result;
 use index::Bench;
 use solvers::SolverUnderTest;
 use std::collections::HashMap;
 
-/// A campaign with its definitions, solvers under test and named index,
-/// read once for the stages after naming.
+/// What the stages after naming read: the loaded campaign
+/// ([`context::Context`]) and the named index, read once.
 pub struct Loaded<'a> {
+    pub ctx: &'a context::Context,
     pub campaign: &'a Campaign,
     /// Every definition of the campaign's definitions folder.
-    pub defs: Vec<SolverDef>,
-    pub solvers: Vec<SolverUnderTest>,
+    pub defs: &'a [SolverDef],
+    pub solvers: &'a [SolverUnderTest],
     /// The named, eligible benchmarks, in index order.
     pub index: Vec<Bench>,
     by_id: HashMap<String, usize>,
 }
 
 impl<'a> Loaded<'a> {
-    /// Read the definitions, resolve the solvers under test and read the
-    /// named index (warnings about it are printed once, here).
-    pub fn load(campaign: &'a Campaign) -> Result<Loaded<'a>> {
-        let defs = checkers::load_dir(&solvers::checkers_dir(campaign))?;
-        let solvers = solvers::solvers_under_test(campaign, &defs)?;
-        let index = index::read_index(campaign)?;
+    /// Read the named index of a loaded campaign (warnings about it are
+    /// printed once, here).
+    pub fn new(ctx: &'a context::Context) -> Result<Loaded<'a>> {
+        let index = index::read_index(&ctx.campaign)?;
         let by_id = index
             .iter()
             .enumerate()
             .map(|(i, b)| (b.id.clone(), i))
             .collect();
         Ok(Loaded {
-            campaign,
-            defs,
-            solvers,
+            ctx,
+            campaign: &ctx.campaign,
+            defs: &ctx.defs,
+            solvers: &ctx.solvers,
             index,
             by_id,
         })
     }
 
     /// The solver under test of a name.
-    pub fn solver(&self, name: &str) -> Option<&SolverUnderTest> {
-        self.solvers.iter().find(|s| s.name == name)
+    pub fn solver(&self, name: &str) -> Option<&'a SolverUnderTest> {
+        self.ctx.solver(name)
     }
 
     /// The benchmark of an id.

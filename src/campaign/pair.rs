@@ -40,6 +40,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// A wrong answer: a refuted or ill-formed core, or `sat` on an unsat
+    /// benchmark. What the exit code, the reports and the evidence list
+    /// count as failures (README, "Exit codes"); a core `not-validated` is
+    /// no failure (no checker decided: it earns nothing, but is not wrong).
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Verdict::Refuted | Verdict::IllFormed { .. } | Verdict::SatAnswer
+        )
+    }
+
     /// Short stable name, as used in CSV reports (`validated`, `refuted`,
     /// `ill-formed:unknown-name`, …).
     pub fn label(&self) -> String {

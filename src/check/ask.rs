@@ -16,7 +16,7 @@
 use super::cache::Cache;
 use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{CheckRecord, RunRecord, CHECKS, CORES};
-use crate::campaign::selection::{configured_checkers, decision, select};
+use crate::campaign::selection::{decision, select};
 use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{index::Bench, Campaign, Loaded};
 use crate::checkers::SolverDef;
@@ -61,7 +61,7 @@ impl<'a> Asker<'a> {
     /// of `CHECKS` and of `journal`, where new answers go.
     pub fn open(l: &'a Loaded, journal: &str, cancel: &'a AtomicBool) -> Result<Asker<'a>> {
         let c = l.campaign;
-        let checkers = configured_checkers(c, &l.defs)?;
+        let checkers = l.ctx.checkers.clone();
         let versions = super::versions(&checkers, super::start_probes(&checkers));
         let dialects = checkers
             .iter()

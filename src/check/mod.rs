@@ -165,8 +165,8 @@ fn validate(
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
 ) -> Result<CheckSummary> {
-    let (c, defs, _solvers) = (l.campaign, &l.defs, &l.solvers);
-    let checkers = crate::campaign::selection::configured_checkers(c, defs)?;
+    let (c, defs) = (l.campaign, l.defs);
+    let checkers = l.ctx.checkers.clone();
     let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs

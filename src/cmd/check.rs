@@ -1,7 +1,6 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
-use crate::campaign::pair::Verdict;
 use crate::cmd::exit;
 use crate::pipeline::Stages;
 use anyhow::Result;
@@ -52,7 +51,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         check: true,
         ..Stages::default()
     };
-    let Some(done) = super::solve::run_stage(&c, stages, &args.campaign, args.shard, args.wait)?
+    let Some(done) = super::solve::run_stage(c, stages, &args.campaign, args.shard, args.wait)?
     else {
         return Ok(exit::OK);
     };
@@ -61,19 +60,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     print_check_summary(&s, &pairs);
     Ok(if done.interrupted {
         exit::INTERRUPTED
-    } else if pairs.iter().any(|p| is_failure(&p.pair.verdict)) {
+    } else if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
         exit::FAILURES
     } else {
         exit::OK
     })
-}
-
-/// Refuted or ill-formed cores and `sat` answers are failures.
-pub fn is_failure(v: &Verdict) -> bool {
-    matches!(
-        v,
-        Verdict::Refuted | Verdict::IllFormed { .. } | Verdict::SatAnswer
-    )
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.

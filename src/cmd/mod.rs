@@ -12,7 +12,6 @@ pub mod interrupt;
 pub mod lint;
 pub mod merge;
 pub mod name;
-pub mod preflight;
 pub mod run;
 pub mod score;
 pub mod scramble;

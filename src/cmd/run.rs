@@ -1,6 +1,7 @@
 //! `coreval run <CAMPAIGN>`: name → solve → check → score → reports in one
 //! command, each stage resuming where it stopped, then a final summary.
 
+use crate::campaign::context::open;
 use crate::campaign::pair::PairVerdict;
 use crate::check::CheckSummary;
 use crate::cmd::exit;
@@ -53,21 +54,15 @@ pub fn run(args: RunArgs) -> Result<u8> {
         check: wants(Stage::Check),
         score: wants(Stage::Score),
     };
-    let Some(_lock) = super::preflight::before_stages(&c, stages, &args.campaign, args.wait)?
-    else {
+    let flag = crate::cmd::interrupt::flag();
+    let Some((ctx, _lock)) = open(c, stages, &args.campaign, args.wait, flag)? else {
         return Ok(exit::OK);
     };
+    let c = &ctx.campaign;
     let mut lines = Lines {
         root: &c.benchmarks,
     };
-    let s = pipeline::run(
-        &c,
-        stages,
-        None,
-        None,
-        crate::cmd::interrupt::flag(),
-        &mut lines,
-    )?;
+    let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &mut lines)?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
@@ -79,17 +74,12 @@ pub fn run(args: RunArgs) -> Result<u8> {
     };
     print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
-    eprintln!("HTML report: {}", pipeline::html_report(&c).display());
-    Ok(
-        if pairs
-            .iter()
-            .any(|p| super::check::is_failure(&p.pair.verdict))
-        {
-            exit::FAILURES
-        } else {
-            exit::OK
-        },
-    )
+    eprintln!("HTML report: {}", pipeline::html_report(c).display());
+    Ok(if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
 }
 
 /// A line per stage as it ends, on stderr.

@@ -11,6 +11,7 @@
 //! `--exclude FILE` drops the listed benchmarks before scoring.
 
 use crate::benchmark::analyze;
+use crate::campaign::context::open;
 use crate::cmd::exit;
 use crate::import::benchexec::{self, BenchExecOptions};
 use crate::import::folder::{self, FolderOptions};
@@ -164,10 +165,10 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     let mut c = super::solve::load(dir, None, None)?;
     let abs = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     if let Some(e) = args.rules {
-        c.config.score.rules = e.name().to_string();
+        c.edition = e;
     }
     if let Some(f) = args.family {
-        c.config.score.family = Some(f.name().to_string());
+        c.family = Some(f);
     }
     if let Some(p) = &args.participants {
         c.config.score.participants = Some(abs(p));
@@ -182,12 +183,16 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
         check: false,
         score: true,
     };
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    let Some((ctx, _lock)) = open(c, stages, dir, false, &no_cancel)? else {
+        bail!("{}: nothing to score", dir.display());
+    };
+    let c = &ctx.campaign;
     let s = pipeline::run(
-        &c,
-        stages,
+        &ctx,
         None,
         (!outputs.is_empty()).then_some(&outputs),
-        &std::sync::atomic::AtomicBool::new(false),
+        &no_cancel,
         &mut Quiet,
     )?;
     let Some(report) = s.report else {

@@ -1,6 +1,7 @@
 //! `coreval solve <CAMPAIGN>`: run the solvers under test on the named
 //! benchmarks, appending one record per finished pair to `runs.jsonl`.
 
+use crate::campaign::context::open;
 use crate::campaign::Campaign;
 use crate::cmd::exit;
 use crate::pipeline::{self, Stages};
@@ -39,19 +40,19 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 /// Ctrl-C handling, the preflight and the campaign lock, then the pipeline.
 /// `None` when the preflight found nothing to do (it said why).
 pub fn run_stage(
-    c: &Campaign,
+    c: Campaign,
     stages: Stages,
     campaign_arg: &std::path::Path,
     shard: Option<Shard>,
     wait: bool,
 ) -> Result<Option<pipeline::Summary>> {
     crate::cmd::interrupt::install();
-    let Some(_lock) = super::preflight::before_stages(c, stages, campaign_arg, wait)? else {
+    let flag = crate::cmd::interrupt::flag();
+    let Some((ctx, _lock)) = open(c, stages, campaign_arg, wait, flag)? else {
         return Ok(None);
     };
     let done = pipeline::run(
-        c,
-        stages,
+        &ctx,
         shard,
         None,
         crate::cmd::interrupt::flag(),
@@ -66,7 +67,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         solve: true,
         ..Stages::default()
     };
-    let Some(done) = run_stage(&c, stages, &args.campaign, args.shard, args.wait)? else {
+    let Some(done) = run_stage(c, stages, &args.campaign, args.shard, args.wait)? else {
         return Ok(exit::OK);
     };
     print_solve_summary(&done.solve.unwrap_or_default());

@@ -30,6 +30,11 @@ code.cmd{font-size:12px;word-break:break-all}dl.kv dt{font-weight:600;float:left
 pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
     let mut counts: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
     let mut verdicts = BTreeSet::new();
+    let failures: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.failure)
+        .map(|r| r.verdict.as_str())
+        .collect();
     for r in rows {
         *counts
             .entry(&r.solver)
@@ -54,7 +59,7 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
             );
             for v in &verdicts {
                 match per.get(v) {
-                    Some(n) if is_failure(v) => {
+                    Some(n) if failures.contains(v) => {
                         let _ = write!(out, "<td class=\"n bad\">{n}</td>");
                     }
                     Some(n) => {
@@ -110,14 +115,6 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         detail(out, i, e);
     }
     out.push_str("</section>");
-}
-
-/// Refuted, ill-formed, not-validated cores and `sat` answers.
-fn is_failure(verdict: &str) -> bool {
-    verdict == "refuted"
-        || verdict == "not-validated"
-        || verdict == "sat"
-        || verdict.starts_with("ill-formed")
 }
 
 fn verdict_text(e: &PairEvidence) -> String {

@@ -11,14 +11,12 @@
 
 pub mod answers;
 pub mod beyond;
+// The scoring vocabulary lives with the campaign, which parses it once.
+pub use crate::campaign::{division_map, editions, participants, rules};
 pub mod division;
-pub mod division_map;
-pub mod editions;
 pub mod pair;
-pub mod participants;
 pub mod recognition;
 pub mod result;
-pub mod rules;
 
 use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
 use crate::score::result::{
@@ -300,6 +298,7 @@ fn score_division<'a>(
             assertions: s.rec.assertions,
             core_size: s.rec.core_size,
             verdict: s.rec.verdict.label(),
+            failure: s.rec.verdict.is_failure(),
             scored_verdict: s.verdict.label(),
             status: match s.rec.status {
                 RunStatus::Complete => "complete",

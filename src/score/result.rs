@@ -333,6 +333,9 @@ pub struct PairRow {
     pub core_size: Option<u64>,
     /// Verdict as recorded.
     pub verdict: String,
+    /// Whether that verdict is a failure ([`crate::campaign::pair::Verdict::is_failure`]).
+    #[serde(skip)]
+    pub failure: bool,
     /// Verdict scored (differs only when re-judged).
     pub scored_verdict: String,
     /// Run status: complete, timeout, memout.

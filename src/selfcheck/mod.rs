@@ -305,39 +305,39 @@ pub fn run(
         solvers,
     };
     let c = Campaign::from_config(&dir, config.clone())?;
-    let declared = crate::campaign::solvers::solvers_under_test(&c, &defs)?
-        .into_iter()
-        .next()
-        .context("no solver under test")?;
-    if let Some(why) = declared.def.missing() {
+    let inline = crate::campaign::solvers::inline_def(&c, SOLVER_NAME, &team, &command)?;
+    if let Some(why) = inline.missing() {
         bail!("--solver: {why}");
     }
-    // Solve first: the checkers' programs seen running in the solver's
-    // process tree join its team before any core is checked.
+    // The folder is new: the lock only keeps a second coreval out of it.
+    let _lock = crate::lock::acquire_in(&dir, false, cancel)?;
     let quiet = &mut crate::pipeline::Quiet;
-    let solve = crate::pipeline::Stages {
-        name: true,
-        solve: true,
-        check: false,
+    // Solve first: the checkers' programs seen running in the solver's
+    // process tree join its team before any core is checked. Incremental
+    // scripts alone: nothing to name or solve here (they run as written in
+    // `incremental::check_all`).
+    let stages = |name: bool, check: bool| crate::pipeline::Stages {
+        name,
+        solve: !check,
+        check,
         score: false,
     };
-    // Incremental scripts alone: nothing to name or solve here (they run
-    // as written in `incremental::check_all`).
+    let ctx = crate::campaign::context::Context::load(c, stages(!inputs.is_empty(), false))?;
+    let declared = ctx.solver(SOLVER_NAME).context("no solver under test")?.runs.clone();
     let solved = match inputs.is_empty() {
         true => None,
-        false => Some(crate::pipeline::run(&c, solve, None, None, cancel, quiet)?),
+        false => Some(crate::pipeline::run(&ctx, None, None, cancel, quiet)?),
     };
     let runs: Vec<RunRecord> = match solved {
-        Some(_) => c.read_journal(crate::campaign::records::RUNS)?,
+        Some(_) => ctx.campaign.read_journal(crate::campaign::records::RUNS)?,
         None => Vec::new(),
     };
-    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, &defs, &declared.runs);
+    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, &defs, &declared);
     config.solvers[0].teams = seen_teams;
-    let c = Campaign::from_config(&dir, config)?;
-    let mut author = crate::campaign::solvers::solvers_under_test(&c, &defs)?
-        .into_iter()
-        .next()
-        .context("no solver under test")?;
+    // Its notes are the setup's (`runs`, `excluded`).
+    let ctx = crate::campaign::context::Context::load(Campaign::from_config(&dir, config)?, stages(false, true))?;
+    let c = &ctx.campaign;
+    let mut author = ctx.solver(SOLVER_NAME).context("no solver under test")?.clone();
     author.runs.extend(seen);
     let excluded: Vec<String> = checkers
         .iter()
@@ -390,13 +390,13 @@ pub fn run(
     };
     let named = solved.name.context("the name stage did not run")?;
 
-    let check = crate::pipeline::Stages {
-        name: false,
-        solve: false,
-        check: !solved.interrupted,
-        score: false,
+    let done = match solved.interrupted {
+        true => crate::pipeline::Summary {
+            interrupted: true,
+            ..Default::default()
+        },
+        false => crate::pipeline::run(&ctx, None, None, cancel, quiet)?,
     };
-    let done = crate::pipeline::run(&c, check, None, None, cancel, quiet)?;
     let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {

@@ -1,5 +1,6 @@
-//! Preflight: before any stage runs, make sure the campaign can work, and
-//! refuse it otherwise, naming the config file and line.
+//! Preflight: the checks [`super::context::Context::load`] makes before any
+//! stage runs, so that a campaign that cannot work is refused, naming the
+//! config file and line.
 //!
 //! - at least one `[[solver]]` (for solving and checking);
 //! - every solver under test can start: its program exists and is
@@ -17,34 +18,13 @@
 //! Probes run in parallel. A stage asked for before the stage it needs
 //! (solving before naming) is not an error but a hint: [`nothing_named`].
 
-use crate::campaign::config_lines::{where_is, Key};
-use crate::campaign::{solvers, Campaign, CONFIG_FILE};
+use super::config_lines::{where_is, Key};
+use super::context::Stages;
+use super::solvers::{self, SolverUnderTest};
+use super::Campaign;
 use crate::checkers::{self, Probe, SolverDef};
-use crate::lock::CampaignLock;
-use crate::pipeline::Stages;
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
-
-/// What `run`, `solve` and `check` do before their stages: a hint and
-/// `None` (the command ends with exit 0) when a stage that needs named
-/// benchmarks comes before naming; otherwise the preflight, then the
-/// campaign lock (waiting for it with `wait`).
-pub fn before_stages(
-    c: &Campaign,
-    stages: Stages,
-    campaign_arg: &Path,
-    wait: bool,
-) -> Result<Option<CampaignLock>> {
-    if !stages.name && (stages.solve || stages.check) {
-        if let Some(hint) = nothing_named(c, campaign_arg) {
-            eprintln!("{hint}");
-            return Ok(None);
-        }
-    }
-    preflight(c, stages)?;
-    let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
-    crate::lock::acquire_in(journals, wait, crate::cmd::interrupt::flag()).map(Some)
-}
 
 /// One program to probe: what it is (for messages), where it is configured.
 struct Subject {
@@ -53,9 +33,8 @@ struct Subject {
     def: SolverDef,
 }
 
-/// Refuse a campaign that cannot work for `stages` (see the module doc).
-pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
-    let config = c.dir.join(CONFIG_FILE);
+/// Refuse a campaign with nothing to run, or (naming) no benchmark.
+pub(super) fn refuse_unrunnable(c: &Campaign, stages: Stages, config: &Path) -> Result<()> {
     if (stages.solve || stages.check) && c.config.solvers.is_empty() {
         bail!(
             "{}: no [[solver]]: there is nothing to run; add one (a `[[solver]]` table with \
@@ -64,75 +43,66 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
         );
     }
     if stages.name {
-        benchmark_root(c, &config)?;
+        benchmark_root(c, config)?;
     }
-    if let Err(e) = c.config.score.rules.parse::<crate::score::rules::Edition>() {
-        bail!(
-            "{}: score.rules: {e}",
-            where_is(&config, Key::Table("score", "rules"))
-        );
-    }
-    if let Some(f) = &c.config.score.family {
-        if let Err(e) = f.parse::<crate::score::rules::FamilyDef>() {
-            bail!(
-                "{}: score.family: {e}",
-                where_is(&config, Key::Table("score", "family"))
-            );
-        }
-    }
-    if let Some(p) = &c.config.score.participants {
-        crate::score::participants::Participants::load(&c.dir.join(p)).map_err(|e| {
-            anyhow!(
-                "{}: {e:#}",
-                where_is(&config, Key::Table("score", "participants"))
-            )
-        })?;
-    }
-    if !(stages.solve || stages.check) {
-        return Ok(());
-    }
+    Ok(())
+}
+
+/// The definitions, the solvers under test and (checking) the checkers
+/// selected; for solving and checking, every program to run must start
+/// (when `probe`).
+/// Notes for the user go to `notes`.
+pub(super) fn resolve(
+    c: &Campaign,
+    stages: Stages,
+    config: &Path,
+    probe: bool,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<SolverDef>, Vec<SolverUnderTest>, Vec<SolverDef>)> {
     let defs = checkers::load_dir(&solvers::checkers_dir(c))?;
     let mut subjects = Vec::new();
+    let mut all = Vec::new();
     for (i, s) in c.config.solvers.iter().enumerate() {
         let key = if s.definition.is_some() {
             "definition"
         } else {
             "command"
         };
-        let at = where_is(&config, Key::Solver(i, key));
+        let at = where_is(config, Key::Solver(i, key));
         let mut one = c.clone();
         one.config.solvers = vec![s.clone()];
         let mut resolved =
             solvers::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
         if let (Some(_), Some((k, why))) = (&s.command, resolved[0].runs.first()) {
             if stages.check {
-                eprintln!(
+                notes.push(format!(
                     "note: {at}: solver '{}' {why} (checker {k}): it is of team {}, whose checkers do not judge its cores",
                     s.name,
                     resolved[0].teams.join(", ")
-                );
+                ));
             }
         }
         if stages.solve {
             subjects.push(Subject {
                 what: format!("solver '{}'", s.name),
                 at,
-                def: resolved.remove(0).def,
+                def: resolved[0].def.clone(),
             });
         }
+        all.push(resolved.remove(0));
     }
+    let mut selected = Vec::new();
     if stages.check {
         let at = if c.config.check.checkers.is_empty() {
             None
         } else {
-            Some(where_is(&config, Key::Table("check", "checkers")))
+            Some(where_is(config, Key::Table("check", "checkers")))
         };
-        let checkers =
-            crate::campaign::selection::configured_checkers(c, &defs).map_err(|e| match &at {
-                Some(at) => anyhow!("{at}: {e:#}"),
-                None => e,
-            })?;
-        for k in checkers {
+        selected = super::selection::configured_checkers(c, &defs).map_err(|e| match &at {
+            Some(at) => anyhow!("{at}: {e:#}"),
+            None => e,
+        })?;
+        for k in &selected {
             subjects.push(Subject {
                 what: format!("checker '{}'", k.name),
                 at: at.clone().unwrap_or_else(|| {
@@ -141,10 +111,18 @@ pub fn preflight(c: &Campaign, stages: Stages) -> Result<()> {
                         k.source.display()
                     )
                 }),
-                def: k,
+                def: k.clone(),
             });
         }
     }
+    if probe {
+        probe_all(&subjects)?;
+    }
+    Ok((defs, all, selected))
+}
+
+/// Probe every subject in parallel; refuse those that cannot start.
+fn probe_all(subjects: &[Subject]) -> Result<()> {
     let failures: Vec<String> = std::thread::scope(|scope| {
         let handles: Vec<_> = subjects
             .iter()

@@ -1,0 +1,151 @@
+//! The loaded campaign: one constructor, [`Context::load`], turns a
+//! validated config into everything the stages read — the definitions, the
+//! solvers under test (program, team, version probe), the checkers
+//! selected, the rules edition, family definition and policy as typed
+//! values, the participants and the division map — and refuses what cannot
+//! work with the file and line ([`super::preflight`]). [`open`] adds the
+//! campaign lock for the entry points that write. Nothing loads a
+//! definition again after it; the stages get a [`super::Loaded`] view of it.
+
+use super::config_lines::{where_is, Key};
+use super::division_map::DivisionMap;
+use super::participants::Participants;
+use super::policy::Policy;
+use super::rules::Rules;
+use super::solvers::SolverUnderTest;
+use super::{Campaign, CONFIG_FILE};
+use crate::checkers::SolverDef;
+use crate::lock::CampaignLock;
+use anyhow::{anyhow, Result};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// Which stages to run. Verdicts are judged whenever checking or scoring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stages {
+    pub name: bool,
+    pub solve: bool,
+    pub check: bool,
+    pub score: bool,
+}
+
+impl Stages {
+    /// Every stage.
+    pub const ALL: Stages = Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: true,
+    };
+}
+
+/// A campaign with everything its stages read, loaded and checked once.
+pub struct Context {
+    pub campaign: Campaign,
+    /// The stages it was loaded (and checked) for.
+    pub stages: Stages,
+    /// Every definition of the campaign's definitions folder.
+    pub defs: Vec<SolverDef>,
+    /// The solvers under test (empty when only naming).
+    pub solvers: Vec<SolverUnderTest>,
+    /// The checkers configured and installed (empty unless checking).
+    pub checkers: Vec<SolverDef>,
+    /// The rules edition with the campaign's time limit and family definition.
+    pub rules: Rules,
+    pub policy: Policy,
+    pub participants: Participants,
+    /// The logic → division map (loaded when scoring; `None`: a division
+    /// is a logic).
+    pub divisions: Option<DivisionMap>,
+    /// What the user should hear before the stages run (printed by [`open`]).
+    pub notes: Vec<String>,
+}
+
+impl Context {
+    /// Load and check `campaign` for `stages`: refuse, naming the config
+    /// file and line, anything that cannot work (see [`super::preflight`]).
+    pub fn load(campaign: Campaign, stages: Stages) -> Result<Context> {
+        Context::build(campaign, stages, true)
+    }
+
+    /// [`Context::load`] without starting the programs to see that they
+    /// can (tests of how the stages record a program that cannot start).
+    pub fn load_unprobed(campaign: Campaign, stages: Stages) -> Result<Context> {
+        Context::build(campaign, stages, false)
+    }
+
+    fn build(campaign: Campaign, stages: Stages, probe: bool) -> Result<Context> {
+        let config = campaign.dir.join(CONFIG_FILE);
+        let at = |key| where_is(&config, key);
+        super::preflight::refuse_unrunnable(&campaign, stages, &config)?;
+        let s = &campaign.config.score;
+        let mut rules = campaign.edition.rules();
+        rules.time_limit = campaign.time.as_secs_f64();
+        if let Some(f) = campaign.family {
+            rules.family = f;
+        }
+        let participants = match &s.participants {
+            Some(p) => Participants::load(&campaign.dir.join(p))
+                .map_err(|e| anyhow!("{}: {e:#}", at(Key::Table("score", "participants"))))?,
+            None => Participants::none(),
+        };
+        let mut notes = Vec::new();
+        let resolve = stages.solve || stages.check || stages.score;
+        let (defs, solvers, checkers) = if resolve {
+            super::preflight::resolve(&campaign, stages, &config, probe, &mut notes)?
+        } else {
+            Default::default()
+        };
+        let divisions = if stages.score {
+            let file = s.divisions.as_ref().map(|p| campaign.dir.join(p));
+            DivisionMap::for_rules(&rules, file.as_deref())?
+        } else {
+            None
+        };
+        Ok(Context {
+            policy: campaign.config.check.policy,
+            campaign,
+            stages,
+            defs,
+            solvers,
+            checkers,
+            rules,
+            participants,
+            divisions,
+            notes,
+        })
+    }
+
+    /// The solver under test of a name.
+    pub fn solver(&self, name: &str) -> Option<&SolverUnderTest> {
+        self.solvers.iter().find(|s| s.name == name)
+    }
+}
+
+/// What `run`, `solve`, `check`, `score CAMPAIGN` and `selfcheck` do
+/// before their stages: a hint and `None` (the command ends with exit 0)
+/// when a stage that needs named benchmarks comes before naming; otherwise
+/// the loaded campaign ([`Context::load`]), then the campaign lock of the
+/// journals it writes (waiting for it with `wait`, until `cancel`).
+pub fn open(
+    campaign: Campaign,
+    stages: Stages,
+    campaign_arg: &Path,
+    wait: bool,
+    cancel: &AtomicBool,
+) -> Result<Option<(Context, CampaignLock)>> {
+    if !stages.name && (stages.solve || stages.check) {
+        if let Some(hint) = super::preflight::nothing_named(&campaign, campaign_arg) {
+            eprintln!("{hint}");
+            return Ok(None);
+        }
+    }
+    let ctx = Context::load(campaign, stages)?;
+    for n in &ctx.notes {
+        eprintln!("{n}");
+    }
+    let c = &ctx.campaign;
+    let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
+    let lock = crate::lock::acquire_in(journals, wait, cancel)?;
+    Ok(Some((ctx, lock)))
+}
