@@ -289,7 +289,7 @@ impl Campaign {
         let bytes = crate::regular::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
-            let (line, column) = line_column(&bytes, e.valid_up_to());
+            let (line, column) = super::config_lines::line_column(&bytes, e.valid_up_to());
             anyhow::anyhow!(
                 "{}: line {line}, column {column}: byte {:#04x} is not UTF-8 text",
                 path.display(),
@@ -511,20 +511,6 @@ impl Campaign {
         }
         default_cache_dir()
     }
-}
-
-/// 1-based line and column (in characters) of byte `at` of `bytes`.
-fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = &bytes[..at];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let column = 1 + String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count();
-    (line, column)
 }
 
 /// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.
