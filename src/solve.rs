@@ -1,7 +1,9 @@
 //! The solve stage: run every solver under test on every named benchmark
 //! and journal what each printed.
 //!
-//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`,
+//! Work is the set of (solver, benchmark) pairs without a record in
+//! `runs.jsonl` whose provenance is what the configuration runs now
+//! ([`crate::campaign::provenance`]; a stale record is redone, saying why),
 //! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. `jobs` workers
@@ -94,6 +96,11 @@ pub fn record(
         stdout_dropped: out.stdout_dropped,
         solver_version: version,
         timing: None,
+        provenance: None,
+        // Kept for a run that did not end in a clean `unsat`: what it said.
+        stderr_tail: (answer != Answer::Unsat || !matches!(out.exit, Exit::Exited(0)))
+            .then(|| crate::campaign::records::output_tail(&out.stderr, 8, 800))
+            .flatten(),
     }
 }
 
@@ -103,6 +110,8 @@ pub struct SolveSummary {
     pub total_pairs: usize,
     pub already_done: usize,
     pub ran: usize,
+    /// Pairs run again because their records were of another configuration.
+    pub redone: usize,
     pub interrupted: bool,
 }
 
@@ -115,40 +124,42 @@ pub fn solve(
 ) -> Result<SolveSummary> {
     let (c, solvers, index) = (l.campaign, &l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
-    let done: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let done: HashSet<(String, String)> =
-        done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
+    // Only a record of what the configuration runs now counts as done.
+    let all: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let stale = crate::campaign::current::stale_pairs(l, &all);
+    let done: HashSet<(&str, &str)> = all
+        .iter()
+        .filter(|r| l.current.run_stale(r).is_none())
+        .map(|r| (r.solver.as_str(), r.benchmark.as_str()))
+        .collect();
     reap_orphans(c);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
+    let mut redone = crate::campaign::current::Stale::new();
     for s in solvers {
         for e in index {
             if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }
             summary.total_pairs += 1;
-            if done.contains(&(s.name.clone(), e.id.clone())) {
+            if done.contains(&(s.name.as_str(), e.id.as_str())) {
                 summary.already_done += 1;
             } else {
+                if let Some(why) = stale.get(&(s.name.as_str(), e.id.as_str())) {
+                    *redone.entry((s.name.clone(), why.to_string())).or_default() += 1;
+                }
                 todo.push((s, e));
             }
         }
     }
+    crate::campaign::current::print_redone(&redone, "", "run(s)");
+    summary.redone = redone.values().sum();
     if todo.is_empty() {
         return Ok(summary);
     }
     let versions: HashMap<&str, Option<String>> = solvers
         .iter()
-        .map(|s| {
-            (
-                s.name.as_str(),
-                if s.def.version_command.is_empty() {
-                    None
-                } else {
-                    s.def.probe_version()
-                },
-            )
-        })
+        .map(|s| (s.name.as_str(), l.current.version(&s.name, false)))
         .collect();
     let journal = Journal::open(&journal_path)?;
     let bar = crate::progress::bar("solve", todo.len() as u64);
@@ -193,6 +204,7 @@ pub fn solve(
                     s.def.answer_stream,
                 );
                 rec.timing = Some(Timing::of(&out, slot));
+                rec.provenance = l.current.run_provenance(&s.name, e);
                 // Closed only when the writer stopped on an error.
                 if tx.send(rec).is_ok() {
                     ran.fetch_add(1, Ordering::SeqCst);

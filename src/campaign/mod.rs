@@ -10,11 +10,14 @@
 
 mod config;
 pub mod config_lines;
+pub mod current;
+pub mod facts;
 pub mod edition_limits;
 pub mod index;
 pub mod minimality;
 pub mod pair;
 pub mod policy;
+pub mod provenance;
 pub mod records;
 pub mod selection;
 pub mod solvers;
@@ -36,6 +39,9 @@ pub struct Loaded<'a> {
     pub solvers: Vec<SolverUnderTest>,
     /// The named, eligible benchmarks, in index order.
     pub index: Vec<Bench>,
+    /// What the configuration runs now: the provenance every record is
+    /// compared with ([`provenance`], [`current`]).
+    pub current: provenance::Current,
     by_id: HashMap<String, usize>,
 }
 
@@ -46,6 +52,15 @@ impl<'a> Loaded<'a> {
         let defs = checkers::load_dir(&solvers::checkers_dir(campaign))?;
         let solvers = solvers::solvers_under_test(campaign, &defs)?;
         let index = index::read_index(campaign)?;
+        // The checkers run here are identified (hashed, probed); the other
+        // definitions only name answers that may be in the journals.
+        let run = selection::configured_checkers(campaign, &defs).unwrap_or_default();
+        let others: Vec<SolverDef> = defs
+            .iter()
+            .filter(|d| !run.iter().any(|k| k.name == d.name))
+            .cloned()
+            .collect();
+        let current = provenance::Current::build(campaign, &solvers, &run, &others, &index);
         let by_id = index
             .iter()
             .enumerate()
@@ -56,6 +71,7 @@ impl<'a> Loaded<'a> {
             defs,
             solvers,
             index,
+            current,
             by_id,
         })
     }

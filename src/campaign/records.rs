@@ -4,6 +4,7 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::policy::CheckAnswer;
+use crate::campaign::provenance::Provenance;
 use crate::runner::Exit;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,14 @@ pub struct RunRecord {
     /// When and in which slot it ran (absent in journals of earlier versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// What produced it (absent in journals of earlier versions: such a
+    /// record is of an unknown configuration and is redone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+    /// The last lines of stderr of a run that did not answer `unsat`
+    /// cleanly (failed, timed out, `sat`, …), for the report's evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
 }
 
 /// When a run went and where: Unix seconds at the start and the end of the
@@ -92,6 +101,11 @@ pub struct CoreRecord {
     pub hash: String,
     /// Named assertions kept.
     pub kept: u64,
+    /// The run it was built from: [`crate::campaign::provenance::core_source`]
+    /// of the benchmark's hash and the core (absent in earlier journals:
+    /// the core is rebuilt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// `checks.jsonl` and the cache: one checker's answer on one core.
@@ -127,6 +141,10 @@ pub struct CheckRecord {
     /// not-applicable answers and in journals of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// What produced the answer (absent in journals of earlier versions:
+    /// such an answer is of an unknown checker build and is asked again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 /// File names of the check stage's journals.
@@ -254,6 +272,22 @@ pub fn output_head(stdout: &[u8], stderr: &[u8], lines: usize, bytes: usize) -> 
     (!text.is_empty()).then_some(text)
 }
 
+/// The last `lines` lines (at most `bytes` bytes) of an output, as text.
+pub fn output_tail(out: &[u8], lines: usize, bytes: usize) -> Option<String> {
+    let text = String::from_utf8_lossy(out);
+    let mut kept: Vec<&str> = Vec::new();
+    let mut size = 0;
+    for line in text.lines().rev().filter(|l| !l.trim().is_empty()) {
+        if kept.len() >= lines || size + line.len() > bytes {
+            break;
+        }
+        size += line.len() + 1;
+        kept.push(line);
+    }
+    kept.reverse();
+    (!kept.is_empty()).then(|| kept.join("\n") + "\n")
+}
+
 #[cfg(test)]
 mod output_tests {
     use super::*;
@@ -269,5 +303,7 @@ mod output_tests {
         let head = output_head(b"a\nb\nc\n", b"err\n", 3, 100).unwrap();
         assert_eq!(head, "a\nb\nc\n");
         assert_eq!(output_head(b"", b"", 3, 100), None);
+        assert_eq!(output_tail(b"a\nb\n\nc\n", 2, 100).unwrap(), "b\nc\n");
+        assert_eq!(output_tail(b"", 2, 100), None);
     }
 }

@@ -22,6 +22,7 @@ fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
         descramble: None,
         source_size: 0,
         source_mtime_ns: 0,
+        named_hash: None,
         settings: String::new(),
     }
 }
@@ -44,6 +45,8 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         stdout_dropped: 0,
         solver_version: None,
         timing: None,
+        provenance: None,
+        stderr_tail: None,
     }
 }
 
@@ -71,6 +74,7 @@ fn verdict(
         policy: "smtcomp-2025".into(),
         original_core: None,
         raw_answers: BTreeMap::new(),
+        not_counted: BTreeMap::new(),
         minimality: None,
         best_known: None,
     }
