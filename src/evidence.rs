@@ -76,8 +76,13 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
             assertions: p.pair.assertions,
             core_file,
             command: run.filter(|r| shows_run(r)).and_then(|r| solver_command(r)),
-            errors: run.filter(|r| shows_run(r)).map(|r| r.errors.clone()).unwrap_or_default(),
-            stderr: run.filter(|r| shows_run(r)).and_then(|r| r.stderr_tail.clone()),
+            errors: run
+                .filter(|r| shows_run(r))
+                .map(|r| r.errors.clone())
+                .unwrap_or_default(),
+            stderr: run
+                .filter(|r| shows_run(r))
+                .and_then(|r| r.stderr_tail.clone()),
             checkers,
         });
     }

@@ -242,14 +242,21 @@ fn score(
     let division_of: std::collections::HashMap<(&str, &str), &str> = report
         .pair_rows
         .iter()
-        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.division.as_str()))
+        .map(|r| {
+            (
+                (r.solver.as_str(), r.benchmark.as_str()),
+                r.division.as_str(),
+            )
+        })
         .collect();
     let mut lines = Vec::new();
     for p in pairs {
         let mut v = serde_json::to_value(p)?;
         let logic = p.pair.division.clone();
         let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
-        let division = division_of.get(&key).map_or(logic.clone(), |d| d.to_string());
+        let division = division_of
+            .get(&key)
+            .map_or(logic.clone(), |d| d.to_string());
         v["division"] = division.into();
         v["logic"] = logic.into();
         serde_json::to_writer(&mut lines, &v)?;

@@ -112,20 +112,48 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     assert!(p["file"].as_str().unwrap().starts_with("named/"), "{p}");
     assert_eq!(p["command"][1], p["file"]);
     assert_eq!(p["limits"]["time"], 20.0);
-    assert!(p["program"]["script"]["blake3"].as_str().unwrap().len() == 64, "{p}");
-    assert!(p["program"]["executable"]["path"].as_str().unwrap().ends_with("sh"), "{p}");
+    assert!(
+        p["program"]["script"]["blake3"].as_str().unwrap().len() == 64,
+        "{p}"
+    );
+    assert!(
+        p["program"]["executable"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("sh"),
+        "{p}"
+    );
     assert_eq!(p["benchmark"].as_str().unwrap().len(), 64);
     let z = &runs_of(&camp, "z3")[0]["provenance"];
     assert!(z["program"]["version"].is_string(), "{z}");
-    assert!(z["command"].as_array().unwrap().iter().any(|a| a == "-T:20"), "{z}");
+    assert!(
+        z["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "-T:20"),
+        "{z}"
+    );
     let check = &common::jsonl(&camp.join("checks.jsonl"))[0];
-    assert!(check["provenance"]["file"].as_str().unwrap().starts_with("cores/"), "{check}");
+    assert!(
+        check["provenance"]["file"]
+            .as_str()
+            .unwrap()
+            .starts_with("cores/"),
+        "{check}"
+    );
     assert_eq!(check["provenance"]["limits"]["checker_time"], 20.0);
 
     // Unchanged: nothing redone.
-    let (before, checks) = (counts(&camp), common::jsonl(&camp.join("checks.jsonl")).len());
+    let (before, checks) = (
+        counts(&camp),
+        common::jsonl(&camp.join("checks.jsonl")).len(),
+    );
     let err = run(&camp);
-    assert!(err.contains(&format!("{} already done, 0 run now", 2 * n)), "{err}");
+    assert!(
+        err.contains(&format!("{} already done, 0 run now", 2 * n)),
+        "{err}"
+    );
     assert_eq!(counts(&camp), before);
     assert_eq!(common::jsonl(&camp.join("checks.jsonl")).len(), checks);
     assert!(!err.contains("redone"), "{err}");
@@ -135,7 +163,10 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     let before = counts(&camp);
     let err = run(&camp);
     assert_eq!(added(&camp, before), (0, n), "{err}");
-    assert!(err.contains(&format!("wz3: command changed: {n} run(s) redone")), "{err}");
+    assert!(
+        err.contains(&format!("wz3: command changed: {n} run(s) redone")),
+        "{err}"
+    );
 
     // Another command.
     let other = format!(r#"["sh", {}, "{{file}}"]"#, common::q(&camp.join("wz3.sh")));
@@ -152,7 +183,10 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     let before = counts(&camp);
     let err = run(&camp);
     assert_eq!(added(&camp, before), (0, n), "{err}");
-    assert!(err.contains(&format!("wz3: program changed: {n} run(s) redone")), "{err}");
+    assert!(
+        err.contains(&format!("wz3: program changed: {n} run(s) redone")),
+        "{err}"
+    );
 
     // The time limit: every solver's pairs.
     std::fs::write(&toml, config(19.0, cmd, r#"["--extra"]"#, true)).unwrap();
@@ -161,7 +195,11 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     assert_eq!(added(&camp, before), (n, n), "{err}");
     assert!(err.contains("z3: limits changed"), "{err}");
     let last = runs_of(&camp, "z3").pop().unwrap();
-    assert!(last["provenance"]["command"].as_array().unwrap().iter().any(|a| a == "-T:19"));
+    assert!(last["provenance"]["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "-T:19"));
 
     // An edited benchmark: exactly its pairs, and no solver is charged for it.
     let edited = camp.join("benchmarks").join(BENCHMARKS[0]);
@@ -172,7 +210,10 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     let before = counts(&camp);
     let err = run(&camp);
     assert_eq!(added(&camp, before), (1, 1), "{err}");
-    assert!(err.contains("z3: benchmark changed: 1 run(s) redone"), "{err}");
+    assert!(
+        err.contains("z3: benchmark changed: 1 run(s) redone"),
+        "{err}"
+    );
     let new = runs_of(&camp, "z3").pop().unwrap();
     assert_eq!(new["benchmark"], BENCHMARKS[0]);
     let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
@@ -192,7 +233,11 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
         serde_json::from_str(&std::fs::read_to_string(camp.join("reports/scores.json")).unwrap())
             .unwrap();
     assert!(!scores.to_string().contains("\"wz3\""), "wz3 still scored");
-    assert!(scores["warnings"].to_string().contains("wz3"), "{}", scores["warnings"]);
+    assert!(
+        scores["warnings"].to_string().contains("wz3"),
+        "{}",
+        scores["warnings"]
+    );
     let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
     assert!(pairs.iter().all(|p| p["solver"] == "z3"));
 
@@ -216,8 +261,11 @@ fn a_new_build_of_a_checker_is_asked_again_never_from_the_cache() {
     let defs = common::real_checkers(&camp.join("defs"));
     let wrapper = defs.join("zw.sh");
     let write = |build: u32| {
-        std::fs::write(&wrapper, format!("#!/bin/sh\n# build {build}\nexec {} \"$@\"\n", z3()))
-            .unwrap();
+        std::fs::write(
+            &wrapper,
+            format!("#!/bin/sh\n# build {build}\nexec {} \"$@\"\n", z3()),
+        )
+        .unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
@@ -258,7 +306,10 @@ definition = "yices"
     let first = zw_of().len();
     assert!(first > 0);
     let script = &zw_of()[0]["provenance"]["program"]["script"];
-    assert!(script["path"].as_str().unwrap().ends_with("zw.sh"), "{script}");
+    assert!(
+        script["path"].as_str().unwrap().ends_with("zw.sh"),
+        "{script}"
+    );
 
     // The same campaign again, from a fresh copy: every answer from the cache.
     let again = dir.path().join("again");
@@ -267,8 +318,14 @@ definition = "yices"
     let toml = std::fs::read_to_string(camp.join("campaign.toml")).unwrap();
     std::fs::write(
         again.join("campaign.toml"),
-        toml.replace("checkers_dir = \"defs\"", &format!("checkers_dir = {}", common::q(&defs)))
-            .replace("cache = \".cache\"", &format!("cache = {}", common::q(&camp.join(".cache")))),
+        toml.replace(
+            "checkers_dir = \"defs\"",
+            &format!("checkers_dir = {}", common::q(&defs)),
+        )
+        .replace(
+            "cache = \".cache\"",
+            &format!("cache = {}", common::q(&camp.join(".cache"))),
+        ),
     )
     .unwrap();
     let err = run(&again);
@@ -364,8 +421,15 @@ command = [{}, "{{file}}"]
     };
     let z = solver("z3");
     assert!(z["program"]["version"].is_string(), "{z}");
-    assert_eq!(z["program"]["executable"]["blake3"].as_str().unwrap().len(), 64);
-    assert!(z["command"].as_array().unwrap().iter().any(|a| a == "{file}"));
+    assert_eq!(
+        z["program"]["executable"]["blake3"].as_str().unwrap().len(),
+        64
+    );
+    assert!(z["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "{file}"));
     assert_eq!(z["judged_by"], serde_json::json!(["yices", "cvc5"]));
     let c = solver("liar");
     let script = c["program"]["script"]["path"].as_str().unwrap();
@@ -386,16 +450,36 @@ command = [{}, "{{file}}"]
         serde_json::json!(["QF_UF/extra/sat.smt2"])
     );
     let malformed = b["malformed"][0].as_str().unwrap();
-    assert!(malformed.starts_with("QF_UF/extra/bad.smt2:"), "{malformed}");
+    assert!(
+        malformed.starts_with("QF_UF/extra/bad.smt2:"),
+        "{malformed}"
+    );
     assert_eq!(scores["provenance"]["config"].as_str().unwrap().len(), 64);
-    assert_eq!(scores["provenance"]["named_index"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        scores["provenance"]["named_index"].as_str().unwrap().len(),
+        64
+    );
+
+    // pairs.jsonl: the division as in pairs.csv, and the logic.
+    let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
+    let p = pairs
+        .iter()
+        .find(|p| p["benchmark"] == BENCHMARKS[0])
+        .unwrap();
+    assert_eq!(
+        (&p["division"], &p["logic"]),
+        (&"QF_Equality".into(), &"QF_UF".into())
+    );
 
     // Markdown: facts before the division tables.
     let md = std::fs::read_to_string(camp.join("reports/report.md")).unwrap();
     let facts = md.find("## Campaign facts").expect("facts block");
     assert!(facts < md.find("## QF_").unwrap(), "{md}");
     assert!(md.contains("decision policy smtcomp-2025"), "{md}");
-    assert!(md.contains("ineligible, status-not-unsat (1): QF_UF/extra/sat.smt2"), "{md}");
+    assert!(
+        md.contains("ineligible, status-not-unsat (1): QF_UF/extra/sat.smt2"),
+        "{md}"
+    );
     assert!(md.contains("malformed: QF_UF/extra/bad.smt2:"), "{md}");
 
     // HTML: facts at the top, benchmarks collapsible, a failed run's command

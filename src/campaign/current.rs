@@ -64,69 +64,86 @@ pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<HashMap<(String, St
 /// has no record that counts: (name, reason) → count.
 pub type Stale = BTreeMap<(String, String), usize>;
 
-/// The pairs of configured solvers whose runs are all stale, with the
-/// reason of their newest record.
-pub fn stale_pairs<'r>(l: &Loaded, all: &'r [RunRecord]) -> HashMap<(&'r str, &'r str), &'static str> {
+/// Per key (of `key`), the reason of the stale records of that key when
+/// none counts: of the records closest to now (see [`closeness`]).
+/// Reasons in `ignored` (no longer configured) are left out.
+fn newest_stale<'r, R>(
+    all: &'r [R],
+    key: impl Fn(&'r R) -> (&'r str, &'r str),
+    stale: impl Fn(&R) -> Option<&'static str>,
+    ignored: &str,
+) -> HashMap<(&'r str, &'r str), &'static str> {
     let mut current = HashSet::new();
     let mut newest: HashMap<(&str, &str), &'static str> = HashMap::new();
     for r in all {
-        match l.current.run_stale(r) {
+        match stale(r) {
             None => {
-                current.insert((r.solver.as_str(), r.benchmark.as_str()));
+                current.insert(key(r));
             }
-            Some("solver not configured" | "benchmark not named") => {}
+            Some(why) if why == ignored || why == "benchmark not named" => {}
             Some(why) => {
-                // The most specific reason: the record closest to now.
-                let e = newest.entry((r.solver.as_str(), r.benchmark.as_str())).or_insert(why);
+                let e = newest.entry(key(r)).or_insert(why);
                 if closeness(why) >= closeness(e) {
                     *e = why;
                 }
             }
         }
     }
-    newest.retain(|pair, _| !current.contains(pair));
+    newest.retain(|k, _| !current.contains(k));
     newest
 }
 
 /// How much of the configuration a stale record matched (its reason's
 /// place in the order the comparison goes).
 fn closeness(why: &str) -> usize {
-    ["limits changed", "command changed", "program changed", "version changed", "benchmark changed"]
-        .iter()
-        .position(|w| *w == why)
-        .map_or(0, |i| i + 1)
+    [
+        "limits changed",
+        "command changed",
+        "program changed",
+        "version changed",
+        "benchmark changed",
+    ]
+    .iter()
+    .position(|w| *w == why)
+    .map_or(0, |i| i + 1)
+}
+
+/// The pairs of configured solvers whose runs are all stale, with the
+/// most specific reason.
+pub fn stale_pairs<'r>(
+    l: &Loaded,
+    all: &'r [RunRecord],
+) -> HashMap<(&'r str, &'r str), &'static str> {
+    newest_stale(
+        all,
+        |r| (r.solver.as_str(), r.benchmark.as_str()),
+        |r| l.current.run_stale(r),
+        "solver not configured",
+    )
 }
 
 /// [`stale_pairs`] counted by solver and reason.
 pub fn stale_runs(l: &Loaded, all: &[RunRecord]) -> Stale {
     let mut out = Stale::new();
     for (pair, why) in stale_pairs(l, all) {
-        *out.entry((pair.0.to_string(), why.to_string())).or_default() += 1;
+        *out.entry((pair.0.to_string(), why.to_string()))
+            .or_default() += 1;
     }
     out
 }
 
 /// The (core, checker) answers of configured checkers that are all stale,
-/// by checker and reason.
+/// counted by checker and reason.
 pub fn stale_checks(l: &Loaded, all: &[CheckRecord]) -> Stale {
-    let mut current = HashSet::new();
-    let mut newest: HashMap<(&str, &str), &'static str> = HashMap::new();
-    for r in all {
-        match l.current.check_stale(r) {
-            None => {
-                current.insert((r.hash.as_str(), r.checker.as_str()));
-            }
-            Some("checker not configured") => {}
-            Some(why) => {
-                newest.insert((r.hash.as_str(), r.checker.as_str()), why);
-            }
-        }
-    }
+    let stale = newest_stale(
+        all,
+        |r| (r.hash.as_str(), r.checker.as_str()),
+        |r| l.current.check_stale(r),
+        "checker not configured",
+    );
     let mut out = Stale::new();
-    for (key, why) in newest {
-        if !current.contains(&key) {
-            *out.entry((key.1.to_string(), why.to_string())).or_default() += 1;
-        }
+    for (key, why) in stale {
+        *out.entry((key.1.to_string(), why.to_string())).or_default() += 1;
     }
     out
 }

@@ -323,7 +323,9 @@ impl Current {
         defs.extend(checkers);
         let mut distinct: Vec<&SolverDef> = Vec::new();
         for d in defs {
-            if !distinct.iter().any(|x| x.command == d.command && x.version_command == d.version_command && x.dir == d.dir) {
+            if !distinct.iter().any(|x| {
+                x.command == d.command && x.version_command == d.version_command && x.dir == d.dir
+            }) {
                 distinct.push(d);
             }
         }
@@ -340,7 +342,11 @@ impl Current {
         let program_of = |d: &SolverDef| {
             distinct
                 .iter()
-                .position(|x| x.command == d.command && x.version_command == d.version_command && x.dir == d.dir)
+                .position(|x| {
+                    x.command == d.command
+                        && x.version_command == d.version_command
+                        && x.dir == d.dir
+                })
                 .map(|i| programs[i].clone())
                 .unwrap_or_default()
         };
@@ -368,7 +374,10 @@ impl Current {
         let benches = index
             .par_iter()
             .filter_map(|e| {
-                let h = e.hash.clone().or_else(|| hash_file(&named.join(&e.output)))?;
+                let h = e
+                    .hash
+                    .clone()
+                    .or_else(|| hash_file(&named.join(&e.output)))?;
                 Some((e.id.clone(), h))
             })
             .collect();
@@ -425,7 +434,11 @@ impl Current {
 
     /// The version a solver or checker reports now.
     pub fn version(&self, name: &str, checker: bool) -> Option<String> {
-        let map = if checker { &self.checkers } else { &self.solvers };
+        let map = if checker {
+            &self.checkers
+        } else {
+            &self.solvers
+        };
         map.get(name)?.program.version.clone()
     }
 }
@@ -477,7 +490,10 @@ mod tests {
         assert_eq!(p.command[2], "named/a.smt2");
         assert_eq!(x.differs(Some(&p), Some("b1")), None);
         assert_eq!(x.differs(Some(&p), Some("b2")), Some("benchmark changed"));
-        assert!(x.differs(None, Some("b1")).unwrap().contains("without provenance"));
+        assert!(x
+            .differs(None, Some("b1"))
+            .unwrap()
+            .contains("without provenance"));
         let mut q = p.clone();
         q.limits = limits(5.0);
         assert_eq!(x.differs(Some(&q), Some("b1")), Some("limits changed"));
@@ -489,7 +505,11 @@ mod tests {
         assert_eq!(x.differs(Some(&q), Some("b1")), Some("program changed"));
         let mut q = p.clone();
         q.program.executable.as_mut().unwrap().path = "/elsewhere/z3".into();
-        assert_eq!(x.differs(Some(&q), Some("b1")), None, "paths are not compared");
+        assert_eq!(
+            x.differs(Some(&q), Some("b1")),
+            None,
+            "paths are not compared"
+        );
         let mut q = p;
         q.program.version = Some("4.14".into());
         assert_eq!(x.differs(Some(&q), Some("b1")), Some("version changed"));
@@ -511,7 +531,10 @@ mod tests {
             core_source(Some("h"), &["b".into(), "a".into()]),
             core_source(Some("h"), &["a".into(), "b".into(), "a".into()])
         );
-        assert_ne!(core_source(Some("h"), &["a".into()]), core_source(Some("g"), &["a".into()]));
+        assert_ne!(
+            core_source(Some("h"), &["a".into()]),
+            core_source(Some("g"), &["a".into()])
+        );
     }
 
     #[test]
@@ -524,7 +547,9 @@ mod tests {
         assert!(interpreter(Path::new("/nonexistent")).is_none());
         assert_eq!(
             hash_file(&script).unwrap(),
-            blake3::hash(b"#!/bin/sh\nexec z3 \"$@\"\n").to_hex().to_string()
+            blake3::hash(b"#!/bin/sh\nexec z3 \"$@\"\n")
+                .to_hex()
+                .to_string()
         );
     }
 }

@@ -112,7 +112,12 @@ pub(super) fn memo(
             .and_then(|p| std::fs::metadata(p).ok())
             .filter(|m| m.is_file())
         {
-            key.push_str(&format!("|{word}:{}:{}:{}", m.len(), m.mtime_nsec() + m.mtime() * 1_000_000_000, m.ino()));
+            key.push_str(&format!(
+                "|{word}:{}:{}:{}",
+                m.len(),
+                m.mtime_nsec() + m.mtime() * 1_000_000_000,
+                m.ino()
+            ));
         }
     }
     let seen = SEEN.get_or_init(Default::default);

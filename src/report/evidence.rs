@@ -160,10 +160,18 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
         );
     }
     if !e.errors.is_empty() {
-        let _ = write!(out, "<dt>errors</dt><dd><pre class=\"out\">{}</pre></dd>", esc(&e.errors.join("\n")));
+        let _ = write!(
+            out,
+            "<dt>errors</dt><dd><pre class=\"out\">{}</pre></dd>",
+            esc(&e.errors.join("\n"))
+        );
     }
     if let Some(tail) = &e.stderr {
-        let _ = write!(out, "<dt>stderr (last lines)</dt><dd><pre class=\"out\">{}</pre></dd>", esc(tail));
+        let _ = write!(
+            out,
+            "<dt>stderr (last lines)</dt><dd><pre class=\"out\">{}</pre></dd>",
+            esc(tail)
+        );
     }
     if let Some(core) = &e.core {
         let _ = write!(

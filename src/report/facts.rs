@@ -108,7 +108,13 @@ pub fn markdown(out: &mut String, r: &ScoreReport, cell: &dyn Fn(&str) -> String
         b.malformed.len()
     );
     for (reason, ids) in &b.ineligible {
-        let _ = writeln!(out, "- ineligible, {} ({}): {}", cell(reason), ids.len(), cell(&ids.join(", ")));
+        let _ = writeln!(
+            out,
+            "- ineligible, {} ({}): {}",
+            cell(reason),
+            ids.len(),
+            cell(&ids.join(", "))
+        );
     }
     for m in &b.malformed {
         let _ = writeln!(out, "- malformed: {}", cell(m));
@@ -177,7 +183,12 @@ pub fn html(out: &mut String, r: &ScoreReport) {
         b.malformed.len()
     );
     for (reason, ids) in &b.ineligible {
-        let _ = write!(out, "<li>ineligible, <b>{}</b> ({}):<ul>", esc(reason), ids.len());
+        let _ = write!(
+            out,
+            "<li>ineligible, <b>{}</b> ({}):<ul>",
+            esc(reason),
+            ids.len()
+        );
         for id in ids {
             let _ = write!(out, "<li><code>{}</code></li>", esc(id));
         }
