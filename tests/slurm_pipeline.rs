@@ -67,15 +67,14 @@ fn same_records_with_reference_times(reference: &Path, sharded: &Path) {
             "runs.jsonl",
             "solver",
             "benchmark",
-            // `provenance`: the sharded campaign runs z3 through a slow wrapper.
-            &["wall", "cpu", "max_rss", "timing", "provenance"][..],
+            &["wall", "cpu", "max_rss", "timing"][..],
         ),
         // `output`: what the checker printed, which may name the campaign's path.
         (
             "checks.jsonl",
             "hash",
             "checker",
-            &["wall", "cpu", "timing", "output", "provenance"][..],
+            &["wall", "cpu", "timing", "output"][..],
         ),
         ("cores.jsonl", "solver", "benchmark", &[][..]),
     ] {
@@ -99,7 +98,16 @@ fn same_records_with_reference_times(reference: &Path, sharded: &Path) {
                     }
                 }
             }
-            assert_eq!(&r, w, "{file}: {k:?} differs");
+            // What produced a record differs by design (the sharded
+            // campaign runs z3 through a slow wrapper): compared without it,
+            // kept as it is.
+            let own = r.as_object_mut().unwrap().remove("provenance");
+            let mut w = (*w).clone();
+            w.as_object_mut().unwrap().remove("provenance");
+            assert_eq!(*r, w, "{file}: {k:?} differs");
+            if let Some(p) = own {
+                r["provenance"] = p;
+            }
             text.push_str(&format!("{r}\n"));
         }
         std::fs::write(sharded.join(file), text).unwrap();
@@ -156,8 +164,7 @@ fn without_occupancy(report: Vec<u8>) -> Vec<u8> {
 /// and config hash differ by design: the sharded campaign's z3 is slowed).
 fn without_facts(report: Vec<u8>) -> Vec<u8> {
     let text = String::from_utf8_lossy(&report).into_owned();
-    if text.starts_with('{') {
-        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&text) {
         let o = v.as_object_mut().unwrap();
         assert!(o.remove("facts").is_some() && o.remove("provenance").is_some());
         return serde_json::to_vec_pretty(&v).unwrap();
