@@ -84,7 +84,14 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
             .map(|k| {
                 let votes = matches!(k.answer.as_str(), "sat" | "unsat");
                 if votes && k.counted != k.answer {
-                    format!("{} {} (not counted)", k.checker, k.answer)
+                    // Why, in short: the note's head ("two answers printed, …").
+                    match k.note.as_deref() {
+                        Some(n) => {
+                            let why = n.split([':', ',']).next().unwrap_or(n).trim();
+                            format!("{} {} (not counted: {why})", k.checker, k.answer)
+                        }
+                        None => format!("{} {} (not counted)", k.checker, k.answer),
+                    }
                 } else {
                     format!("{} {}", k.checker, k.answer)
                 }
