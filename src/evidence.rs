@@ -6,7 +6,7 @@
 //! it (passing pairs carry none, so a report of 200 000 pairs stays small).
 
 use crate::campaign::pair::{CheckerEvidence, PairEvidence, PairVerdict};
-use crate::campaign::records::{exit_text, CheckRecord, RunRecord, CHECKS, RUNS};
+use crate::campaign::records::{exit_text, CheckRecord, RunRecord};
 use crate::campaign::Loaded;
 use crate::checkers::{Invocation, SolverDef};
 use crate::rebuild::Dialect;
@@ -20,13 +20,12 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
-    let c = l.campaign;
-    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
-    let checks: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    let checks: Vec<CheckRecord> = crate::campaign::current::checks(l)?;
     let mut checks_of: HashMap<&str, Vec<&CheckRecord>> = HashMap::new();
     for k in &checks {
         checks_of.entry(k.hash.as_str()).or_default().push(k);
@@ -76,10 +75,32 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
             core: run.and_then(|r| r.core.clone()),
             assertions: p.pair.assertions,
             core_file,
+            command: run.filter(|r| shows_run(r)).and_then(|r| solver_command(r)),
+            errors: run
+                .filter(|r| shows_run(r))
+                .map(|r| r.errors.clone())
+                .unwrap_or_default(),
+            stderr: run
+                .filter(|r| shows_run(r))
+                .and_then(|r| r.stderr_tail.clone()),
             checkers,
         });
     }
     Ok(out)
+}
+
+/// Whether the detail view shows the run itself: it failed (not a clean
+/// exit, a timeout) or answered something other than `unsat`.
+fn shows_run(r: &RunRecord) -> bool {
+    r.answer != crate::answer::Answer::Unsat
+        || r.timed_out
+        || !matches!(r.exit, crate::runner::Exit::Exited(0))
+}
+
+/// The solver's command as run, from the campaign folder (its provenance).
+fn solver_command(r: &RunRecord) -> Option<String> {
+    let words = &r.provenance.as_ref()?.command;
+    Some(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))
 }
 
 /// A value's kebab-case serde name (`sat`, `no-answer`, `not-applicable`).

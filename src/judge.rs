@@ -12,7 +12,6 @@ use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::CheckRecord;
-use crate::campaign::records::CoreRecord;
 use crate::campaign::records::RunRecord;
 use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Loaded};
@@ -70,16 +69,16 @@ fn status_of(r: &RunRecord) -> RunStatus {
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let c = l.campaign;
-    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
-    let cores: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
-    let checks: Vec<CheckRecord> = c.read_journal(crate::campaign::records::CHECKS)?;
+    // Only records of what the configuration runs now reach a verdict.
+    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
+    let core_of = crate::campaign::current::core_hashes(l, &runs)?;
+    let checks: Vec<CheckRecord> = crate::campaign::current::checks(l)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
     let checkers = crate::campaign::selection::verdict_checkers(c, l.defs, &answered);
-    let hash_of: HashMap<(&str, &str), &str> = cores
+    let hash_of: HashMap<(&str, &str), &str> = core_of
         .iter()
-        .filter(|r| crate::campaign::records::is_hash(&r.hash))
-        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r.hash.as_str()))
+        .map(|((s, b), h)| ((s.as_str(), b.as_str()), h.as_str()))
         .collect();
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
     for k in &checks {
@@ -117,6 +116,12 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
                 .iter()
                 .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
                 .map(|k| (k.checker.clone(), k.raw))
+                .collect();
+            // A sat/unsat that did not count says why.
+            v.not_counted = checks
+                .iter()
+                .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
+                .filter_map(|k| Some((k.checker.clone(), k.note.clone()?)))
                 .collect();
         }
         out.push(v);
@@ -262,6 +267,7 @@ pub fn pair_verdict(
         policy: policy.to_string(),
         original_core: None,
         raw_answers: BTreeMap::new(),
+        not_counted: BTreeMap::new(),
         minimality: None,
         best_known: None,
     }

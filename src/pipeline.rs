@@ -170,19 +170,47 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 /// every pair with the evidence behind its verdict).
 fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreReport> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
+    // What the journals hold that is not scored (removed solvers, records
+    // of another configuration) is said first.
+    let mut warnings = crate::campaign::current::warnings(l)?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    warnings.extend(limit_warning(rules));
     let options = ScoreOptions {
         participants: l.ctx.participants.clone(),
         rejudge: false,
-        warnings: limit_warning(rules).into_iter().collect(),
+        warnings,
         divisions: l.ctx.divisions.clone(),
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);
+    report.facts = Some(crate::campaign::facts::Facts::of(l));
+    report.provenance = Some(crate::campaign::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
     report.occupancy = occupancy(c)?;
+    // `division` as in pairs.csv (the division map's), `logic` beside it.
+    let division_of: std::collections::HashMap<(&str, &str), &str> = report
+        .pair_rows
+        .iter()
+        .map(|r| {
+            (
+                (r.solver.as_str(), r.benchmark.as_str()),
+                r.division.as_str(),
+            )
+        })
+        .collect();
     let mut lines = Vec::new();
     for p in pairs {
-        serde_json::to_writer(&mut lines, p)?;
+        let mut v = serde_json::to_value(p)?;
+        let logic = p.pair.division.clone();
+        let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
+        let division = division_of
+            .get(&key)
+            .map_or(logic.clone(), |d| d.to_string());
+        v["division"] = division.into();
+        v["logic"] = logic.into();
+        serde_json::to_writer(&mut lines, &v)?;
         lines.push(b'\n');
     }
     crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;

@@ -4,15 +4,16 @@
 //! and core on a benchmark are the same from one selfcheck to the next; a
 //! campaign measures its solvers' runs and never reuses them).
 //!
-//! The key is what the run depends on: the named benchmark's bytes (BLAKE3),
-//! the definition's name and version, its command line as run (template and
-//! core options), the time and memory limits. As for checkers, a solver
-//! without a version is never cached, nor is a run that failed to start.
+//! The key is what the run depends on, as its provenance says: the named
+//! benchmark's hash, the solver's command line as run, its limits, the
+//! hashes of its program (and script) and the version it reports. As for
+//! checkers, a solver without a version is never cached, nor is a run that
+//! failed to start.
 //! Append-only; the last record for a key wins; an unreadable cache is a
 //! warning and an empty cache.
 
 use crate::campaign::records::RunRecord;
-use crate::checkers::SolverDef;
+use crate::campaign::provenance::Expected;
 use crate::journal::{self, Journal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -86,28 +87,14 @@ impl RunCache {
     }
 }
 
-/// The key of a run of `def` (at `version`) on the named file `file`
-/// under the limits; `None` without a version or when the file cannot be
-/// read.
-pub fn key(
-    file: &Path,
-    def: &SolverDef,
-    version: Option<&str>,
-    time: std::time::Duration,
-    memory: Option<u64>,
-) -> Option<String> {
-    let version = version?;
-    let bytes = std::fs::read(file).ok()?;
-    let what = serde_json::json!({
-        "file": blake3::hash(&bytes).to_hex().to_string(),
-        "solver": def.name,
-        "version": version,
-        "command": def.command,
-        "core_options": def.core_options,
-        "time": time.as_secs_f64(),
-        "memory": memory,
-    });
-    Some(blake3::hash(what.to_string().as_bytes()).to_hex().to_string())
+/// The key of a run of solver `name` on a named benchmark: the identity
+/// the configuration runs it with ([`Expected::key`]: command, limits,
+/// program and script hashes, version) and the benchmark's hash; `None`
+/// without that identity (no version: never cached).
+pub fn key(name: &str, expected: &Expected, bench_hash: &str) -> Option<String> {
+    let identity = expected.key()?;
+    let text = serde_json::to_string(&(name, identity, bench_hash)).ok()?;
+    Some(blake3::hash(text.as_bytes()).to_hex().to_string())
 }
 
 #[cfg(test)]
@@ -117,18 +104,32 @@ mod tests {
     #[test]
     fn runs_are_found_again_by_their_key_only() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("b.smt2");
-        std::fs::write(&file, "(check-sat)\n").unwrap();
         let defs = crate::checkers::load_dir(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"),
         )
         .unwrap();
         let z3 = defs.iter().find(|d| d.name == "z3").unwrap();
-        let t = std::time::Duration::from_secs(5);
-        assert!(key(&file, z3, None, t, None).is_none(), "no version, no key");
-        let k = key(&file, z3, Some("4"), t, None).unwrap();
-        assert_ne!(Some(&k), key(&file, z3, Some("5"), t, None).as_ref());
-        assert_ne!(Some(&k), key(&file, z3, Some("4"), t * 2, None).as_ref());
+        let expected = |version: Option<&str>, time: f64| {
+            let mut program = crate::campaign::provenance::identify(z3, dir.path(), false);
+            program.executable.get_or_insert(crate::campaign::provenance::FileId {
+                path: "/bin/z3".into(),
+                blake3: "00".into(),
+            });
+            program.version = version.map(str::to_string);
+            Expected {
+                template: vec!["z3".into(), "{file}".into()],
+                limits: crate::campaign::provenance::Limits {
+                    time: Some(time),
+                    ..Default::default()
+                },
+                program,
+                unverified: false,
+            }
+        };
+        assert!(key("z3", &expected(None, 5.0), "b").is_none(), "no version, no key");
+        let k = key("z3", &expected(Some("4"), 5.0), "b").unwrap();
+        assert_ne!(Some(&k), key("z3", &expected(Some("5"), 5.0), "b").as_ref());
+        assert_ne!(Some(&k), key("z3", &expected(Some("4"), 10.0), "b").as_ref());
         let run: RunRecord = serde_json::from_str(
             r#"{"solver":"a","benchmark":"x","answer":"unsat","core":["a1"],"flags":[],"exit":"exit 0",
                 "timed_out":false,"memout":false,"late_answer":null,"wall":0.5,"cpu":0.5,"max_rss":0,
@@ -142,7 +143,6 @@ mod tests {
         let got = c.get(&k, "ref-z3", "b.smt2").unwrap();
         assert_eq!((got.solver.as_str(), got.benchmark.as_str()), ("ref-z3", "b.smt2"));
         assert_eq!(got.core, run.core);
-        std::fs::write(&file, "(check-sat)\n(exit)\n").unwrap();
-        assert_ne!(Some(k), key(&file, z3, Some("4"), t, None));
+        assert_ne!(Some(k), key("z3", &expected(Some("4"), 5.0), "c"), "another benchmark");
     }
 }

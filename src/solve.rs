@@ -1,7 +1,9 @@
 //! The solve stage: run every solver under test on every named benchmark
 //! and journal what each printed.
 //!
-//! Work is the set of (solver, benchmark) pairs not yet in `runs.jsonl`,
+//! Work is the set of (solver, benchmark) pairs without a record in
+//! `runs.jsonl` whose provenance is what the configuration runs now
+//! ([`crate::campaign::provenance`]; a stale record is redone, saying why),
 //! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. `jobs` workers
@@ -107,6 +109,7 @@ pub fn record(
             .map(|p| p.to_string_lossy().into_owned())
             .collect(),
         cached: false,
+        provenance: None,
     }
 }
 
@@ -116,6 +119,8 @@ pub struct SolveSummary {
     pub total_pairs: usize,
     pub already_done: usize,
     pub ran: usize,
+    /// Pairs run again because their records were of another configuration.
+    pub redone: usize,
     pub interrupted: bool,
 }
 
@@ -128,40 +133,42 @@ pub fn solve(
 ) -> Result<SolveSummary> {
     let (c, solvers, index) = (l.campaign, l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
-    let done: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let done: HashSet<(String, String)> =
-        done.into_iter().map(|r| (r.solver, r.benchmark)).collect();
+    // Only a record of what the configuration runs now counts as done.
+    let all: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let stale = crate::campaign::current::stale_pairs(l, &all);
+    let done: HashSet<(&str, &str)> = all
+        .iter()
+        .filter(|r| l.current.run_stale(r).is_none())
+        .map(|r| (r.solver.as_str(), r.benchmark.as_str()))
+        .collect();
     reap_orphans(c);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
+    let mut redone = crate::campaign::current::Stale::new();
     for s in solvers {
         for e in index {
             if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }
             summary.total_pairs += 1;
-            if done.contains(&(s.name.clone(), e.id.clone())) {
+            if done.contains(&(s.name.as_str(), e.id.as_str())) {
                 summary.already_done += 1;
             } else {
+                if let Some(why) = stale.get(&(s.name.as_str(), e.id.as_str())) {
+                    *redone.entry((s.name.clone(), why.to_string())).or_default() += 1;
+                }
                 todo.push((s, e));
             }
         }
     }
+    crate::campaign::current::print_redone(&redone, "", "run(s)");
+    summary.redone = redone.values().sum();
     if todo.is_empty() {
         return Ok(summary);
     }
     let versions: HashMap<&str, Option<String>> = solvers
         .iter()
-        .map(|s| {
-            (
-                s.name.as_str(),
-                if s.def.version_command.is_empty() {
-                    None
-                } else {
-                    s.def.probe_version()
-                },
-            )
-        })
+        .map(|s| (s.name.as_str(), l.current.version(&s.name, false)))
         .collect();
     let journal = Journal::open(&journal_path)?;
     let cache = solvers.iter().any(|s| s.cached).then(|| {
@@ -199,11 +206,14 @@ pub fn solve(
                 };
                 let file = named.join(&e.output);
                 let version = versions[s.name.as_str()].clone();
+                let provenance = l.current.run_provenance(&s.name, e);
                 let key = cache.as_ref().filter(|_| s.cached).and_then(|_| {
-                    run_cache::key(&file, &s.def, version.as_deref(), c.time, c.memory)
+                    let bench = l.current.bench_hash(&e.id)?;
+                    run_cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
                 });
                 let hit = key.as_ref().and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
-                if let Some(rec) = hit {
+                if let Some(mut rec) = hit {
+                    rec.provenance = provenance;
                     if tx.send(rec).is_ok() {
                         ran.fetch_add(1, Ordering::SeqCst);
                         bar.inc(1);
@@ -227,6 +237,7 @@ pub fn solve(
                     s.def.answer_stream,
                 );
                 rec.timing = Some(Timing::of(&out, slot));
+                rec.provenance = provenance;
                 if let (Some(k), Some(cache)) = (&key, cache) {
                     if let Some(w) = cache.put(k, &rec) {
                         eprintln!("warning: {w}");

@@ -100,6 +100,10 @@ pub enum OutputFlag {
     /// A later answer line differs from the first (`unsat`, core, `sat`):
     /// the solver contradicted itself.
     AnswersDisagree,
+    /// After `unsat`, the solver's own `timeout` or `unknown` line: it ran
+    /// out of time or gave up while printing the core (z3 `-T` during core
+    /// minimisation). Not a contradiction: nothing takes the `unsat` back.
+    GaveUpAfterUnsat,
     /// A later list of symbols after `unsat` names other assertions than
     /// the core (the first list): two different cores.
     CoresDisagree,
@@ -255,7 +259,11 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
                     None => answer = Some(a),
                     Some(first) => {
                         out.flag(OutputFlag::TwoAnswers);
-                        if first != a {
+                        let gave_up = first == Answer::Unsat
+                            && matches!(a, Answer::Timeout | Answer::Unknown);
+                        if gave_up {
+                            out.flag(OutputFlag::GaveUpAfterUnsat);
+                        } else if first != a {
                             out.flag(OutputFlag::AnswersDisagree);
                         }
                     }

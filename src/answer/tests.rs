@@ -488,3 +488,18 @@ fn parsed_names_match_benchmark_names() {
     let top = set(&[normalize("|abc|"), normalize("a1")]);
     assert!(core_issues(&p.core.unwrap(), &top, &HashSet::new()).is_empty());
 }
+
+#[test]
+fn timeout_after_unsat_is_giving_up_not_a_contradiction() {
+    // z3 -T: the limit hits while it minimises the core it owes after `unsat`.
+    for late in ["timeout", "unknown"] {
+        let p = parse(&format!("unsat\n{late}\n"));
+        assert_eq!(p.answer, Answer::Unsat);
+        assert!(p.has(OutputFlag::GaveUpAfterUnsat), "{late}: {:?}", p.flags);
+        assert!(!p.has(OutputFlag::AnswersDisagree), "{late}: {:?}", p.flags);
+    }
+    let p = parse("unsat\nsat\n");
+    assert!(p.has(OutputFlag::AnswersDisagree) && !p.has(OutputFlag::GaveUpAfterUnsat));
+    let p = parse("sat\ntimeout\n");
+    assert!(p.has(OutputFlag::AnswersDisagree));
+}

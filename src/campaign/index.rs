@@ -75,6 +75,10 @@ pub struct IndexEntry {
     pub source_mtime_ns: u64,
     /// The settings the entry was made with, for resuming.
     pub settings: String,
+    /// BLAKE3 of the named benchmark (absent in indexes of earlier
+    /// versions: then hashed when a campaign is loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_hash: Option<String>,
 }
 
 impl IndexEntry {
@@ -118,6 +122,8 @@ pub struct Bench {
     pub nested: HashSet<String>,
     /// The descrambling map of a scrambled benchmark, relative to `named/`.
     pub descramble: Option<String>,
+    /// BLAKE3 of the named file, when the index has it.
+    pub hash: Option<String>,
 }
 
 impl Bench {
@@ -134,6 +140,7 @@ impl Bench {
             status: e.status.clone(),
             nested: e.nested_names.iter().cloned().collect(),
             descramble: e.descramble.clone(),
+            hash: e.named_hash.clone(),
             top_level,
             id: e.id,
         })

@@ -12,14 +12,17 @@
 mod config;
 pub mod config_lines;
 pub mod context;
+pub mod current;
 pub mod division_map;
 pub mod editions;
+pub mod facts;
 pub mod index;
 pub mod minimality;
 pub mod pair;
 pub mod participants;
 pub mod policy;
 pub mod preflight;
+pub mod provenance;
 pub mod records;
 pub mod rules;
 pub mod selection;
@@ -43,14 +46,28 @@ pub struct Loaded<'a> {
     pub solvers: &'a [SolverUnderTest],
     /// The named, eligible benchmarks, in index order.
     pub index: Vec<Bench>,
+    /// What the configuration runs now: the provenance every record is
+    /// compared with ([`provenance`], [`current`]).
+    pub current: provenance::Current,
     by_id: HashMap<String, usize>,
 }
 
 impl<'a> Loaded<'a> {
     /// Read the named index of a loaded campaign (warnings about it are
-    /// printed once, here).
+    /// printed once, here) and what its configuration runs now.
     pub fn new(ctx: &'a context::Context) -> Result<Loaded<'a>> {
-        let index = index::read_index(&ctx.campaign)?;
+        let campaign = &ctx.campaign;
+        let index = index::read_index(campaign)?;
+        // The checkers run here are identified (hashed, probed); the other
+        // definitions only name answers that may be in the journals.
+        let run = selection::configured_checkers(campaign, &ctx.defs).unwrap_or_default();
+        let others: Vec<SolverDef> = ctx
+            .defs
+            .iter()
+            .filter(|d| !run.iter().any(|k| k.name == d.name))
+            .cloned()
+            .collect();
+        let current = provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index);
         let by_id = index
             .iter()
             .enumerate()
@@ -62,6 +79,7 @@ impl<'a> Loaded<'a> {
             defs: &ctx.defs,
             solvers: &ctx.solvers,
             index,
+            current,
             by_id,
         })
     }

@@ -228,6 +228,10 @@ pub struct PairVerdict {
     /// `timeout`, `error`, `no-answer`, or an answer not counted.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub raw_answers: BTreeMap<String, crate::answer::Answer>,
+    /// Why a checker's `sat`/`unsat` was not counted (an answer after an
+    /// error, two answers, a failure after it), per checker.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_counted: BTreeMap<String, String>,
     /// For a validated core tested with `[check] minimality`: `minimal`,
     /// `redundant` (with the members proven removable) or `unknown`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -259,6 +263,15 @@ pub struct PairEvidence {
     pub assertions: u64,
     /// The core-only benchmark, relative to the campaign folder.
     pub core_file: Option<String>,
+    /// The solver's command as run (from the campaign folder), for a run
+    /// that failed or answered `sat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Its `(error …)` messages and the last lines of its stderr.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
     /// One entry per checker that ran (or was cached) on the core.
     pub checkers: Vec<CheckerEvidence>,
 }

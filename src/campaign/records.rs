@@ -4,6 +4,7 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::policy::CheckAnswer;
+use crate::campaign::provenance::Provenance;
 use crate::runner::Exit;
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +51,8 @@ pub struct RunRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
     /// The last lines the solver printed on stderr ([`output_tail`]), so a
-    /// failure can be shown with them.
+    /// failure can be shown with them (selfcheck's printout, the report's
+    /// evidence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
     /// The programs seen running in the solver's process tree (absolute,
@@ -62,6 +64,10 @@ pub struct RunRecord {
     /// run here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+    /// What produced it (absent in journals of earlier versions: such a
+    /// record is of an unknown configuration and is redone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 /// When a run went and where: Unix seconds at the start and the end of the
@@ -105,6 +111,11 @@ pub struct CoreRecord {
     pub hash: String,
     /// Named assertions kept.
     pub kept: u64,
+    /// The run it was built from: [`crate::campaign::provenance::core_source`]
+    /// of the benchmark's hash and the core (absent in earlier journals:
+    /// the core is rebuilt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// `checks.jsonl` and the cache: one checker's answer on one core.
@@ -140,6 +151,10 @@ pub struct CheckRecord {
     /// not-applicable answers and in journals of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// What produced the answer (absent in journals of earlier versions:
+    /// such an answer is of an unknown checker build and is asked again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 /// File names of the check stage's journals.

@@ -15,7 +15,7 @@
 
 use super::cache::Cache;
 use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::{CheckRecord, RunRecord, CHECKS, CORES};
+use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
 use crate::campaign::selection::{decision, select};
 use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{index::Bench, Campaign, Loaded};
@@ -46,7 +46,7 @@ pub struct AskStats {
 pub struct Asker<'a> {
     pub c: &'a Campaign,
     pub checkers: Vec<SolverDef>,
-    versions: Vec<Option<String>>,
+    current: &'a crate::campaign::provenance::Current,
     dialects: Vec<Option<Dialect>>,
     cache: Cache,
     journal: Journal,
@@ -62,14 +62,13 @@ impl<'a> Asker<'a> {
     pub fn open(l: &'a Loaded, journal: &str, cancel: &'a AtomicBool) -> Result<Asker<'a>> {
         let c = l.campaign;
         let checkers = l.ctx.checkers.clone();
-        let versions = super::versions(&checkers, super::start_probes(&checkers));
         let dialects = checkers
             .iter()
             .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
             .collect();
         let mut known = HashMap::new();
         for name in [CHECKS, journal] {
-            for r in c.read_journal::<CheckRecord>(name)? {
+            for r in crate::campaign::current::checks_of(l, name)? {
                 known.insert((r.hash, r.checker), r.answer);
             }
         }
@@ -78,7 +77,7 @@ impl<'a> Asker<'a> {
         Ok(Asker {
             c,
             checkers,
-            versions,
+            current: &l.current,
             dialects,
             cache,
             journal: Journal::open(&c.journal_path(journal))?,
@@ -135,30 +134,31 @@ impl<'a> Asker<'a> {
                 .iter()
                 .position(|x| x.name == k.name)
                 .expect("selected among the asker's checkers");
-            let version = self.versions[ki].clone();
-            if let Some(hit) =
-                self.cache
-                    .get(hash, &k.name, version.as_deref(), limit.as_secs_f64())
-            {
+            let version = self.current.version(&k.name, true);
+            let core = self.c.cores_dir().join(format!("{hash}.smt2"));
+            let key = self.current.checker_key(&k.name);
+            if let Some(hit) = self.cache.get(hash, &k.name, key.as_deref()) {
                 let mut rec = hit.clone();
                 rec.cached = true;
+                rec.timing = None;
+                rec.provenance = self.current.check_provenance(self.c, &k.name, &core);
                 self.stats.lock().unwrap().cache_hits += 1;
                 self.keep(rec, &mut got, false)?;
                 continue;
             }
-            let core = self.c.cores_dir().join(format!("{hash}.smt2"));
             let path = match &self.dialects[ki] {
-                None => core,
+                None => core.clone(),
                 Some(d) => match crate::rebuild::store_variant(&core, d)? {
                     Ok(p) => p,
                     Err(why) => {
-                        let rec = super::plan::not_applicable(
+                        let mut rec = super::plan::not_applicable(
                             hash,
                             k,
                             version,
                             limit.as_secs_f64(),
                             why.to_string(),
                         );
+                        rec.provenance = self.current.check_provenance(self.c, &k.name, &core);
                         self.keep(rec, &mut got, false)?;
                         continue;
                     }
@@ -189,7 +189,10 @@ impl<'a> Asker<'a> {
                 st.ran += 1;
                 st.cpu += out.cpu;
             }
-            let rec = super::to_record(hash, k, version, limit.as_secs_f64(), &out, &self.c.dir);
+            let mut rec =
+                super::to_record(hash, k, version, limit.as_secs_f64(), &out, &self.c.dir);
+            // Journaled under the full limit (see the module doc).
+            rec.provenance = self.current.check_provenance(self.c, &k.name, &path);
             self.keep(rec, &mut got, true)?;
         }
         let complete = view(&got) || selected.iter().all(|k| got.contains_key(&k.name));
@@ -244,13 +247,8 @@ pub fn validated<'l>(
     filter: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Validated<'l>>> {
     let c = l.campaign;
-    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
-    let cores: Vec<crate::campaign::records::CoreRecord> = c.read_journal(CORES)?;
-    let hash_of: HashMap<(String, String), String> = cores
-        .into_iter()
-        .filter(|r| crate::campaign::records::is_hash(&r.hash))
-        .map(|r| ((r.solver, r.benchmark), r.hash))
-        .collect();
+    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
+    let hash_of = crate::campaign::current::core_hashes(l, &runs)?;
     let known = asker.known.lock().unwrap().clone();
     let policy = c.config.check.policy;
     let mut seen = HashSet::new();

@@ -1,9 +1,12 @@
 //! The cross-campaign cache of checker answers: `<cache>/checks.jsonl`.
 //!
 //! A checker's answer on a core-only benchmark depends on the file's bytes
-//! (the core hash names them), on the checker and its version, and on the
-//! time limit; those four make the key. An answer is only worth caching
-//! when the key identifies it:
+//! (the core hash names them) and on what ran: the checker's command,
+//! limits, program (the hashes of its executable and script) and version,
+//! digested into one identity ([`crate::campaign::provenance::key_of`]); a
+//! new build of a checker never reuses an old build's answers, and records
+//! without provenance (earlier versions) are never used. An answer is only
+//! worth caching when the key identifies it:
 //!
 //! - a checker whose version probe failed has no version, and "version
 //!   unknown" matches any build (an upgrade, a broken install): its answers
@@ -20,8 +23,8 @@ use crate::journal::{self, Journal};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// (core hash, checker, checker version, time limit bits).
-type Key = (String, String, String, u64);
+/// (core hash, checker, checker identity).
+type Key = (String, String, String);
 
 /// The cache, loaded once per check pass.
 pub struct Cache {
@@ -60,20 +63,10 @@ impl Cache {
         (Cache { path, map, journal }, warnings)
     }
 
-    /// The cached answer of `checker` (at `version`) on `hash`.
-    pub fn get(
-        &self,
-        hash: &str,
-        checker: &str,
-        version: Option<&str>,
-        time_limit: f64,
-    ) -> Option<&CheckRecord> {
-        let k = (
-            hash.to_string(),
-            checker.to_string(),
-            version?.to_string(),
-            time_limit.to_bits(),
-        );
+    /// The cached answer of `checker` (of identity `key`, see
+    /// [`crate::campaign::provenance::Current::checker_key`]) on `hash`.
+    pub fn get(&self, hash: &str, checker: &str, key: Option<&str>) -> Option<&CheckRecord> {
+        let k = (hash.to_string(), checker.to_string(), key?.to_string());
         self.map.get(&k)
     }
 
@@ -107,8 +100,7 @@ fn key(r: &CheckRecord) -> Option<Key> {
     Some((
         r.hash.clone(),
         r.checker.clone(),
-        r.version.clone()?,
-        r.time_limit.to_bits(),
+        crate::campaign::provenance::key_of(r)?,
     ))
 }
 
@@ -117,6 +109,30 @@ mod tests {
     use super::*;
     use crate::answer::Answer;
     use crate::campaign::policy::CheckAnswer;
+    use crate::campaign::provenance::{FileId, Limits, Program, Provenance};
+
+    fn prov(version: Option<&str>, exe: &str, time: f64) -> Provenance {
+        Provenance {
+            command: vec!["/bin/z3".into(), "cores/h.smt2".into()],
+            file: "cores/h.smt2".into(),
+            limits: Limits {
+                time: None,
+                checker_time: Some(time),
+                memory_mb: None,
+                grace: 2.0,
+                output_cap: 16,
+            },
+            program: Program {
+                executable: Some(FileId {
+                    path: "/bin/z3".into(),
+                    blake3: exe.into(),
+                }),
+                script: None,
+                version: version.map(str::to_string),
+            },
+            benchmark: None,
+        }
+    }
 
     fn rec(version: Option<&str>) -> CheckRecord {
         CheckRecord {
@@ -134,11 +150,18 @@ mod tests {
             flags: Vec::new(),
             output: None,
             timing: None,
+            provenance: Some(prov(version, "aa", 20.0)),
         }
     }
 
+    fn key_for(version: Option<&str>, exe: &str, time: f64) -> Option<String> {
+        let mut r = rec(version);
+        r.provenance = Some(prov(version, exe, time));
+        crate::campaign::provenance::key_of(&r)
+    }
+
     #[test]
-    fn keyed_by_version_and_limit_and_never_without_a_version() {
+    fn keyed_by_identity_and_never_without_a_version() {
         let dir = tempfile::tempdir().unwrap();
         let (c, w) = Cache::open(dir.path());
         assert!(w.is_empty(), "{w:?}");
@@ -146,26 +169,30 @@ mod tests {
         assert!(c.put(&rec(None)).is_none());
         let mut other = rec(Some("5.4.0"));
         other.hash = "h2".into();
-        assert!(c.put_all(&[rec(None), other]).is_none());
+        let mut old = rec(Some("5.4.0"));
+        old.hash = "h3".into();
+        old.provenance = None;
+        assert!(c.put_all(&[rec(None), other, old]).is_none());
         let (c, _) = Cache::open(dir.path());
-        assert!(c.get("h", "z3", Some("5.4.0"), 20.0).is_some());
+        let k = key_for(Some("5.4.0"), "aa", 20.0);
+        assert!(c.get("h", "z3", k.as_deref()).is_some());
+        let other_version = key_for(Some("4.8.0"), "aa", 20.0);
+        assert!(c.get("h", "z3", other_version.as_deref()).is_none());
+        let other_limit = key_for(Some("5.4.0"), "aa", 60.0);
+        assert!(c.get("h", "z3", other_limit.as_deref()).is_none());
+        let other_build = key_for(Some("5.4.0"), "bb", 20.0);
         assert!(
-            c.get("h", "z3", Some("4.8.0"), 20.0).is_none(),
-            "another version"
+            c.get("h", "z3", other_build.as_deref()).is_none(),
+            "another build of the same version"
         );
-        assert!(
-            c.get("h", "z3", Some("5.4.0"), 60.0).is_none(),
-            "another time limit"
-        );
-        assert!(
-            c.get("h", "z3", None, 20.0).is_none(),
-            "no version, no cache"
-        );
-        assert!(c.get("h2", "z3", Some("5.4.0"), 20.0).is_some());
+        assert_eq!(key_for(None, "aa", 20.0), None, "no version, no key");
+        assert!(c.get("h", "z3", None).is_none());
+        assert!(c.get("h2", "z3", k.as_deref()).is_some());
+        assert!(c.get("h3", "z3", k.as_deref()).is_none(), "no provenance");
         assert_eq!(
             c.records().count(),
             2,
-            "records without a version are not stored"
+            "records without a version or provenance are not stored"
         );
     }
 
@@ -176,7 +203,7 @@ mod tests {
         std::fs::write(&file, "x").unwrap();
         let (c, w) = Cache::open(&file);
         assert!(!w.is_empty());
-        assert!(c.get("h", "z3", Some("1"), 1.0).is_none());
+        assert!(c.get("h", "z3", Some("1")).is_none());
         assert!(c.put(&rec(Some("1"))).is_none());
     }
 }

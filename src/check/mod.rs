@@ -13,8 +13,8 @@
 //!   an explicit `not-applicable` answer is journaled and the checker does
 //!   not count for that core.
 //! - **Cache**: answers are journaled in the campaign's `checks.jsonl` and in
-//!   a cross-campaign cache ([`cache`]) keyed by (core hash, checker, checker
-//!   version, time limit), so a second run or another campaign with the same
+//!   a cross-campaign cache ([`cache`]) keyed by (core hash, checker
+//!   identity: command, limits, program hash, version), so a second run or another campaign with the same
 //!   cores runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
 //!   remaining checkers cannot change ([`crate::campaign::policy::decided_early`]), its
@@ -29,9 +29,10 @@
 //!   validated core ([`minimality`]) and the best-known core per benchmark
 //!   ([`best`]), both asking the checkers one core at a time within a
 //!   budget ([`ask`]), with the same selection, policy and cache.
+//! - **Provenance**: only answers of the checkers as configured now count
+//!   ([`crate::campaign::current`]); a new build of a checker is asked again.
 //! - **Throughput**: workers only run checkers; one writer thread journals
-//!   their records in groups (one fsync per group), version probes overlap
-//!   the rebuilds. `benches/check.rs` measures dedupe, cache, early-stop
+//!   their records in groups (one fsync per group). `benches/check.rs` measures dedupe, cache, early-stop
 //!   savings and utilisation.
 
 pub mod ask;
@@ -45,7 +46,7 @@ use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
 use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS};
 use crate::campaign::Loaded;
-use crate::checkers::{Probe, SolverDef};
+use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::runner::{self, Exit};
 use anyhow::Result;
@@ -167,7 +168,6 @@ fn validate(
 ) -> Result<CheckSummary> {
     let (c, defs) = (l.campaign, l.defs);
     let checkers = l.ctx.checkers.clone();
-    let probes = start_probes(&checkers);
     if c.config.check.checkers.is_empty() {
         let missing: Vec<String> = defs
             .iter()
@@ -183,7 +183,7 @@ fn validate(
             );
         }
     }
-    let runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
     crate::campaign::solvers::reap_orphans(c);
 
     // 1. The pairs with a core to check, their core-only files.
@@ -196,8 +196,14 @@ fn validate(
         ..Default::default()
     };
 
-    // 2. The jobs still needed.
-    let done: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    // 2. The jobs still needed: only answers of the checkers as configured
+    // now count (a new build, other limits: asked again).
+    let all: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    let done: Vec<CheckRecord> = all
+        .iter()
+        .filter(|r| l.current.check_stale(r).is_none())
+        .cloned()
+        .collect();
     let mut answers: plan::Answers = done
         .iter()
         .map(|d| ((d.hash.clone(), d.checker.clone()), d.answer))
@@ -205,17 +211,19 @@ fn validate(
     if !plan.any_needed(&answers) {
         return Ok(summary);
     }
+    let mut redone = crate::campaign::current::stale_checks(l, &all);
+    redone.retain(|(k, _), _| plan.checkers.iter().any(|x| &x.name == k));
+    crate::campaign::current::print_redone(&redone, "checker ", "answer(s)");
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
-    let versions = versions(&plan.checkers, probes);
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(w);
-    let jobs = plan.jobs(&mut answers, &cache, &versions, &checks_journal, &done)?;
+    let jobs = plan.jobs(&mut answers, &cache, &l.current, &checks_journal, &done)?;
     (summary.cache_hits, summary.not_applicable) = (jobs.cache_hits, jobs.not_applicable);
 
     // 3. Run them.
     let run = Run {
         plan: &plan,
-        versions: &versions,
+        current: &l.current,
         files: &jobs.files,
         cache: &cache,
         journal: &checks_journal,
@@ -229,7 +237,7 @@ fn validate(
 /// journals their records.
 struct Run<'a> {
     plan: &'a Plan<'a>,
-    versions: &'a [Option<String>],
+    current: &'a crate::campaign::provenance::Current,
     files: &'a HashMap<(usize, usize), PathBuf>,
     cache: &'a cache::Cache,
     journal: &'a Journal,
@@ -295,9 +303,10 @@ impl Run<'_> {
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
                         if let Some(mut rec) =
-                            record_run(stats, self.versions, h, k, job.checker, limit, &out, &c.dir)
+                            record_run(stats, self.current, h, k, limit, &out, &c.dir)
                         {
                             rec.timing = Some(Timing::of(&out, slot));
+                            rec.provenance = self.current.check_provenance(c, &k.name, &path);
                             answers
                                 .lock()
                                 .unwrap()
@@ -364,10 +373,9 @@ struct RunStats {
 /// none (cancelled by early stop or Ctrl-C, or the checker failed to start).
 fn record_run(
     stats: &Mutex<RunStats>,
-    versions: &[Option<String>],
+    current: &crate::campaign::provenance::Current,
     h: &str,
     k: &SolverDef,
-    ki: usize,
     limit: f64,
     out: &runner::RunOutcome,
     dir: &std::path::Path,
@@ -387,7 +395,7 @@ fn record_run(
     st.ran += 1;
     st.cpu += out.cpu;
     drop(st);
-    Some(to_record(h, k, versions[ki].clone(), limit, out, dir))
+    Some(to_record(h, k, current.version(&k.name, true), limit, out, dir))
 }
 
 /// The journal record of a finished checker run on core `h`; `dir` is the
@@ -436,42 +444,8 @@ pub(crate) fn to_record(
             .collect(),
         // The caller knows the slot the run had.
         timing: None,
+        provenance: None,
     }
-}
-
-/// Probe every checker's version in the background (the probes overlap
-/// the rebuilds; when nothing turns out to be needed they are not waited for).
-fn start_probes(checkers: &[SolverDef]) -> Vec<std::thread::JoinHandle<Probe>> {
-    checkers
-        .iter()
-        .map(|k| {
-            let k = k.clone();
-            std::thread::spawn(move || k.probe())
-        })
-        .collect()
-}
-
-/// The probed versions; a failed probe is reported (the checker's answers
-/// are then kept out of the cross-campaign cache).
-fn versions(
-    checkers: &[SolverDef],
-    probes: Vec<std::thread::JoinHandle<Probe>>,
-) -> Vec<Option<String>> {
-    checkers
-        .iter()
-        .zip(probes)
-        .map(|(k, p)| match p.join() {
-            Ok(Probe::Ok { version }) => Some(version),
-            Ok(Probe::Missing { detail } | Probe::Broken { detail }) => {
-                eprintln!(
-                    "warning: checker '{}': version unknown ({detail}); its answers are not cached",
-                    k.name
-                );
-                None
-            }
-            Err(_) => None,
-        })
-        .collect()
 }
 
 /// The core of a run when it is worth checking: `unsat`, not timed out,

@@ -15,6 +15,7 @@ use super::{cache::Cache, checkable_core};
 use crate::answer::Answer;
 use crate::campaign::index::Bench;
 use crate::campaign::policy::{decided_early, CheckAnswer, Policy};
+use crate::campaign::provenance::{core_source, Current};
 use crate::campaign::records::CheckRecord;
 use crate::campaign::records::CoreRecord;
 use crate::campaign::records::RunRecord;
@@ -44,14 +45,9 @@ pub fn pairs_to_check<'a>(
 ) -> Result<Vec<Pair<'a>>> {
     let c = l.campaign;
     let cores_path = c.journal_path(crate::campaign::records::CORES);
-    let core_recs: Vec<CoreRecord> = c.read_journal(crate::campaign::records::CORES)?;
-    // A hash names a file under `cores/`: anything but a BLAKE3 hex digest
-    // (a damaged or edited journal) is ignored and the core rebuilt.
-    let mut hash_of: HashMap<(String, String), String> = core_recs
-        .into_iter()
-        .filter(|r| crate::campaign::records::is_hash(&r.hash))
-        .map(|r| ((r.solver, r.benchmark), r.hash))
-        .collect();
+    // A core record counts only for the run it was built from (and a hash
+    // names a file under `cores/`): otherwise the core is rebuilt.
+    let mut hash_of = crate::campaign::current::core_hashes(l, runs)?;
     let mut wanted = Vec::new();
     let mut seen = HashSet::new();
     for r in runs {
@@ -83,11 +79,13 @@ pub fn pairs_to_check<'a>(
             .map(|(_, e, r, core)| {
                 let set: HashSet<String> = core.iter().cloned().collect();
                 let (hash, stats) = store_core(c, e, &set)?;
+                let source = core_source(l.current.bench_hash(&e.id), core);
                 Ok(CoreRecord {
                     solver: r.solver.clone(),
                     benchmark: r.benchmark.clone(),
                     hash,
                     kept: stats.kept,
+                    source: Some(source),
                 })
             })
             .collect()
@@ -176,7 +174,7 @@ impl<'a> Plan<'a> {
         &self,
         answers: &mut Answers,
         cache: &Cache,
-        versions: &[Option<String>],
+        current: &Current,
         checks: &Journal,
         earlier: &[CheckRecord],
     ) -> Result<Jobs> {
@@ -195,24 +193,33 @@ impl<'a> Plan<'a> {
                 if !self.needed(h, &k.name, answers) {
                     continue;
                 }
-                if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
+                let core = self.c.cores_dir().join(format!("{h}.smt2"));
+                let key = current.checker_key(&k.name);
+                if let Some(hit) = cache.get(h, &k.name, key.as_deref()) {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
+                    // The cached run's command named the other campaign's file.
+                    rec.provenance = current.check_provenance(self.c, &k.name, &core);
                     answers.insert((h.clone(), k.name.clone()), rec.answer);
                     records.push(rec);
                     out.cache_hits += 1;
                     continue;
                 }
                 if let Some(d) = &dialects[ki] {
-                    let core = self.c.cores_dir().join(format!("{h}.smt2"));
                     match crate::rebuild::store_variant(&core, d)? {
                         Ok(path) => {
                             out.files.insert((hi, ki), path);
                         }
                         Err(why) => {
-                            let rec =
-                                not_applicable(h, k, versions[ki].clone(), limit, why.to_string());
+                            let mut rec = not_applicable(
+                                h,
+                                k,
+                                current.version(&k.name, true),
+                                limit,
+                                why.to_string(),
+                            );
+                            rec.provenance = current.check_provenance(self.c, &k.name, &core);
                             answers.insert((h.clone(), k.name.clone()), rec.answer);
                             records.push(rec);
                             out.not_applicable += 1;
@@ -279,6 +286,7 @@ pub(crate) fn not_applicable(
         note: Some(why),
         output: None,
         timing: None,
+        provenance: None,
         flags: Vec::new(),
     }
 }

@@ -231,7 +231,9 @@ impl SolverDef {
         self.missing().is_none()
     }
 
-    /// Run `version_command` (at most [`PROBE_TIMEOUT`]) and say what it found.
+    /// Run `version_command` (at most [`PROBE_TIMEOUT`]) and say what it
+    /// found. One process asks once per program file as it is (a file
+    /// replaced since is asked again): preflight and provenance both ask.
     pub fn probe(&self) -> Probe {
         if let Some(detail) = self.missing() {
             return Probe::Missing { detail };
@@ -246,7 +248,11 @@ impl SolverDef {
                 detail: format!("version command {:?} not found", argv.first()),
             };
         };
-        let out = match probe::run(&program, &argv[1..]) {
+        probe::memo(&argv, &self.command, || self.probe_now(&program, &argv))
+    }
+
+    fn probe_now(&self, program: &Path, argv: &[String]) -> Probe {
+        let out = match probe::run(program, &argv[1..]) {
             Ok(out) => out,
             Err(detail) => return Probe::Broken { detail },
         };

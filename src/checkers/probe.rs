@@ -92,3 +92,41 @@ mod tests {
         assert!(err.contains("cannot start /nonexistent/solver"), "{err}");
     }
 }
+
+/// What a version probe found, kept for the process: keyed by the version
+/// command and the files of both commands as they are now (path, size,
+/// modification time, inode), so a replaced program is probed again.
+pub(super) fn memo(
+    argv: &[String],
+    command: &[String],
+    probe: impl FnOnce() -> super::Probe,
+) -> super::Probe {
+    use std::collections::HashMap;
+    use std::os::unix::fs::MetadataExt;
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<String, super::Probe>>> = OnceLock::new();
+    let mut key = format!("{argv:?}");
+    for word in argv.iter().chain(command) {
+        if let Some(m) = super::resolve_program(word)
+            .or_else(|| Some(std::path::PathBuf::from(word)))
+            .and_then(|p| std::fs::metadata(p).ok())
+            .filter(|m| m.is_file())
+        {
+            key.push_str(&format!(
+                "|{word}:{}:{}:{}",
+                m.len(),
+                m.mtime_nsec() + m.mtime() * 1_000_000_000,
+                m.ino()
+            ));
+        }
+    }
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(p) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return p.clone();
+    }
+    let p = probe();
+    seen.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, p.clone());
+    p
+}

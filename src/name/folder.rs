@@ -157,13 +157,21 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
                 && output_ok
             {
                 bar.inc(1);
-                return Ok((old.clone(), true));
+                // An index of an earlier version gets the hash of its output
+                // (the index is then rewritten).
+                let hashed = old.named_hash.is_some() || old.output.is_none();
+                let mut entry = old.clone();
+                if !hashed {
+                    entry.named_hash = named_hash(out, &entry);
+                }
+                return Ok((entry, hashed));
             }
         }
         let mut entry = name_one(file, out, opts)?;
         entry.source_size = size;
         entry.source_mtime_ns = mtime;
         entry.settings = settings.clone();
+        entry.named_hash = named_hash(out, &entry);
         journal()?.append(&entry)?;
         bar.inc(1);
         Ok((entry, false))
@@ -191,6 +199,12 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         write_index(&index_path, &summary.entries)?;
     }
     Ok(summary)
+}
+
+/// BLAKE3 of the named output of an entry (what provenance ties runs to).
+fn named_hash(out: &Path, entry: &IndexEntry) -> Option<String> {
+    let path = crate::safepath::safe_join(out, entry.output.as_deref()?).ok()?;
+    crate::campaign::provenance::hash_file(&path)
 }
 
 /// Size and modification time (ns) of a file, zeros when unreadable.
@@ -233,6 +247,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         source_size: 0,
         source_mtime_ns: 0,
         settings: String::new(),
+        named_hash: None,
     };
     let target = match crate::safepath::safe_join(out, &file.id) {
         Ok(t) => t,

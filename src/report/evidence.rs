@@ -86,7 +86,21 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         let votes: Vec<String> = e
             .checkers
             .iter()
-            .map(|k| format!("{} {}", k.checker, k.answer))
+            .map(|k| {
+                let votes = matches!(k.answer.as_str(), "sat" | "unsat");
+                if votes && k.counted != k.answer {
+                    // Why, in short: the note's head ("two answers printed, …").
+                    match k.note.as_deref() {
+                        Some(n) => {
+                            let why = n.split([':', ',']).next().unwrap_or(n).trim();
+                            format!("{} {} (not counted: {why})", k.checker, k.answer)
+                        }
+                        None => format!("{} {} (not counted)", k.checker, k.answer),
+                    }
+                } else {
+                    format!("{} {}", k.checker, k.answer)
+                }
+            })
             .collect();
         let link = if i < MAX_DETAILS {
             format!("<a href=\"#pair-{i}\">details</a>")
@@ -142,6 +156,27 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
     if !e.flags.is_empty() {
         let _ = write!(out, "<dt>flags</dt><dd>{}</dd>", esc(&e.flags.join(", ")));
     }
+    if let Some(cmd) = &e.command {
+        let _ = write!(
+            out,
+            "<dt>command</dt><dd><code class=\"cmd\">{}</code> (from the campaign folder)</dd>",
+            esc(cmd)
+        );
+    }
+    if !e.errors.is_empty() {
+        let _ = write!(
+            out,
+            "<dt>errors</dt><dd><pre class=\"out\">{}</pre></dd>",
+            esc(&e.errors.join("\n"))
+        );
+    }
+    if let Some(tail) = &e.stderr {
+        let _ = write!(
+            out,
+            "<dt>stderr (last lines)</dt><dd><pre class=\"out\">{}</pre></dd>",
+            esc(tail)
+        );
+    }
     if let Some(core) = &e.core {
         let _ = write!(
             out,
@@ -174,6 +209,8 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
             }
             if let Some(n) = &k.note {
                 let _ = write!(answer, "<br><span class=\"warn\">{}</span>", esc(n));
+            } else if matches!(k.answer.as_str(), "sat" | "unsat") && k.counted != k.answer {
+                answer.push_str("<br><span class=\"warn\">not counted</span>");
             }
             let _ = write!(
                 out,

@@ -1,5 +1,6 @@
 //! The HTML report: one self-contained page (inline CSS and JS, no network)
-//! with, per division, sortable tables for both modes and three SVG plots:
+//! opening with the warnings and a campaign's facts ([`super::facts`]),
+//! then, per division, sortable tables for both modes and three SVG plots:
 //! reduction per solver against the virtual best, core size against the
 //! best known core, and the distribution of wall times (cactus plot); and
 //! per stage of a campaign, the occupancy of its worker slots over time.
@@ -379,6 +380,7 @@ impl Exporter for Html<'_> {
             let _ = write!(out, "<a href=\"#logic-{0}\">{0}</a>", esc(&d.name));
         }
         out.push_str("</nav>");
+        super::facts::html(&mut out, report);
         super::evidence::overview(&mut out, &report.pair_rows, self.evidence);
         for d in &report.divisions {
             division(
@@ -440,13 +442,6 @@ impl Exporter for Html<'_> {
             out.push_str("</section>");
         }
         occupancy_plots(&mut out, &report.occupancy);
-        if !report.warnings.is_empty() {
-            out.push_str("<section><h2>Warnings</h2><ul class=\"warn\">");
-            for w in &report.warnings {
-                let _ = write!(out, "<li>{}</li>", esc(w));
-            }
-            out.push_str("</ul></section>");
-        }
         let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
         Ok(out.into_bytes())
     }

@@ -1,6 +1,7 @@
-//! The Markdown report: per division one table per mode (rank, solver,
+//! The Markdown report: the warnings and a campaign's facts first
+//! ([`super::facts`]), then per division one table per mode (rank, solver,
 //! errors, reduction, CPU, wall, timeouts, memouts), then the track-wide
-//! recognitions and the warnings. Suitable for a README or a web page.
+//! recognitions. Suitable for a README or a web page.
 
 use super::{fmt_num, Exporter, ScoreReport};
 use crate::score::result::{DivisionScore, ModeScore, Recognitions};
@@ -200,6 +201,7 @@ impl Exporter for Markdown {
         if let Some(m) = &report.division_map {
             let _ = writeln!(out, "Divisions group logics as in `{}`.\n", cell(m));
         }
+        super::facts::markdown(&mut out, report, &cell);
         for d in &report.divisions {
             division(&mut out, d);
         }
@@ -211,12 +213,6 @@ impl Exporter for Markdown {
         }
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
-        if !report.warnings.is_empty() {
-            out.push_str("## Warnings\n\n");
-            for w in &report.warnings {
-                let _ = writeln!(out, "- {}", cell(w));
-            }
-        }
         Ok(out.into_bytes())
     }
 }

@@ -4,6 +4,7 @@
 //! report into bytes, so tests can render without touching the disk.
 
 mod evidence;
+mod facts;
 pub mod html;
 pub mod json;
 pub mod markdown;

@@ -204,6 +204,8 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
     }
     let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
     ScoreReport {
+        facts: None,
+        provenance: None,
         schema_version: SCHEMA_VERSION,
         generator: format!("coreval {}", env!("CARGO_PKG_VERSION")),
         edition: rules.edition.name().to_string(),

@@ -12,6 +12,13 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// Everything `coreval score` computed.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScoreReport {
+    /// A campaign's facts (absent for imported results): what the scores
+    /// rest on, first in every report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<crate::campaign::facts::Facts>,
+    /// Hashes of the campaign's configuration and named index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<crate::campaign::facts::InputHashes>,
     /// Version of this layout (see `SCHEMA_VERSION`).
     pub schema_version: u32,
     /// The program that wrote the report (`coreval x.y.z`).

@@ -22,6 +22,7 @@ fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
         descramble: None,
         source_size: 0,
         source_mtime_ns: 0,
+        named_hash: None,
         settings: String::new(),
     }
 }
@@ -47,6 +48,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         stderr_tail: None,
         programs: Vec::new(),
         cached: false,
+        provenance: None,
     }
 }
 
@@ -74,6 +76,7 @@ fn verdict(
         policy: "smtcomp-2025".into(),
         original_core: None,
         raw_answers: BTreeMap::new(),
+        not_counted: BTreeMap::new(),
         minimality: None,
         best_known: None,
     }

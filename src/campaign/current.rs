@@ -1,0 +1,211 @@
+//! The journals as the configuration sees them now: only records whose
+//! provenance matches what it would run ([`super::provenance::Current`])
+//! count; the others stay in the journals, superseded, and never reach a
+//! verdict, a score or the evidence. Here the stages read the runs, the
+//! checker answers and the core records that count, and learn what is
+//! stale and why (for "z3: command changed: 12 runs redone" and for the
+//! reports' warnings).
+
+use super::provenance::core_source;
+use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
+use super::Loaded;
+use anyhow::Result;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The runs of `runs.jsonl` that count now.
+pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
+    let all: Vec<RunRecord> = l.campaign.read_journal(RUNS)?;
+    Ok(all
+        .into_iter()
+        .filter(|r| l.current.run_stale(r).is_none())
+        .collect())
+}
+
+/// The checker answers of journal `name` (`checks.jsonl`, or a journal of
+/// the same records) that count now.
+pub fn checks_of(l: &Loaded, name: &str) -> Result<Vec<CheckRecord>> {
+    let all: Vec<CheckRecord> = l.campaign.read_journal(name)?;
+    Ok(all
+        .into_iter()
+        .filter(|r| l.current.check_stale(r).is_none())
+        .collect())
+}
+
+/// The checker answers of `checks.jsonl` that count now.
+pub fn checks(l: &Loaded) -> Result<Vec<CheckRecord>> {
+    checks_of(l, CHECKS)
+}
+
+/// The core-only benchmark of every pair of `runs`, from `cores.jsonl`:
+/// only a record built from that very run (same benchmark bytes, same
+/// core) is taken.
+pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<HashMap<(String, String), String>> {
+    let recs: Vec<CoreRecord> = l.campaign.read_journal(CORES)?;
+    let wanted: HashMap<(&str, &str), String> = runs
+        .iter()
+        .filter_map(|r| {
+            let core = r.core.as_ref()?;
+            let src = core_source(l.current.bench_hash(&r.benchmark), core);
+            Some(((r.solver.as_str(), r.benchmark.as_str()), src))
+        })
+        .collect();
+    Ok(recs
+        .into_iter()
+        .filter(|r| super::records::is_hash(&r.hash))
+        .filter(|r| {
+            r.source.is_some()
+                && wanted.get(&(r.solver.as_str(), r.benchmark.as_str())) == r.source.as_ref()
+        })
+        .map(|r| ((r.solver, r.benchmark), r.hash))
+        .collect())
+}
+
+/// Stale records of solvers (or checkers) still configured, whose work
+/// has no record that counts: (name, reason) → count.
+pub type Stale = BTreeMap<(String, String), usize>;
+
+/// Per key (of `key`), the reason of the stale records of that key when
+/// none counts: of the records closest to now (see [`closeness`]).
+/// Reasons in `ignored` (no longer configured) are left out.
+fn newest_stale<'r, R>(
+    all: &'r [R],
+    key: impl Fn(&'r R) -> (&'r str, &'r str),
+    stale: impl Fn(&R) -> Option<&'static str>,
+    ignored: &str,
+) -> HashMap<(&'r str, &'r str), &'static str> {
+    let mut current = HashSet::new();
+    let mut newest: HashMap<(&str, &str), &'static str> = HashMap::new();
+    for r in all {
+        match stale(r) {
+            None => {
+                current.insert(key(r));
+            }
+            Some(why) if why == ignored || why == "benchmark not named" => {}
+            Some(why) => {
+                let e = newest.entry(key(r)).or_insert(why);
+                if closeness(why) >= closeness(e) {
+                    *e = why;
+                }
+            }
+        }
+    }
+    newest.retain(|k, _| !current.contains(k));
+    newest
+}
+
+/// How much of the configuration a stale record matched (its reason's
+/// place in the order the comparison goes).
+fn closeness(why: &str) -> usize {
+    [
+        "limits changed",
+        "command changed",
+        "program changed",
+        "version changed",
+        "benchmark changed",
+    ]
+    .iter()
+    .position(|w| *w == why)
+    .map_or(0, |i| i + 1)
+}
+
+/// The pairs of configured solvers whose runs are all stale, with the
+/// most specific reason.
+pub fn stale_pairs<'r>(
+    l: &Loaded,
+    all: &'r [RunRecord],
+) -> HashMap<(&'r str, &'r str), &'static str> {
+    newest_stale(
+        all,
+        |r| (r.solver.as_str(), r.benchmark.as_str()),
+        |r| l.current.run_stale(r),
+        "solver not configured",
+    )
+}
+
+/// [`stale_pairs`] counted by solver and reason.
+pub fn stale_runs(l: &Loaded, all: &[RunRecord]) -> Stale {
+    let mut out = Stale::new();
+    for (pair, why) in stale_pairs(l, all) {
+        *out.entry((pair.0.to_string(), why.to_string()))
+            .or_default() += 1;
+    }
+    out
+}
+
+/// The (core, checker) answers of configured checkers that are all stale,
+/// counted by checker and reason.
+pub fn stale_checks(l: &Loaded, all: &[CheckRecord]) -> Stale {
+    let stale = newest_stale(
+        all,
+        |r| (r.hash.as_str(), r.checker.as_str()),
+        |r| l.current.check_stale(r),
+        "checker not configured",
+    );
+    let mut out = Stale::new();
+    for (key, why) in stale {
+        *out.entry((key.1.to_string(), why.to_string())).or_default() += 1;
+    }
+    out
+}
+
+/// What the journals hold that the scores leave out, as warnings: records
+/// of solvers and checkers no longer configured, and records of another
+/// configuration not yet redone.
+pub fn warnings(l: &Loaded) -> Result<Vec<String>> {
+    let c = l.campaign;
+    let mut out = Vec::new();
+    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
+    let mut gone: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &runs {
+        if l.solver(&r.solver).is_none() {
+            *gone.entry(r.solver.as_str()).or_default() += 1;
+        }
+    }
+    for (s, n) in gone {
+        out.push(format!(
+            "{RUNS} holds {n} run(s) of solver '{s}', which the configuration no longer has: left out of the scores"
+        ));
+    }
+    for ((s, why), n) in stale_runs(l, &runs) {
+        out.push(format!(
+            "{s}: {why}: {n} run(s) in {RUNS} are of another configuration and not scored; \
+             `coreval run {}` redoes them",
+            c.dir.display()
+        ));
+    }
+    let checks: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    let mut gone: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &checks {
+        if !l.current.checkers.contains_key(&r.checker) {
+            *gone.entry(r.checker.as_str()).or_default() += 1;
+        }
+    }
+    for (k, n) in gone {
+        out.push(format!(
+            "{CHECKS} holds {n} answer(s) of checker '{k}', which has no definition any more: not counted"
+        ));
+    }
+    // A checker some of whose answers count was asked again; its stale
+    // answers left are those early stop no longer needed.
+    let asked: HashSet<&str> = checks
+        .iter()
+        .filter(|r| l.current.check_stale(r).is_none())
+        .map(|r| r.checker.as_str())
+        .collect();
+    for ((k, why), n) in stale_checks(l, &checks) {
+        if asked.contains(k.as_str()) {
+            continue;
+        }
+        out.push(format!(
+            "checker {k}: {why}: {n} answer(s) in {CHECKS} are of another configuration and not counted"
+        ));
+    }
+    Ok(out)
+}
+
+/// Print what a stage redoes and why: "z3: command changed: 12 runs redone".
+pub fn print_redone(stale: &Stale, what: &str, redone: &str) {
+    for ((name, why), n) in stale {
+        eprintln!("note: {what}{name}: {why}: {n} {redone} redone");
+    }
+}

@@ -1,0 +1,187 @@
+//! The facts a campaign's scores rest on, as every report opens with them:
+//! coreval's version, the rules edition and decision policy, the limits,
+//! each solver's command, identity and version, each checker's identity and
+//! version, per solver the checkers that judge it and those of its team
+//! left out, the benchmarks found, named, ineligible (by reason) and
+//! malformed (with `file:line`), and the hashes of the configuration and of
+//! the named index, so a published result can be tied to its inputs.
+//! Built once from the loaded campaign ([`Facts::of`]); the reports only
+//! render it.
+
+use super::index::{IndexEntry, Outcome, INDEX_FILE};
+use super::provenance::{hash_file, Limits, Program};
+use super::{Loaded, CONFIG_FILE};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The facts block of a campaign's reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    /// `coreval x.y.z`.
+    pub coreval: String,
+    /// The rules edition scored by.
+    pub rules: String,
+    /// The decision policy of the checkers' answers.
+    pub policy: String,
+    /// Whether checkers of a solver's own team are left out.
+    pub independent: bool,
+    /// Solver runs: `time`; checker runs: `checker_time`; both: the rest.
+    pub limits: Limits,
+    pub solvers: Vec<SolverFacts>,
+    pub checkers: Vec<CheckerFacts>,
+    pub benchmarks: BenchmarkFacts,
+}
+
+/// One solver under test.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SolverFacts {
+    pub name: String,
+    /// Program and arguments, `{file}` for the benchmark.
+    pub command: Vec<String>,
+    pub program: Program,
+    /// Its teams (declared, and of the checkers it runs).
+    pub teams: Vec<String>,
+    /// The checkers that judge its cores (where they support the logic).
+    pub judged_by: Vec<String>,
+    /// Checkers of its team, left out.
+    pub left_out: Vec<String>,
+}
+
+/// One checker.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckerFacts {
+    pub name: String,
+    pub team: String,
+    pub command: Vec<String>,
+    pub program: Program,
+}
+
+/// What became of the benchmarks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkFacts {
+    /// Files found below the benchmark root.
+    pub found: usize,
+    pub named: usize,
+    /// Ineligible benchmarks by reason: reason → ids.
+    pub ineligible: BTreeMap<String, Vec<String>>,
+    /// Malformed (and unreadable) benchmarks: `file:line:col: message`.
+    pub malformed: Vec<String>,
+}
+
+/// What ties a report to its inputs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InputHashes {
+    /// BLAKE3 of `campaign.toml`.
+    pub config: Option<String>,
+    /// BLAKE3 of `named/index.jsonl`.
+    pub named_index: Option<String>,
+}
+
+impl Facts {
+    /// The facts of a loaded campaign.
+    pub fn of(l: &Loaded) -> Facts {
+        let c = l.campaign;
+        let checkers = super::selection::configured_checkers(c, &l.defs).unwrap_or_default();
+        let solvers = l
+            .solvers
+            .iter()
+            .map(|s| {
+                let x = l.current.solvers.get(&s.name);
+                let (left_out, judged_by): (Vec<_>, Vec<_>) = checkers
+                    .iter()
+                    .partition(|k| c.config.check.independent && s.same_team(k));
+                let names = |v: Vec<&crate::checkers::SolverDef>| -> Vec<String> {
+                    v.into_iter().map(|k| k.name.clone()).collect()
+                };
+                let (judged_by, left_out) = (names(judged_by), names(left_out));
+                SolverFacts {
+                    name: s.name.clone(),
+                    command: x.map(|x| x.template.clone()).unwrap_or_default(),
+                    program: x.map(|x| x.program.clone()).unwrap_or_default(),
+                    teams: s.teams.clone(),
+                    judged_by,
+                    left_out,
+                }
+            })
+            .collect();
+        let checkers = checkers
+            .iter()
+            .map(|k| {
+                let x = l.current.checkers.get(&k.name);
+                CheckerFacts {
+                    name: k.name.clone(),
+                    team: k.team.clone(),
+                    command: x.map(|x| x.template.clone()).unwrap_or_default(),
+                    program: x.map(|x| x.program.clone()).unwrap_or_default(),
+                }
+            })
+            .collect();
+        let limits = Limits {
+            time: Some(c.time.as_secs_f64()),
+            checker_time: Some(c.checker_time.as_secs_f64()),
+            memory_mb: c.memory.map(|m| m / (1024 * 1024)),
+            grace: c.grace.as_secs_f64(),
+            output_cap: c.output_cap as u64,
+        };
+        Facts {
+            coreval: format!("coreval {}", env!("CARGO_PKG_VERSION")),
+            rules: c.edition.name().to_string(),
+            policy: c.config.check.policy.to_string(),
+            independent: c.config.check.independent,
+            limits,
+            solvers,
+            checkers,
+            benchmarks: benchmarks(l),
+        }
+    }
+}
+
+/// The benchmarks of the named index, by outcome.
+fn benchmarks(l: &Loaded) -> BenchmarkFacts {
+    let c = l.campaign;
+    let path = c.named_dir().join(INDEX_FILE);
+    let entries: Vec<IndexEntry> = crate::journal::read_all(&path)
+        .map(|(e, _)| e)
+        .unwrap_or_default();
+    let mut out = BenchmarkFacts {
+        found: entries.len(),
+        ..Default::default()
+    };
+    for e in &entries {
+        match e.outcome {
+            Outcome::Named => out.named += 1,
+            Outcome::Ineligible => {
+                for r in &e.reasons {
+                    let reason = serde_json::to_value(&r.reason)
+                        .ok()
+                        .and_then(|v| v["reason"].as_str().map(str::to_string))
+                        .unwrap_or_else(|| "other".into());
+                    out.ineligible.entry(reason).or_default().push(e.id.clone());
+                }
+            }
+            Outcome::Malformed | Outcome::Failed => {
+                let shown = std::path::Path::new(&e.id);
+                out.malformed
+                    .extend(e.messages(std::path::Path::new("")).into_iter().map(|m| {
+                        if m.is_empty() {
+                            shown.display().to_string()
+                        } else {
+                            m
+                        }
+                    }));
+            }
+        }
+    }
+    out
+}
+
+impl InputHashes {
+    /// The hashes of a campaign's configuration and named index.
+    pub fn of(l: &Loaded) -> InputHashes {
+        let c = l.campaign;
+        InputHashes {
+            config: hash_file(&c.dir.join(CONFIG_FILE)),
+            named_index: hash_file(&c.named_dir().join(INDEX_FILE)),
+        }
+    }
+}

@@ -1,0 +1,555 @@
+//! Provenance: what produced a journal record. Every solver run
+//! (`runs.jsonl`) and checker run (`checks.jsonl`) carries a
+//! [`Provenance`]: the command as run (the benchmark or core file relative
+//! to the campaign), the limits, the program's identity (resolved
+//! executable and its BLAKE3 hash; for a `#!` script or an interpreter
+//! given a script file, the script's hash too; the version it reports) and,
+//! for a solver run, the hash of the named benchmark.
+//!
+//! [`Current`] is what the configuration would run now, computed once per
+//! campaign load (programs hashed and probed in parallel, each distinct
+//! program once). A record counts only when its provenance matches
+//! ([`Current::run_stale`], [`Current::check_stale`]); the reason of a
+//! mismatch is what the stages print ("command changed"). Paths of programs
+//! are recorded but not compared: the same bytes elsewhere are the same
+//! program. The cross-campaign cache is keyed by [`key_of`], so a new build
+//! of a checker never reuses an old build's answers.
+
+use super::index::Bench;
+use super::records::{CheckRecord, RunRecord};
+use super::solvers::SolverUnderTest;
+use super::Campaign;
+use crate::checkers::{Invocation, Probe, SolverDef};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A file: its resolved path and the BLAKE3 hash of its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileId {
+    pub path: String,
+    pub blake3: String,
+}
+
+/// What a program is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    /// The executable: the command's program resolved (through `PATH` and
+    /// links), or for a `#!` script its interpreter; absent when not found.
+    pub executable: Option<FileId>,
+    /// The script: a `#!` program itself, or a script file an interpreter
+    /// is given (`python wrapper.py`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<FileId>,
+    /// The version it reports (its definition's version command).
+    pub version: Option<String>,
+}
+
+/// The limits a run had.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Seconds: the solver time limit (solver runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
+    /// Seconds: the checker time limit (checker runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker_time: Option<f64>,
+    /// Memory limit in MiB (none: unlimited).
+    pub memory_mb: Option<u64>,
+    /// Seconds between SIGTERM and SIGKILL at the limit.
+    pub grace: f64,
+    /// Bytes of output kept.
+    pub output_cap: u64,
+}
+
+/// What produced one record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Program and arguments as run, the input file relative to the campaign.
+    pub command: Vec<String>,
+    /// The input file as given, relative to the campaign (`named/…`, `cores/…`).
+    pub file: String,
+    pub limits: Limits,
+    pub program: Program,
+    /// BLAKE3 of the named benchmark (solver runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benchmark: Option<String>,
+}
+
+impl Provenance {
+    /// The command with the input file as `{file}`: what a configuration decides.
+    fn template(&self) -> Vec<String> {
+        if self.file.is_empty() {
+            return self.command.clone();
+        }
+        self.command
+            .iter()
+            .map(|a| a.replace(&self.file, "{file}"))
+            .collect()
+    }
+}
+
+/// What the configuration runs for one solver or checker.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    /// Program and arguments with `{file}` for the input.
+    pub template: Vec<String>,
+    pub limits: Limits,
+    pub program: Program,
+    /// The program is not installed here (scoring elsewhere): records are
+    /// compared on their command and limits only.
+    pub unverified: bool,
+}
+
+/// BLAKE3 of a file's bytes, in hex.
+pub fn hash_file(path: &Path) -> Option<String> {
+    let mut h = blake3::Hasher::new();
+    h.update_reader(std::fs::File::open(path).ok()?).ok()?;
+    Some(h.finalize().to_hex().to_string())
+}
+
+fn file_id(path: &Path) -> Option<FileId> {
+    let canon = path.canonicalize().ok()?;
+    Some(FileId {
+        blake3: hash_file(&canon)?,
+        path: canon.to_string_lossy().into_owned(),
+    })
+}
+
+/// The interpreter of a `#!` script (`#!/usr/bin/env python3` → python3 in `PATH`).
+fn interpreter(script: &Path) -> Option<Option<PathBuf>> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(script).ok()?.read(&mut head).ok()?;
+    let head = &head[..n];
+    if !head.starts_with(b"#!") {
+        return None;
+    }
+    let line = String::from_utf8_lossy(&head[2..]);
+    let line = line.lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let program = if Path::new(first).file_name().is_some_and(|n| n == "env") {
+        words.find(|w| !w.starts_with('-')).unwrap_or(first)
+    } else {
+        first
+    };
+    Some(crate::checkers::resolve_program(program))
+}
+
+/// The identity of a definition's program (`base`: where relative script
+/// arguments are found, the campaign folder). The version is probed when
+/// `probe` holds.
+pub fn identify(def: &SolverDef, base: &Path, probe: bool) -> Program {
+    let Some(program) = def.program() else {
+        return Program::default();
+    };
+    let (executable, script) = match interpreter(&program) {
+        Some(interp) => (interp.and_then(|i| file_id(&i)), file_id(&program)),
+        None => {
+            let (_, args) = template_of(def, &limits_placeholder(), true);
+            let script = args
+                .iter()
+                .filter(|a| !a.contains("{file}") && !a.starts_with('-'))
+                .map(|a| {
+                    let p = Path::new(a);
+                    if p.is_absolute() {
+                        p.to_path_buf()
+                    } else {
+                        base.join(p)
+                    }
+                })
+                .find(|p| p.is_file())
+                .and_then(|p| file_id(&p));
+            (file_id(&program), script)
+        }
+    };
+    let version = if probe && !def.version_command.is_empty() {
+        match def.probe() {
+            Probe::Ok { version } => Some(version),
+            Probe::Missing { detail } | Probe::Broken { detail } => {
+                crate::journal::warn_once(format!(
+                    "{}: version unknown ({detail}); its checker answers are not cached",
+                    def.name
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    Program {
+        executable,
+        script,
+        version,
+    }
+}
+
+fn limits_placeholder() -> Limits {
+    Limits {
+        time: Some(1.0),
+        checker_time: None,
+        memory_mb: None,
+        grace: 0.0,
+        output_cap: 0,
+    }
+}
+
+/// Program and arguments of `def` under `limits`, with `{file}` for the input.
+fn template_of(def: &SolverDef, limits: &Limits, want_cores: bool) -> (PathBuf, Vec<String>) {
+    let secs = limits.time.or(limits.checker_time).unwrap_or(1.0);
+    def.command(&Invocation {
+        file: Path::new("{file}"),
+        timeout: Duration::from_secs_f64(secs),
+        seed: 0,
+        memory_mb: limits.memory_mb,
+        want_cores,
+    })
+}
+
+impl Expected {
+    fn new(def: &SolverDef, limits: Limits, program: Program, want_cores: bool) -> Expected {
+        let (p, args) = template_of(def, &limits, want_cores);
+        let mut template = vec![p.to_string_lossy().into_owned()];
+        template.extend(args);
+        Expected {
+            template,
+            limits,
+            unverified: program.executable.is_none(),
+            program,
+        }
+    }
+
+    /// The provenance of a run of this program on `file` (relative to the campaign).
+    fn provenance(&self, file: &str, benchmark: Option<String>) -> Provenance {
+        Provenance {
+            command: self
+                .template
+                .iter()
+                .map(|a| a.replace("{file}", file))
+                .collect(),
+            file: file.to_string(),
+            limits: self.limits.clone(),
+            program: self.program.clone(),
+            benchmark,
+        }
+    }
+
+    /// Why a record of provenance `p` is not what this would run; `None`
+    /// when it is.
+    fn differs(&self, p: Option<&Provenance>, benchmark: Option<&str>) -> Option<&'static str> {
+        let Some(p) = p else {
+            return Some("recorded without provenance (an earlier coreval)");
+        };
+        let hash = |f: &Option<FileId>| f.as_ref().map(|f| f.blake3.clone());
+        if p.limits != self.limits {
+            Some("limits changed")
+        } else if p.template() != self.template {
+            Some("command changed")
+        } else if !self.unverified
+            && (hash(&p.program.executable) != hash(&self.program.executable)
+                || hash(&p.program.script) != hash(&self.program.script))
+        {
+            Some("program changed")
+        } else if !self.unverified && p.program.version != self.program.version {
+            Some("version changed")
+        } else if benchmark.is_some() && p.benchmark.as_deref() != benchmark {
+            Some("benchmark changed")
+        } else {
+            None
+        }
+    }
+
+    /// The cache key of this program's answers; none without a version.
+    pub fn key(&self) -> Option<String> {
+        key_parts(&self.template, &self.limits, &self.program)
+    }
+}
+
+fn key_parts(template: &[String], limits: &Limits, program: &Program) -> Option<String> {
+    program.version.as_ref()?;
+    program.executable.as_ref()?;
+    let text = serde_json::to_string(&(template, limits, program_hashes(program))).ok()?;
+    Some(blake3::hash(text.as_bytes()).to_hex().to_string())
+}
+
+fn program_hashes(p: &Program) -> (Option<&str>, Option<&str>, Option<&str>) {
+    (
+        p.executable.as_ref().map(|f| f.blake3.as_str()),
+        p.script.as_ref().map(|f| f.blake3.as_str()),
+        p.version.as_deref(),
+    )
+}
+
+/// The cache key of a check record: its command, limits and program;
+/// none without provenance or version (such answers are not cached).
+pub fn key_of(r: &CheckRecord) -> Option<String> {
+    let p = r.provenance.as_ref()?;
+    key_parts(&p.template(), &p.limits, &p.program)
+}
+
+/// What the configuration would run now: per solver under test, per
+/// checker, and the hash of every named benchmark.
+#[derive(Clone, Debug, Default)]
+pub struct Current {
+    pub solvers: HashMap<String, Expected>,
+    pub checkers: HashMap<String, Expected>,
+    benches: HashMap<String, String>,
+}
+
+impl Current {
+    /// Identify the solvers under test and the checkers (`checkers`: the
+    /// configured ones, probed; `others`: definitions whose records may be
+    /// read but that are not run here) and hash the named benchmarks.
+    pub fn build(
+        c: &Campaign,
+        solvers: &[SolverUnderTest],
+        checkers: &[SolverDef],
+        others: &[SolverDef],
+        index: &[Bench],
+    ) -> Current {
+        let memory_mb = c.memory.map(|m| m / (1024 * 1024));
+        let limits = |time: Option<f64>, checker_time: Option<f64>| Limits {
+            time,
+            checker_time,
+            memory_mb,
+            grace: c.grace.as_secs_f64(),
+            output_cap: c.output_cap as u64,
+        };
+        // Each distinct definition once (a solver under test is often a checker too).
+        let mut defs: Vec<&SolverDef> = solvers.iter().map(|s| &s.def).collect();
+        defs.extend(checkers);
+        let mut distinct: Vec<&SolverDef> = Vec::new();
+        for d in defs {
+            if !distinct.iter().any(|x| {
+                x.command == d.command && x.version_command == d.version_command && x.dir == d.dir
+            }) {
+                distinct.push(d);
+            }
+        }
+        let programs: Vec<Program> = std::thread::scope(|s| {
+            let handles: Vec<_> = distinct
+                .iter()
+                .map(|d| s.spawn(|| identify(d, &c.dir, true)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let program_of = |d: &SolverDef| {
+            distinct
+                .iter()
+                .position(|x| {
+                    x.command == d.command
+                        && x.version_command == d.version_command
+                        && x.dir == d.dir
+                })
+                .map(|i| programs[i].clone())
+                .unwrap_or_default()
+        };
+        let solver_limits = limits(Some(c.time.as_secs_f64()), None);
+        let checker_limits = limits(None, Some(c.checker_time.as_secs_f64()));
+        let solvers = solvers
+            .iter()
+            .map(|s| {
+                let x = Expected::new(&s.def, solver_limits.clone(), program_of(&s.def), true);
+                (s.name.clone(), x)
+            })
+            .collect();
+        let mut by_checker: HashMap<String, Expected> = others
+            .iter()
+            .map(|k| {
+                let x = Expected::new(k, checker_limits.clone(), Program::default(), false);
+                (k.name.clone(), x)
+            })
+            .collect();
+        for k in checkers {
+            let x = Expected::new(k, checker_limits.clone(), program_of(k), false);
+            by_checker.insert(k.name.clone(), x);
+        }
+        let named = c.named_dir();
+        let benches = index
+            .par_iter()
+            .filter_map(|e| {
+                let h = e
+                    .hash
+                    .clone()
+                    .or_else(|| hash_file(&named.join(&e.output)))?;
+                Some((e.id.clone(), h))
+            })
+            .collect();
+        Current {
+            solvers,
+            checkers: by_checker,
+            benches,
+        }
+    }
+
+    /// The hash of a named benchmark.
+    pub fn bench_hash(&self, id: &str) -> Option<&str> {
+        self.benches.get(id).map(String::as_str)
+    }
+
+    /// The provenance of a run of `solver` on `e`.
+    pub fn run_provenance(&self, solver: &str, e: &Bench) -> Option<Provenance> {
+        let file = format!("named/{}", e.output);
+        let x = self.solvers.get(solver)?;
+        Some(x.provenance(&file, self.bench_hash(&e.id).map(str::to_string)))
+    }
+
+    /// The provenance of a run of `checker` on `file` (inside the campaign `c`).
+    pub fn check_provenance(&self, c: &Campaign, checker: &str, file: &Path) -> Option<Provenance> {
+        let rel = file.strip_prefix(&c.dir).unwrap_or(file);
+        let x = self.checkers.get(checker)?;
+        Some(x.provenance(&rel.to_string_lossy(), None))
+    }
+
+    /// Why a run record is not what the configuration runs now (`None`:
+    /// it counts). A solver no longer configured is "not configured".
+    pub fn run_stale(&self, r: &RunRecord) -> Option<&'static str> {
+        let Some(x) = self.solvers.get(&r.solver) else {
+            return Some("solver not configured");
+        };
+        let Some(bench) = self.bench_hash(&r.benchmark) else {
+            return Some("benchmark not named");
+        };
+        x.differs(r.provenance.as_ref(), Some(bench))
+    }
+
+    /// Why a check record does not count now (`None`: it does).
+    pub fn check_stale(&self, r: &CheckRecord) -> Option<&'static str> {
+        let Some(x) = self.checkers.get(&r.checker) else {
+            return Some("checker not configured");
+        };
+        x.differs(r.provenance.as_ref(), None)
+    }
+
+    /// The cache key of a checker's answers now.
+    pub fn checker_key(&self, checker: &str) -> Option<String> {
+        self.checkers.get(checker)?.key()
+    }
+
+    /// The version a solver or checker reports now.
+    pub fn version(&self, name: &str, checker: bool) -> Option<String> {
+        let map = if checker {
+            &self.checkers
+        } else {
+            &self.solvers
+        };
+        map.get(name)?.program.version.clone()
+    }
+}
+
+/// The source of a core-only benchmark: the benchmark's hash and the core's
+/// names, so that a core record is used only for the run it was built from.
+pub fn core_source(bench_hash: Option<&str>, core: &[String]) -> String {
+    let mut names: Vec<&str> = core.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    names.dedup();
+    let text = format!("{}\n{}", bench_hash.unwrap_or(""), names.join("\n"));
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(t: f64) -> Limits {
+        Limits {
+            time: Some(t),
+            checker_time: None,
+            memory_mb: None,
+            grace: 2.0,
+            output_cap: 16,
+        }
+    }
+
+    fn expected() -> Expected {
+        Expected {
+            template: vec!["/bin/z3".into(), "-T:10".into(), "{file}".into()],
+            limits: limits(10.0),
+            program: Program {
+                executable: Some(FileId {
+                    path: "/bin/z3".into(),
+                    blake3: "aa".into(),
+                }),
+                script: None,
+                version: Some("4.13".into()),
+            },
+            unverified: false,
+        }
+    }
+
+    #[test]
+    fn a_record_matches_only_what_would_run_now() {
+        let x = expected();
+        let p = x.provenance("named/a.smt2", Some("b1".into()));
+        assert_eq!(p.command[2], "named/a.smt2");
+        assert_eq!(x.differs(Some(&p), Some("b1")), None);
+        assert_eq!(x.differs(Some(&p), Some("b2")), Some("benchmark changed"));
+        assert!(x
+            .differs(None, Some("b1"))
+            .unwrap()
+            .contains("without provenance"));
+        let mut q = p.clone();
+        q.limits = limits(5.0);
+        assert_eq!(x.differs(Some(&q), Some("b1")), Some("limits changed"));
+        let mut q = p.clone();
+        q.command.push("-v".into());
+        assert_eq!(x.differs(Some(&q), Some("b1")), Some("command changed"));
+        let mut q = p.clone();
+        q.program.executable.as_mut().unwrap().blake3 = "bb".into();
+        assert_eq!(x.differs(Some(&q), Some("b1")), Some("program changed"));
+        let mut q = p.clone();
+        q.program.executable.as_mut().unwrap().path = "/elsewhere/z3".into();
+        assert_eq!(
+            x.differs(Some(&q), Some("b1")),
+            None,
+            "paths are not compared"
+        );
+        let mut q = p;
+        q.program.version = Some("4.14".into());
+        assert_eq!(x.differs(Some(&q), Some("b1")), Some("version changed"));
+    }
+
+    #[test]
+    fn cache_keys_change_with_the_program_and_need_a_version() {
+        let x = expected();
+        let mut y = expected();
+        y.program.script = Some(FileId {
+            path: "/w.py".into(),
+            blake3: "cc".into(),
+        });
+        assert!(x.key().is_some());
+        assert_ne!(x.key(), y.key());
+        y.program.version = None;
+        assert_eq!(y.key(), None);
+        assert_eq!(
+            core_source(Some("h"), &["b".into(), "a".into()]),
+            core_source(Some("h"), &["a".into(), "b".into(), "a".into()])
+        );
+        assert_ne!(
+            core_source(Some("h"), &["a".into()]),
+            core_source(Some("g"), &["a".into()])
+        );
+    }
+
+    #[test]
+    fn scripts_and_interpreters_are_identified() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("wrap.sh");
+        std::fs::write(&script, "#!/bin/sh\nexec z3 \"$@\"\n").unwrap();
+        let interp = interpreter(&script).unwrap().unwrap();
+        assert!(interp.ends_with("sh"));
+        assert!(interpreter(Path::new("/nonexistent")).is_none());
+        assert_eq!(
+            hash_file(&script).unwrap(),
+            blake3::hash(b"#!/bin/sh\nexec z3 \"$@\"\n")
+                .to_hex()
+                .to_string()
+        );
+    }
+}
