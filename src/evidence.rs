@@ -61,6 +61,7 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
                         .get(name)
                         .map(|d| command(d, h, l))
                         .unwrap_or_else(|| "(no definition of this checker here)".into()),
+                    certification: p.certifications.get(name).map(|c| c.describe()),
                 });
             }
         }
@@ -77,6 +78,7 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
             assertions: p.pair.assertions,
             core_file,
             checkers,
+            refutation: p.refutation.clone(),
         });
     }
     Ok(out)

@@ -9,6 +9,7 @@
 //! passed down to them.
 
 mod config;
+pub mod certification;
 pub mod config_lines;
 pub mod edition_limits;
 pub mod index;

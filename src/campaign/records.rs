@@ -127,6 +127,11 @@ pub struct CheckRecord {
     /// not-applicable answers and in journals of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
+    /// For a `sat`: whether its model satisfies the core (README,
+    /// "Certified refutations"); absent for other answers and in journals
+    /// of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<crate::campaign::certification::Certification>,
 }
 
 /// File names of the check stage's journals.

@@ -11,10 +11,16 @@
 //! - a run that failed to start says nothing about the core (the stage does
 //!   not journal it at all).
 //!
+//! A `sat` carries the certification of its model (see
+//! [`crate::campaign::certification`]); a cached `sat` without one (written
+//! by an earlier version) is not used, so a cached `sat` is certified or
+//! not exactly as a fresh one.
+//!
 //! The cache is append-only like every journal; the last record for a key
 //! wins. An unreadable cache is a warning and an empty cache, never a
 //! failed stage: it only saves work.
 
+use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::CheckRecord;
 use crate::journal::{self, Journal};
 use std::collections::HashMap;
@@ -74,7 +80,11 @@ impl Cache {
             version?.to_string(),
             time_limit.to_bits(),
         );
-        self.map.get(&k)
+        // A `sat` cached without its model's certification (an earlier
+        // version) is asked again, so that it is certified or not.
+        self.map
+            .get(&k)
+            .filter(|r| r.answer != CheckAnswer::Sat || r.certification.is_some())
     }
 
     /// Add a fresh answer (ignored when it cannot be keyed). A failed write
@@ -116,7 +126,6 @@ fn key(r: &CheckRecord) -> Option<Key> {
 mod tests {
     use super::*;
     use crate::answer::Answer;
-    use crate::campaign::policy::CheckAnswer;
 
     fn rec(version: Option<&str>) -> CheckRecord {
         CheckRecord {
@@ -134,6 +143,7 @@ mod tests {
             flags: Vec::new(),
             output: None,
             timing: None,
+            certification: None,
         }
     }
 

@@ -199,7 +199,9 @@ impl<'a> Plan<'a> {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
-                    answers.insert((h.clone(), k.name.clone()), rec.answer);
+                    let counted =
+                        crate::campaign::certification::counted(self.c.config.check.policy, &rec);
+                    answers.insert((h.clone(), k.name.clone()), counted);
                     records.push(rec);
                     out.cache_hits += 1;
                     continue;
@@ -280,6 +282,7 @@ pub(crate) fn not_applicable(
         output: None,
         timing: None,
         flags: Vec::new(),
+        certification: None,
     }
 }
 

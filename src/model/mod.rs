@@ -37,25 +37,38 @@ pub enum ModelCheck {
     Unreadable(String),
 }
 
-/// The model's definitions from a checker's output after its `sat` line:
+/// The model's entries (`define-fun`, and the `declare-fun`s of z3's
+/// sort elements) from a checker's output after its `sat` line:
 /// `(model (define-fun …) …)`, `((define-fun …) …)`, or boolector's lines
 /// `name bits` (an `x` bit is free: read as 0).
-pub fn read_model(text: &str) -> Result<Env, String> {
-    let mut env = Env::default();
-    let items = sexp::parse_all(text.as_bytes());
-    let items = match items {
+pub fn entries(text: &str) -> Result<Vec<Sexp>, String> {
+    let items = match sexp::parse_all(text.as_bytes()) {
         Ok(v) if !v.is_empty() => v,
-        _ => return boolector_lines(text),
+        Ok(_) => return Err("no model in the output".into()),
+        Err(_) => return boolector_lines(text),
     };
-    let mut defs = Vec::new();
+    if items.iter().all(|i| i.head().is_none() && i.list().is_none()) {
+        return boolector_lines(text);
+    }
+    let mut out = Vec::new();
     for it in &items {
         match it.head() {
             Some("error") => return Err(format!("the checker printed {it}")),
-            Some("define-fun" | "declare-fun") => defs.push(it),
-            _ => defs.extend(it.list().unwrap_or(&[]).iter().filter(|d| d.head().is_some())),
+            Some("define-fun" | "declare-fun") => out.push(it.clone()),
+            Some("model") | None => {
+                let inner = it.list().ok_or_else(|| format!("unexpected output {it}"))?;
+                out.extend(inner.iter().filter(|d| matches!(d.head(), Some("define-fun" | "declare-fun"))).cloned());
+            }
+            Some(_) => return Err(format!("unexpected output {it}")),
         }
     }
-    for d in defs {
+    Ok(out)
+}
+
+/// The evaluator's environment of a model's [`entries`].
+pub fn read_model(text: &str) -> Result<Env, String> {
+    let mut env = Env::default();
+    for d in entries(text)? {
         let v = d.list().unwrap_or(&[]);
         match (d.head(), v.get(1).and_then(Sexp::sym)) {
             (Some("define-fun"), Some(name)) if v.len() == 5 => {
@@ -71,30 +84,23 @@ pub fn read_model(text: &str) -> Result<Env, String> {
             (Some("declare-fun"), Some(name)) => {
                 env.elements.insert(name.to_string());
             }
-            (Some("forall"), _) => {}
-            _ => return Err(format!("unexpected model entry {d}")),
+            _ => return Err(format!("malformed model entry {d}")),
         }
-    }
-    if env.funs.is_empty() && !items.is_empty() && items.iter().all(|i| i.head().is_none()) {
-        return boolector_lines(text);
     }
     Ok(env)
 }
 
-fn boolector_lines(text: &str) -> Result<Env, String> {
-    let mut env = Env::default();
+fn boolector_lines(text: &str) -> Result<Vec<Sexp>, String> {
+    let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let (name, bits) = line
             .split_once(' ')
             .filter(|(_, b)| !b.is_empty() && b.bytes().all(|c| matches!(c, b'0' | b'1' | b'x')))
             .ok_or_else(|| format!("no model in the output (line `{line}`)"))?;
-        let body = Sexp::Atom(
-            crate::smtlib::lexer::TokenKind::Literal,
-            format!("#b{}", bits.replace('x', "0")),
-        );
-        env.funs.insert(name.to_string(), Fun { params: Vec::new(), body });
+        let def = format!("(define-fun {} () (_ BitVec {}) #b{})", crate::smtlib::symbol::quote(name), bits.len(), bits.replace('x', "0"));
+        out.extend(sexp::parse_all(def.as_bytes())?);
     }
-    Ok(env)
+    Ok(out)
 }
 
 /// Evaluate every assertion of `script` under `env` (the model read by

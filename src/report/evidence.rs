@@ -122,6 +122,9 @@ fn is_failure(verdict: &str) -> bool {
 
 fn verdict_text(e: &PairEvidence) -> String {
     let mut v = e.verdict.clone();
+    if let Some(r) = &e.refutation {
+        v.push_str(&format!(" ({r})"));
+    }
     if e.disputed {
         v.push_str(" (disputed)");
     }
@@ -177,6 +180,9 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
             }
             if let Some(n) = &k.note {
                 let _ = write!(answer, "<br><span class=\"warn\">{}</span>", esc(n));
+            }
+            if let Some(c) = &k.certification {
+                let _ = write!(answer, "<br><span class=\"meta\">{}</span>", esc(c));
             }
             let _ = write!(
                 out,

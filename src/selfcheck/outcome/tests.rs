@@ -73,6 +73,8 @@ fn verdict(
         raw_answers: BTreeMap::new(),
         minimality: None,
         best_known: None,
+        certifications: BTreeMap::new(),
+        refutation: None,
     }
 }
 
