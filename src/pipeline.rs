@@ -228,6 +228,7 @@ fn score(
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);
     report.beyond = crate::score::beyond::per_solver(pairs);
+    report.refutations = crate::score::beyond::refutations(pairs);
     report.occupancy = occupancy(c)?;
     let mut lines = Vec::new();
     for p in pairs {
