@@ -80,10 +80,21 @@ impl Cache {
             version?.to_string(),
             time_limit.to_bits(),
         );
-        // A `sat` cached without its model's certification (an earlier
-        // version) is asked again, so that it is certified or not.
-        self.map
-            .get(&k)
+        self.map.get(&k)
+    }
+
+    /// The cached answer as a validation vote: like [`Cache::get`], but a
+    /// `sat` cached without its model's certification (by an earlier
+    /// version, or by the minimality pass, which asks for none) is a miss,
+    /// so that it is asked again and certified or not.
+    pub fn get_vote(
+        &self,
+        hash: &str,
+        checker: &str,
+        version: Option<&str>,
+        time_limit: f64,
+    ) -> Option<&CheckRecord> {
+        self.get(hash, checker, version, time_limit)
             .filter(|r| r.answer != CheckAnswer::Sat || r.certification.is_some())
     }
 
@@ -177,6 +188,22 @@ mod tests {
             2,
             "records without a version are not stored"
         );
+    }
+
+    #[test]
+    fn a_sat_without_its_certification_is_no_vote() {
+        let dir = tempfile::tempdir().unwrap();
+        let (c, _) = Cache::open(dir.path());
+        let mut sat = rec(Some("1"));
+        sat.answer = CheckAnswer::Sat;
+        assert!(c.put(&sat).is_none());
+        let (c, _) = Cache::open(dir.path());
+        assert!(c.get("h", "z3", Some("1"), 20.0).is_some(), "minimality may use it");
+        assert!(c.get_vote("h", "z3", Some("1"), 20.0).is_none(), "validation asks again");
+        sat.certification = Some(crate::campaign::certification::Certification::Certified { by: "coreval".into() });
+        assert!(c.put(&sat).is_none());
+        let (c, _) = Cache::open(dir.path());
+        assert!(c.get_vote("h", "z3", Some("1"), 20.0).is_some());
     }
 
     #[test]

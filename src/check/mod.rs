@@ -375,17 +375,18 @@ impl Run<'_> {
 
 impl Run<'_> {
     /// The checkers that may settle a model of `k` on core `core` that the
-    /// evaluator cannot: the core's checkers of other teams whose dialect
-    /// takes the script as it is.
+    /// evaluator cannot: the campaign's checkers of other teams than `k`'s
+    /// that support the core's logic and take the script as it is (the
+    /// solver's own team may check a model: it can only refute its core).
     fn fallbacks(&self, core: usize, k: &SolverDef) -> Vec<&SolverDef> {
         let h = &self.plan.hash_list[core];
-        let Some(&(s, e, _)) = self.plan.hashes[h].first().map(|&p| &self.plan.pairs[p]) else {
+        let Some(&(_, e, _)) = self.plan.hashes[h].first().map(|&p| &self.plan.pairs[p]) else {
             return Vec::new();
         };
-        let independent = self.plan.c.config.check.independent;
-        crate::campaign::selection::select(&self.plan.checkers, &e.logic, s, independent)
-            .into_iter()
-            .filter(|j| j.team != k.team)
+        self.plan
+            .checkers
+            .iter()
+            .filter(|j| j.team != k.team && j.supports(&e.logic))
             .filter(|j| crate::rebuild::Dialect::new(j.accepts_named, &j.unsupported_commands).is_none())
             .collect()
     }

@@ -195,7 +195,7 @@ impl<'a> Plan<'a> {
                 if !self.needed(h, &k.name, answers) {
                     continue;
                 }
-                if let Some(hit) = cache.get(h, &k.name, versions[ki].as_deref(), limit) {
+                if let Some(hit) = cache.get_vote(h, &k.name, versions[ki].as_deref(), limit) {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;

@@ -70,7 +70,9 @@ impl Env {
         let before = self.completed.borrow().len();
         let v = if let Some(f) = self.funs.get(s).filter(|f| f.params.is_empty()) {
             self.term(&f.body, &mut Vec::new(), depth + 1)?
-        } else if self.elements.contains(s) {
+        } else if self.elements.contains(s) || s.contains("!val!") || s.starts_with('@') {
+            // z3's `U!val!0` and the `@…` abstract values of cvc5 and yices
+            // name elements of uninterpreted sorts.
             Value::Elem(s.to_string())
         } else if let Some(sort) = self.declared.get(s) {
             self.completed.borrow_mut().push(s.to_string());
