@@ -30,6 +30,12 @@ pub struct Env {
     pub elements: std::collections::HashSet<String>,
     /// Symbols the model did not define and that were given a default value.
     pub completed: RefCell<Vec<String>>,
+    /// Set when two differently named elements of an uninterpreted sort
+    /// were compared and one of them is not of the model's declared universe
+    /// (z3's `U!val!0`): other solvers' abstract values (`(as @const_1 U)`;
+    /// bitwuzla's `@const_def1`) need not be distinct, so the result is not
+    /// to be trusted.
+    pub compared_abstract: std::cell::Cell<bool>,
     memo: RefCell<HashMap<String, Value>>,
 }
 
@@ -130,11 +136,28 @@ impl Env {
         if let Some(f) = self.funs.get(op) {
             return self.apply(f, vals, depth);
         }
+        if matches!(op, "=" | "distinct") {
+            self.note_abstract(&vals);
+        }
         if let Some(sort) = self.declared.get(op) {
             self.completed.borrow_mut().push(op.to_string());
             return default_of(sort);
         }
         builtin(op, vals)
+    }
+
+    fn note_abstract(&self, vals: &[Value]) {
+        let names: Vec<&str> = vals
+            .iter()
+            .filter_map(|v| match v {
+                Value::Elem(e) => Some(e.as_str()),
+                _ => None,
+            })
+            .collect();
+        let declared = |n: &str| self.elements.contains(n);
+        if names.iter().any(|a| names.iter().any(|b| a != b && !(declared(a) && declared(b)))) {
+            self.compared_abstract.set(true);
+        }
     }
 
     /// The function behind an array printed as one: a symbol the model

@@ -143,7 +143,15 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
     let mut stuck = None;
     for (i, a) in asserts.iter().enumerate() {
         env.completed.borrow_mut().clear();
-        match env.eval(a).and_then(|v| v.as_bool()) {
+        env.compared_abstract.set(false);
+        let value = env.eval(a).and_then(|v| v.as_bool());
+        let value = match value {
+            Ok(_) if env.compared_abstract.get() => Err(Stuck::Unsupported(
+                "abstract values of an uninterpreted sort compared (they need not be distinct)".into(),
+            )),
+            v => v,
+        };
+        match value {
             Ok(true) => {}
             Ok(false) => {
                 let missing = env.completed.borrow().clone();
