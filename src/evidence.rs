@@ -60,6 +60,7 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
                         .get(name)
                         .map(|d| command(d, h, l))
                         .unwrap_or_else(|| "(no definition of this checker here)".into()),
+                    certification: p.certifications.get(name).map(|c| c.describe()),
                 });
             }
         }
@@ -84,6 +85,7 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
                 .filter(|r| shows_run(r))
                 .and_then(|r| r.stderr_tail.clone()),
             checkers,
+            refutation: p.refutation.clone(),
         });
     }
     Ok(out)

@@ -10,6 +10,7 @@
 use crate::answer::{self, Answer};
 use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
+use crate::campaign::certification::{counted, refutation_label, Certification};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::CheckRecord;
 use crate::campaign::records::RunRecord;
@@ -80,12 +81,13 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         .iter()
         .map(|((s, b), h)| ((s.as_str(), b.as_str()), h.as_str()))
         .collect();
+    let policy = c.config.check.policy;
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
     for k in &checks {
         answers
             .entry(k.hash.as_str())
             .or_default()
-            .insert(k.checker.clone(), k.answer);
+            .insert(k.checker.clone(), counted(policy, k));
     }
     warn_conflicts(&runs);
     let mut seen = std::collections::HashSet::new();
@@ -112,6 +114,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         );
         v.original_core = original_core(c, e, r.core.as_deref(), &mut maps);
         if let Some(h) = hash {
+            certify(&mut v, h, &checks);
             v.raw_answers = checks
                 .iter()
                 .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
@@ -131,6 +134,35 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
     Ok(out)
+}
+
+/// Attach the certifications of the `sat` votes on the pair's core (the
+/// newest record of each checker), mark a model-rejected vote as a dispute
+/// and say whether a refutation is certified.
+fn certify(v: &mut PairVerdict, hash: &str, checks: &[CheckRecord]) {
+    let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
+    for k in checks.iter().filter(|k| k.hash == hash && v.checkers.contains_key(&k.checker)) {
+        latest.insert(k.checker.as_str(), k);
+    }
+    for (name, k) in latest {
+        if k.answer != CheckAnswer::Sat {
+            continue;
+        }
+        let cert = k.certification.clone().unwrap_or(Certification::Uncertified {
+            why: "no model asked (a record of an earlier version)".into(),
+        });
+        v.disputed |= matches!(cert, Certification::ModelRejected { .. });
+        v.certifications.insert(name.to_string(), cert);
+    }
+    if v.pair.verdict == Verdict::Refuted {
+        let counted = v
+            .certifications
+            .iter()
+            .filter(|(k, _)| v.checkers.get(*k) == Some(&CheckAnswer::Sat))
+            .map(|(_, c)| Some(c.clone()))
+            .collect::<Vec<_>>();
+        v.refutation = Some(refutation_label(counted.iter()).to_string());
+    }
 }
 
 /// Attach the minimality outcomes (validated pairs whose core was tested)
@@ -270,6 +302,8 @@ pub fn pair_verdict(
         not_counted: BTreeMap::new(),
         minimality: None,
         best_known: None,
+        certifications: BTreeMap::new(),
+        refutation: None,
     }
 }
 

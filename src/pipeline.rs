@@ -188,6 +188,7 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
     report.facts = Some(crate::campaign::facts::Facts::of(l));
     report.provenance = Some(crate::campaign::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
+    report.refutations = crate::score::beyond::refutations(pairs);
     report.occupancy = occupancy(c)?;
     // `division` as in pairs.csv (the division map's), `logic` beside it.
     let division_of: std::collections::HashMap<(&str, &str), &str> = report

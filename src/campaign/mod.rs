@@ -10,6 +10,7 @@
 //! any stage, and passed down to them as [`Loaded`].
 
 mod config;
+pub mod certification;
 pub mod config_lines;
 pub mod context;
 pub mod current;

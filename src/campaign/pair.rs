@@ -240,6 +240,14 @@ pub struct PairVerdict {
     /// pair's gap to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_known: Option<crate::campaign::minimality::Reference>,
+    /// Checker name → the certification of its `sat` on this core (README,
+    /// "Certified refutations").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub certifications: BTreeMap<String, crate::campaign::certification::Certification>,
+    /// For a refuted core: `certified` when a `sat` that counted comes with
+    /// a model that satisfies the core, else `uncertified`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refutation: Option<String>,
 }
 
 /// What the report shows for a pair that did not pass (refuted, ill-formed,
@@ -274,6 +282,9 @@ pub struct PairEvidence {
     pub stderr: Option<String>,
     /// One entry per checker that ran (or was cached) on the core.
     pub checkers: Vec<CheckerEvidence>,
+    /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refutation: Option<String>,
 }
 
 /// One checker's run on a failed pair's core.
@@ -294,6 +305,9 @@ pub struct CheckerEvidence {
     pub output: Option<String>,
     /// The command that repeats the run, from the campaign folder.
     pub command: String,
+    /// For a `sat`: its model's certification, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<String>,
 }
 
 impl PairVerdict {

@@ -155,6 +155,11 @@ pub struct CheckRecord {
     /// such an answer is of an unknown checker build and is asked again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// For a `sat`: whether its model satisfies the core (README,
+    /// "Certified refutations"); absent for other answers and in journals
+    /// of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<crate::campaign::certification::Certification>,
 }
 
 /// File names of the check stage's journals.

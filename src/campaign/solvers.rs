@@ -121,6 +121,7 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         produces_cores: true,
         no_core_logics: Vec::new(),
         core_options: Vec::new(),
+        model_options: Vec::new(),
         version_command: Vec::new(),
         version_regex: None,
         install_hint: String::new(),

@@ -14,10 +14,16 @@
 //! - a run that failed to start says nothing about the core (the stage does
 //!   not journal it at all).
 //!
+//! A `sat` carries the certification of its model (see
+//! [`crate::campaign::certification`]); a cached `sat` without one (written
+//! by an earlier version) is not used, so a cached `sat` is certified or
+//! not exactly as a fresh one.
+//!
 //! The cache is append-only like every journal; the last record for a key
 //! wins. An unreadable cache is a warning and an empty cache, never a
 //! failed stage: it only saves work.
 
+use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::CheckRecord;
 use crate::journal::{self, Journal};
 use std::collections::HashMap;
@@ -68,6 +74,15 @@ impl Cache {
     pub fn get(&self, hash: &str, checker: &str, key: Option<&str>) -> Option<&CheckRecord> {
         let k = (hash.to_string(), checker.to_string(), key?.to_string());
         self.map.get(&k)
+    }
+
+    /// The cached answer as a validation vote: like [`Cache::get`], but a
+    /// `sat` cached without its model's certification (by an earlier
+    /// version, or by the minimality pass, which asks for none) is a miss,
+    /// so that it is asked again and certified or not.
+    pub fn get_vote(&self, hash: &str, checker: &str, key: Option<&str>) -> Option<&CheckRecord> {
+        self.get(hash, checker, key)
+            .filter(|r| r.answer != CheckAnswer::Sat || r.certification.is_some())
     }
 
     /// Add a fresh answer (ignored when it cannot be keyed). A failed write
@@ -151,6 +166,7 @@ mod tests {
             output: None,
             timing: None,
             provenance: Some(prov(version, "aa", 20.0)),
+            certification: None,
         }
     }
 
@@ -194,6 +210,23 @@ mod tests {
             2,
             "records without a version or provenance are not stored"
         );
+    }
+
+    #[test]
+    fn a_sat_without_its_certification_is_no_vote() {
+        let dir = tempfile::tempdir().unwrap();
+        let (c, _) = Cache::open(dir.path());
+        let mut sat = rec(Some("1"));
+        sat.answer = CheckAnswer::Sat;
+        assert!(c.put(&sat).is_none());
+        let (c, _) = Cache::open(dir.path());
+        let k = key_for(Some("1"), "aa", 20.0);
+        assert!(c.get("h", "z3", k.as_deref()).is_some(), "minimality may use it");
+        assert!(c.get_vote("h", "z3", k.as_deref()).is_none(), "validation asks again");
+        sat.certification = Some(crate::campaign::certification::Certification::Certified { by: "coreval".into() });
+        assert!(c.put(&sat).is_none());
+        let (c, _) = Cache::open(dir.path());
+        assert!(c.get_vote("h", "z3", k.as_deref()).is_some());
     }
 
     #[test]

@@ -38,6 +38,7 @@
 pub mod ask;
 pub mod best;
 pub mod cache;
+pub mod certify;
 pub mod minimality;
 pub mod plan;
 pub mod schedule;
@@ -122,6 +123,10 @@ pub struct CheckSummary {
     pub not_applicable: usize,
     /// Checker runs that could not start (no record kept: the pairs stay pending).
     pub failed_to_start: usize,
+    /// `sat` answers certified now (their models checked), and the CPU
+    /// seconds that took (included in `cpu`).
+    pub certified_sats: usize,
+    pub certification_cpu: f64,
     pub interrupted: bool,
     /// The minimality pass, when `[check] minimality` is on.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,7 +211,10 @@ fn validate(
         .collect();
     let mut answers: plan::Answers = done
         .iter()
-        .map(|d| ((d.hash.clone(), d.checker.clone()), d.answer))
+        .map(|d| {
+            let a = crate::campaign::certification::counted(c.config.check.policy, d);
+            ((d.hash.clone(), d.checker.clone()), a)
+        })
         .collect();
     if !plan.any_needed(&answers) {
         return Ok(summary);
@@ -307,10 +315,25 @@ impl Run<'_> {
                         {
                             rec.timing = Some(Timing::of(&out, slot));
                             rec.provenance = self.current.check_provenance(c, &k.name, &path);
+                            if rec.answer == CheckAnswer::Sat {
+                                let core = c.cores_dir().join(format!("{h}.smt2"));
+                                let others = self.fallbacks(job.core, k);
+                                let (cert, cpu) =
+                                    certify::certify(c, k, &core, &path, &others, &job.cancel);
+                                let mut st = stats.lock().unwrap();
+                                (st.cpu, st.certify_cpu, st.certify_runs) =
+                                    (st.cpu + cpu, st.certify_cpu + cpu, st.certify_runs + 1);
+                                drop(st);
+                                rec.certification = Some(cert);
+                            }
+                            let counted = crate::campaign::certification::counted(
+                                c.config.check.policy,
+                                &rec,
+                            );
                             answers
                                 .lock()
                                 .unwrap()
-                                .insert((h.clone(), k.name.clone()), rec.answer);
+                                .insert((h.clone(), k.name.clone()), counted);
                             // Closed only when the writer stopped on an error.
                             tx.send(rec).ok();
                         }
@@ -353,14 +376,37 @@ impl Run<'_> {
             summary.checker_wall,
             summary.failed_to_start,
         ) = (st.ran, st.cpu, st.wall, st.failed);
+        (summary.certified_sats, summary.certification_cpu) = (st.certify_runs, st.certify_cpu);
         (summary.skipped, summary.killed) = sched.early_stop_counts();
         Ok(())
+    }
+}
+
+impl Run<'_> {
+    /// The checkers that may settle a model of `k` on core `core` that the
+    /// evaluator cannot: the campaign's checkers of other teams than `k`'s
+    /// that support the core's logic and take the script as it is (the
+    /// solver's own team may check a model: it can only refute its core).
+    fn fallbacks(&self, core: usize, k: &SolverDef) -> Vec<&SolverDef> {
+        let h = &self.plan.hash_list[core];
+        let Some(&(_, e, _)) = self.plan.hashes[h].first().map(|&p| &self.plan.pairs[p]) else {
+            return Vec::new();
+        };
+        self.plan
+            .checkers
+            .iter()
+            .filter(|j| j.team != k.team && j.supports(&e.logic))
+            .filter(|j| crate::rebuild::Dialect::new(j.accepts_named, &j.unsupported_commands).is_none())
+            .collect()
     }
 }
 
 /// Counters the workers share.
 #[derive(Default)]
 struct RunStats {
+    /// CPU seconds and runs spent certifying `sat` answers (their models).
+    certify_cpu: f64,
+    certify_runs: usize,
     ran: usize,
     cpu: f64,
     wall: f64,
@@ -445,6 +491,8 @@ pub(crate) fn to_record(
         // The caller knows the slot the run had.
         timing: None,
         provenance: None,
+        // The caller checks a `sat`'s model.
+        certification: None,
     }
 }
 

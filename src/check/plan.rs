@@ -195,13 +195,15 @@ impl<'a> Plan<'a> {
                 }
                 let core = self.c.cores_dir().join(format!("{h}.smt2"));
                 let key = current.checker_key(&k.name);
-                if let Some(hit) = cache.get(h, &k.name, key.as_deref()) {
+                if let Some(hit) = cache.get_vote(h, &k.name, key.as_deref()) {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
                     // The cached run's command named the other campaign's file.
                     rec.provenance = current.check_provenance(self.c, &k.name, &core);
-                    answers.insert((h.clone(), k.name.clone()), rec.answer);
+                    let counted =
+                        crate::campaign::certification::counted(self.c.config.check.policy, &rec);
+                    answers.insert((h.clone(), k.name.clone()), counted);
                     records.push(rec);
                     out.cache_hits += 1;
                     continue;
@@ -288,6 +290,7 @@ pub(crate) fn not_applicable(
         timing: None,
         provenance: None,
         flags: Vec::new(),
+        certification: None,
     }
 }
 

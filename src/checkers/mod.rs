@@ -56,6 +56,11 @@ pub struct SolverDef {
     /// (minimisation flags); placed before the `{file}` argument.
     #[serde(default)]
     pub core_options: Vec<String>,
+    /// Extra arguments for the run that asks a checker for its model after
+    /// a `sat` (yices: `--smt2-model-format`; boolector: `-m`), placed
+    /// before the `{file}` argument (README, "Certified refutations").
+    #[serde(default)]
+    pub model_options: Vec<String>,
     /// Command that prints the version (placeholder `{checkers}` only).
     pub version_command: Vec<String>,
     /// Regex for the version in that output (first group, else the whole
@@ -95,6 +100,7 @@ pub const KEYS: &[&str] = &[
     "produces_cores",
     "no_core_logics",
     "core_options",
+    "model_options",
     "version_command",
     "version_regex",
     "install_hint",
@@ -351,6 +357,7 @@ pub fn load_file(path: &Path, dir: &Path) -> anyhow::Result<SolverDef> {
     for (key, list, allowed) in [
         ("command", &def.command, PLACEHOLDERS),
         ("core_options", &def.core_options, PLACEHOLDERS),
+        ("model_options", &def.model_options, PLACEHOLDERS),
         ("version_command", &def.version_command, &["checkers"][..]),
     ] {
         for arg in list {

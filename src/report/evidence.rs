@@ -133,6 +133,9 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
 
 fn verdict_text(e: &PairEvidence) -> String {
     let mut v = e.verdict.clone();
+    if let Some(r) = &e.refutation {
+        v.push_str(&format!(" ({r})"));
+    }
     if e.disputed {
         v.push_str(" (disputed)");
     }
@@ -211,6 +214,9 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
                 let _ = write!(answer, "<br><span class=\"warn\">{}</span>", esc(n));
             } else if matches!(k.answer.as_str(), "sat" | "unsat") && k.counted != k.answer {
                 answer.push_str("<br><span class=\"warn\">not counted</span>");
+            }
+            if let Some(c) = &k.certification {
+                let _ = write!(answer, "<br><span class=\"meta\">{}</span>", esc(c));
             }
             let _ = write!(
                 out,

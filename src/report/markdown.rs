@@ -179,6 +179,30 @@ fn beyond(out: &mut String, rows: &[crate::score::result::SolverBeyond]) {
     out.push('\n');
 }
 
+/// How each solver's refutations stand (campaigns whose checkers said sat).
+fn refutations(out: &mut String, rows: &[crate::score::result::SolverRefutations]) {
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("## Refutations and their certification
+
+");
+    out.push_str("A refutation is certified when a checker's `sat` came with a model that satisfies the core; a model-rejected `sat` never refutes under certification-aware policies (a dispute).\n\n");
+    out.push_str("| solver | refuted | certified | uncertified | model-rejected sat |\n|---|---|---|---|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            cell(&r.solver),
+            r.refuted,
+            r.certified,
+            r.uncertified,
+            r.model_rejected
+        );
+    }
+    out.push('\n');
+}
+
 impl Exporter for Markdown {
     fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
         let mut out = String::new();
@@ -213,6 +237,7 @@ impl Exporter for Markdown {
         }
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
+        refutations(&mut out, &report.refutations);
         Ok(out.into_bytes())
     }
 }

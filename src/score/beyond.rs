@@ -40,3 +40,26 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
     }
     rows.into_values().collect()
 }
+
+/// One row per solver with a refuted core or a model-rejected `sat` on one
+/// of its cores, by name.
+pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRefutations> {
+    let mut rows: BTreeMap<&str, crate::score::result::SolverRefutations> = BTreeMap::new();
+    for p in pairs {
+        let rejected = p.certifications.values().any(|c| c.label() == "model-rejected");
+        if p.pair.verdict != Verdict::Refuted && !rejected {
+            continue;
+        }
+        let row = rows.entry(&p.pair.solver).or_default();
+        row.solver = p.pair.solver.clone();
+        row.model_rejected += u64::from(rejected);
+        if p.pair.verdict == Verdict::Refuted {
+            row.refuted += 1;
+            match p.refutation.as_deref() {
+                Some("certified") => row.certified += 1,
+                _ => row.uncertified += 1,
+            }
+        }
+    }
+    rows.into_values().collect()
+}

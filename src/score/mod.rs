@@ -220,6 +220,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         recognitions,
         warnings,
         beyond: Vec::new(),
+        refutations: Vec::new(),
         pair_rows,
         occupancy: Vec::new(),
     }

@@ -57,6 +57,11 @@ pub struct ScoreReport {
     /// cores (absent otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub beyond: Vec<SolverBeyond>,
+    /// Per solver with a refuted core or a model-rejected `sat` on one of
+    /// its cores: how its refutations stand (README, "Certified
+    /// refutations"); absent when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refutations: Vec<SolverRefutations>,
     /// One row per pair with every flag; written by the CSV report, left out
     /// of JSON to keep it small.
     #[serde(skip)]
@@ -363,4 +368,20 @@ pub struct PairRow {
     /// "Contradictory output" says), else none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<String>,
+}
+
+/// How one solver's refuted cores stand once the checkers' models were
+/// checked.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SolverRefutations {
+    pub solver: String,
+    /// Refuted cores.
+    pub refuted: u64,
+    /// Refuted cores with a `sat` vote whose model satisfies the core.
+    pub certified: u64,
+    /// Refuted cores with no such vote.
+    pub uncertified: u64,
+    /// Cores (refuted or not) on which a checker's `sat` came with a model
+    /// that falsifies the core: the checker's fault, shown as a dispute.
+    pub model_rejected: u64,
 }

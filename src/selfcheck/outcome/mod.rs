@@ -190,7 +190,11 @@ pub fn classify(
             ),
         ),
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
-        Verdict::Refuted => (Outcome::Failed, p.verdict.label(), format!("core refuted: {} ({policy})", answers())),
+        Verdict::Refuted => {
+            // An uncertified refutation is marked as such (README, "Certified refutations").
+            let cert = pair.verdict.refutation.as_deref().unwrap_or("uncertified");
+            (Outcome::Failed, p.verdict.label(), format!("core refuted ({cert}): {} ({policy})", answers()))
+        }
         Verdict::NotValidated if pair.no_checker => (
             Outcome::Skipped,
             "no-checker".into(),
@@ -258,6 +262,7 @@ pub fn classify(
     r.outcome = outcome;
     r.verdict = label;
     r.details.push(detail);
+    r.details.extend(pair.verdict.certifications.iter().map(|(k, c)| format!("{k}'s sat: {}", c.describe())));
     // A reduction is shown for a validated core only.
     if outcome == Outcome::Passed && p.verdict == Verdict::Validated {
         r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));

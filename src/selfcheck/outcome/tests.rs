@@ -79,6 +79,8 @@ fn verdict(
         not_counted: BTreeMap::new(),
         minimality: None,
         best_known: None,
+        certifications: BTreeMap::new(),
+        refutation: None,
     }
 }
 

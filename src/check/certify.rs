@@ -1,0 +1,260 @@
+//! Certifying a checker's `sat` on a core-only benchmark: the checker is
+//! run once more, asked for its model (`(set-option :produce-models
+//! true)` before the script, `(get-model)` after its `check-sat`, or the
+//! definition's `model_options` for a checker that rejects those
+//! commands), and the model is checked against the core-only benchmark:
+//! by [`crate::model`]'s evaluation, or, where that cannot decide, by
+//! checkers of other teams given the core's assertions with the model's
+//! values as definitions ([`with_model`]). The second run happens only
+//! after a `sat`, so valid cores (all `unsat`) cost nothing more; asking
+//! every run for a model instead would turn each `unsat` into an error
+//! line after the answer (z3: `model is not available`, exit code 1),
+//! which the check stage does not count.
+
+use crate::answer::{self, Answer};
+use crate::campaign::certification::{Certification, BY_COREVAL};
+use crate::campaign::Campaign;
+use crate::checkers::SolverDef;
+use crate::model::{self, sexp::Sexp, ModelCheck};
+use crate::runner::{self, RunOutcome};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// The certification of `k`'s `sat` on the core-only benchmark `core`
+/// (`file` is what `k` read: the core or its dialect variant), and the
+/// CPU seconds its runs took. `others` are checkers of other teams that
+/// may settle a model the evaluator cannot, in order of preference.
+pub fn certify(
+    c: &Campaign,
+    k: &SolverDef,
+    core: &Path,
+    file: &Path,
+    others: &[&SolverDef],
+    cancel: &AtomicBool,
+) -> (Certification, f64) {
+    let uncertified = |why: String| Certification::Uncertified { why };
+    let script = match std::fs::read(core) {
+        Ok(s) => s,
+        Err(e) => return (uncertified(format!("cannot read {}: {e}", core.display())), 0.0),
+    };
+    let asking = match model_script(c, k, file) {
+        Ok(p) => p,
+        Err(e) => return (uncertified(format!("cannot write the model script: {e:#}")), 0.0),
+    };
+    let mut def = k.clone();
+    // The model options take the place of the core options in this run.
+    def.core_options = k.model_options.clone();
+    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
+    let out = runner::run(&spec, cancel);
+    let mut cpu = out.cpu;
+    let text = match model_text(&out, k) {
+        Ok(t) => t,
+        Err(why) => return (uncertified(why), cpu),
+    };
+    let env = match model::read_model(&text) {
+        Ok(env) => env,
+        Err(why) => return (uncertified(format!("no model: {why}")), cpu),
+    };
+    let why = match model::check(&script, env) {
+        ModelCheck::Satisfies => return (Certification::Certified { by: BY_COREVAL.into() }, cpu),
+        ModelCheck::Violates { assertion, text } => {
+            let why = format!("assertion {assertion} is false under the model: {text}");
+            return (Certification::ModelRejected { by: BY_COREVAL.into(), why }, cpu);
+        }
+        ModelCheck::Incomplete { missing } => {
+            format!("the model leaves out {} and the defaults do not fit", missing.join(", "))
+        }
+        ModelCheck::Unsupported(what) => format!("not evaluated ({what})"),
+        ModelCheck::Unreadable(e) => return (uncertified(format!("no model: {e}")), cpu),
+    };
+    let Ok(entries) = model::entries(&text) else {
+        return (uncertified(why), cpu);
+    };
+    let mut tried = Vec::new();
+    for j in others.iter().take(2) {
+        let (verdict, used) = by_checker(c, j, core, &script, &entries, cancel);
+        cpu += used;
+        match verdict {
+            Ok(cert) => return (cert, cpu),
+            Err(answered) => tried.push(format!("{} answered {answered}", j.name)),
+        }
+    }
+    let why = if tried.is_empty() {
+        format!("{why}; no checker of another team to settle it")
+    } else {
+        format!("{why}; with the model as definitions {}", tried.join(", "))
+    };
+    (uncertified(why), cpu)
+}
+
+/// The model text after the `sat` line of the model run, or why there is none.
+fn model_text(out: &RunOutcome, k: &SolverDef) -> Result<String, String> {
+    if out.cancelled {
+        return Err("the model run was stopped".into());
+    }
+    if out.timed_out {
+        return Err("the model run timed out".into());
+    }
+    let parsed = answer::parse_streams(&out.stdout, &out.stderr, k.answer_stream);
+    if parsed.answer != Answer::Sat {
+        return Err(format!(
+            "the model run answered {} (the first run said sat)",
+            answer_name(parsed.answer)
+        ));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rest: String = stdout
+        .lines()
+        .skip_while(|l| l.trim() != "sat")
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("\n");
+    if rest.trim().is_empty() {
+        return Err("the checker printed no model".into());
+    }
+    Ok(rest)
+}
+
+/// An answer's journal name (`sat`, `unknown`, `timeout`…).
+fn answer_name(a: Answer) -> String {
+    serde_json::to_value(a)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// `file` with the model asked for, as `cores/models/<file stem>.<checker>.smt2`.
+fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<PathBuf> {
+    let src = std::fs::read(file)?;
+    let rejects = |cmd: &str| k.unsupported_commands.iter().any(|x| x == cmd);
+    let mut out = Vec::with_capacity(src.len() + 64);
+    if !rejects("set-option") {
+        out.extend_from_slice(b"(set-option :produce-models true)\n");
+    }
+    for cmd in crate::smtlib::scanner::commands(&src).map_err(|e| anyhow::anyhow!("{e}"))? {
+        out.extend_from_slice(&cmd.text);
+        out.push(b'\n');
+        let head = crate::smtlib::lexer::command_head(&cmd.text);
+        if head == Some(b"check-sat") && !rejects("get-model") {
+            out.extend_from_slice(b"(get-model)\n");
+        }
+    }
+    write_beside(c, file, &k.name, &out)
+}
+
+/// Write `bytes` as `cores/models/<file stem>.<tag>.smt2` (atomically: two
+/// checkers may write the same file).
+fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let dir = c.cores_dir().join("models");
+    std::fs::create_dir_all(&dir)?;
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
+    let tag: String = tag.chars().map(|ch| if ch.is_ascii_alphanumeric() || ch == '-' { ch } else { '_' }).collect();
+    let path = dir.join(format!("{stem}.{tag}.smt2"));
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(&path)?;
+    Ok(path)
+}
+
+/// Ask checker `j` whether the core's assertions hold with the model's
+/// values as definitions: `Ok` with its certification when it answered
+/// `sat` or `unsat`, else `Err` with what it answered.
+fn by_checker(
+    c: &Campaign,
+    j: &SolverDef,
+    core: &Path,
+    script: &[u8],
+    entries: &[Sexp],
+    cancel: &AtomicBool,
+) -> (Result<Certification, String>, f64) {
+    let Some(text) = with_model(script, entries) else {
+        return (Err("nothing (the script cannot be read)".into()), 0.0);
+    };
+    let path = match write_beside(c, core, &format!("defs-{}", j.name), text.as_bytes()) {
+        Ok(p) => p,
+        Err(e) => return (Err(format!("nothing (cannot write the script: {e:#})")), 0.0),
+    };
+    let spec = crate::campaign::solvers::spec_for(j, &path, c, c.checker_time, false);
+    let out = runner::run(&spec, cancel);
+    let p = answer::parse_streams(&out.stdout, &out.stderr, j.answer_stream);
+    let (a, note) = super::classify_output(&p);
+    let shown = crate::campaign::records::relative_to(&path.display().to_string(), &c.dir);
+    let r = match (a, out.timed_out) {
+        (crate::campaign::policy::CheckAnswer::Sat, false) => Ok(Certification::Certified { by: j.name.clone() }),
+        (crate::campaign::policy::CheckAnswer::Unsat, false) => Ok(Certification::ModelRejected {
+            by: j.name.clone(),
+            why: format!("the core's assertions with the model's values as definitions are unsat ({shown})"),
+        }),
+        _ if out.timed_out => Err("nothing in time".into()),
+        _ => Err(note.unwrap_or_else(|| answer_name(p.answer))),
+    };
+    (r, out.cpu)
+}
+
+/// The core-only script with each declared symbol the model defines
+/// replaced by the model's definition; the model's other entries (its
+/// auxiliary functions and sort elements) go before the first of them.
+/// `None` when the script cannot be read.
+pub fn with_model(script: &[u8], entries: &[Sexp]) -> Option<String> {
+    let cmds = model::sexp::parse_all(script).ok()?;
+    let name = |d: &Sexp| d.list().and_then(|v| v.get(1)).and_then(Sexp::sym).map(str::to_string);
+    let mut known: HashSet<String> = HashSet::new();
+    for c in &cmds {
+        if let Some(n) = name(c) {
+            known.insert(n);
+        }
+        collect_names(c, &mut known);
+    }
+    let defined: std::collections::HashMap<String, &Sexp> =
+        entries.iter().filter_map(|e| Some((name(e)?, e))).collect();
+    let mut aux: Vec<&Sexp> = entries.iter().filter(|e| name(e).is_some_and(|n| !known.contains(&n))).collect();
+    let mut out = String::new();
+    for c in &cmds {
+        let decl = matches!(c.head(), Some("declare-fun" | "declare-const"));
+        match name(c).filter(|_| decl).and_then(|n| defined.get(&n)) {
+            Some(def) => {
+                for a in aux.drain(..) {
+                    out.push_str(&format!("{a}\n"));
+                }
+                out.push_str(&format!("{def}\n"));
+            }
+            None => out.push_str(&format!("{c}\n")),
+        }
+    }
+    Some(out)
+}
+
+/// The `:named` names of a command.
+fn collect_names(t: &Sexp, into: &mut HashSet<String>) {
+    let Some(v) = t.list() else { return };
+    for w in v.windows(2) {
+        if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) = (&w[0], w[1].sym()) {
+            if k == ":named" {
+                into.insert(n.to_string());
+            }
+        }
+    }
+    for x in v {
+        collect_names(x, into);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_values_replace_declarations_and_auxiliaries_come_first() {
+        let script = b"(set-logic QF_UF)(declare-sort U 0)(declare-fun u () U)(declare-fun p () Bool)\
+            (assert (! (= u u) :named a1))(check-sat)";
+        let model = "((declare-fun U!val!0 () U)(define-fun a1 () Bool true)(define-fun u () U U!val!0))";
+        let e = model::entries(model).unwrap();
+        let s = with_model(script, &e).unwrap();
+        assert_eq!(
+            s,
+            "(set-logic QF_UF)\n(declare-sort U 0)\n(declare-fun U!val!0 () U)\n(define-fun u () U U!val!0)\n\
+             (declare-fun p () Bool)\n(assert (! (= u u) :named a1))\n(check-sat)\n"
+        );
+    }
+}

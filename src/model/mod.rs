@@ -1,0 +1,202 @@
+//! Checking a model against a script, by coreval's own evaluation: every
+//! `assert` of a core-only benchmark is evaluated under the `define-fun`s
+//! a checker printed after `sat` (`(get-model)`), with the script's own
+//! definitions, `let`, `ite` and `:named` terms. Core, integer and real
+//! arithmetic (exact), bit-vectors, arrays and uninterpreted functions are
+//! evaluated; a script or model with anything else (quantifiers, strings,
+//! floating point, datatypes…) is [`ModelCheck::Unsupported`], with the
+//! construct named, so that the caller can ask another checker instead.
+//!
+//! A model that leaves a declared symbol out is completed with a default
+//! value of its sort (the solvers leave out what does not matter); an
+//! assertion found false under such a completion is not held against the
+//! model ([`ModelCheck::Incomplete`]).
+
+pub mod eval;
+pub mod sexp;
+pub mod value;
+
+use eval::{Env, Fun};
+use sexp::Sexp;
+use value::Stuck;
+
+/// What the evaluation of a script under a model found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelCheck {
+    /// Every assertion is true.
+    Satisfies,
+    /// This assertion (1-based among the script's asserts, and its text,
+    /// shortened) is false under the model.
+    Violates { assertion: usize, text: String },
+    /// An assertion is false only under the defaults given to symbols the
+    /// model left out.
+    Incomplete { missing: Vec<String> },
+    /// The evaluator cannot decide (the construct it does not support).
+    Unsupported(String),
+    /// The model text could not be read.
+    Unreadable(String),
+}
+
+/// The model's entries (`define-fun`, and the `declare-fun`s of z3's
+/// sort elements) from a checker's output after its `sat` line:
+/// `(model (define-fun …) …)`, `((define-fun …) …)`, or boolector's lines
+/// `name bits` (an `x` bit is free: read as 0).
+pub fn entries(text: &str) -> Result<Vec<Sexp>, String> {
+    let items = match sexp::parse_all(text.as_bytes()) {
+        Ok(v) if !v.is_empty() => v,
+        Ok(_) => return Err("no model in the output".into()),
+        Err(_) => return boolector_lines(text),
+    };
+    if items.iter().all(|i| i.head().is_none() && i.list().is_none()) {
+        return boolector_lines(text);
+    }
+    let mut out = Vec::new();
+    for it in &items {
+        match it.head() {
+            Some("error") => return Err(format!("the checker printed {it}")),
+            Some("define-fun" | "declare-fun") => out.push(it.clone()),
+            Some("model") | None => {
+                let inner = it.list().ok_or_else(|| format!("unexpected output {it}"))?;
+                out.extend(inner.iter().filter(|d| matches!(d.head(), Some("define-fun" | "declare-fun"))).cloned());
+            }
+            Some(_) => return Err(format!("unexpected output {it}")),
+        }
+    }
+    Ok(out)
+}
+
+/// The evaluator's environment of a model's [`entries`].
+pub fn read_model(text: &str) -> Result<Env, String> {
+    let mut env = Env::default();
+    for d in entries(text)? {
+        let v = d.list().unwrap_or(&[]);
+        match (d.head(), v.get(1).and_then(Sexp::sym)) {
+            (Some("define-fun"), Some(name)) if v.len() == 5 => {
+                let params = v[2]
+                    .list()
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|p| p.list().and_then(|p| p.first()).and_then(Sexp::sym).map(str::to_string))
+                    .collect::<Option<Vec<String>>>()
+                    .ok_or_else(|| format!("malformed model entry {d}"))?;
+                env.funs.insert(name.to_string(), Fun { params, body: v[4].clone() });
+            }
+            (Some("declare-fun"), Some(name)) => {
+                env.elements.insert(name.to_string());
+            }
+            _ => return Err(format!("malformed model entry {d}")),
+        }
+    }
+    Ok(env)
+}
+
+fn boolector_lines(text: &str) -> Result<Vec<Sexp>, String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (name, bits) = line
+            .split_once(' ')
+            .filter(|(_, b)| !b.is_empty() && b.bytes().all(|c| matches!(c, b'0' | b'1' | b'x')))
+            .ok_or_else(|| format!("no model in the output (line `{line}`)"))?;
+        let def = format!("(define-fun {} () (_ BitVec {}) #b{})", crate::smtlib::symbol::quote(name), bits.len(), bits.replace('x', "0"));
+        out.extend(sexp::parse_all(def.as_bytes())?);
+    }
+    Ok(out)
+}
+
+/// Evaluate every assertion of `script` under `env` (the model read by
+/// [`read_model`]).
+pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
+    let cmds = match sexp::parse_all(script) {
+        Ok(c) => c,
+        Err(e) => return ModelCheck::Unreadable(format!("the script: {e}")),
+    };
+    let mut asserts = Vec::new();
+    for c in &cmds {
+        let v = c.list().unwrap_or(&[]);
+        let name = v.get(1).and_then(Sexp::sym).map(str::to_string);
+        match (c.head(), name) {
+            (Some("declare-fun"), Some(n)) if v.len() == 4 => {
+                env.declared.insert(n, v[3].clone());
+            }
+            (Some("declare-const"), Some(n)) if v.len() == 3 => {
+                env.declared.insert(n, v[2].clone());
+            }
+            (Some("define-fun"), Some(n)) if v.len() == 5 => {
+                let params = v[2].list().unwrap_or(&[]);
+                let params = params
+                    .iter()
+                    .filter_map(|p| p.list()?.first()?.sym().map(str::to_string))
+                    .collect();
+                // The script's definition wins over the model's copy of it.
+                env.funs.insert(n, Fun { params, body: v[4].clone() });
+            }
+            (Some("assert"), _) if v.len() == 2 => {
+                named_terms(&v[1], &mut env);
+                asserts.push(&v[1]);
+            }
+            (Some("declare-sort" | "set-logic" | "set-info" | "set-option" | "check-sat" | "exit" | "get-model" | "get-unsat-core"), _) => {}
+            (Some(other), _) => return ModelCheck::Unsupported(format!("command {other}")),
+            (None, _) => return ModelCheck::Unreadable("a command without a head".into()),
+        }
+    }
+    let mut incomplete = None;
+    let mut stuck = None;
+    for (i, a) in asserts.iter().enumerate() {
+        env.completed.borrow_mut().clear();
+        env.compared_abstract.set(false);
+        let value = env.eval(a).and_then(|v| v.as_bool());
+        let value = match value {
+            Ok(_) if env.compared_abstract.get() => Err(Stuck::Unsupported(
+                "abstract values of an uninterpreted sort compared (they need not be distinct)".into(),
+            )),
+            v => v,
+        };
+        match value {
+            Ok(true) => {}
+            Ok(false) => {
+                let missing = env.completed.borrow().clone();
+                if missing.is_empty() {
+                    let mut text = a.to_string();
+                    if text.len() > 200 {
+                        let cut = (0..=200).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+                        text.truncate(cut);
+                        text.push('…');
+                    }
+                    return ModelCheck::Violates { assertion: i + 1, text };
+                }
+                incomplete.get_or_insert(missing);
+            }
+            Err(Stuck::Unsupported(what)) => {
+                stuck.get_or_insert(what);
+            }
+            Err(Stuck::Missing(s)) => {
+                incomplete.get_or_insert(vec![s]);
+            }
+        }
+    }
+    match (stuck, incomplete) {
+        (Some(what), _) => ModelCheck::Unsupported(what),
+        (None, Some(missing)) => ModelCheck::Incomplete { missing },
+        (None, None) => ModelCheck::Satisfies,
+    }
+}
+
+/// Register the `(! t :named n)` subterms of an assertion as definitions.
+fn named_terms(t: &Sexp, env: &mut Env) {
+    let Some(v) = t.list() else { return };
+    if t.head() == Some("!") && v.len() >= 2 {
+        for pair in v[2..].windows(2) {
+            if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) = (&pair[0], pair[1].sym()) {
+                if k == ":named" {
+                    env.funs.insert(n.to_string(), Fun { params: Vec::new(), body: v[1].clone() });
+                }
+            }
+        }
+    }
+    for x in v {
+        named_terms(x, env);
+    }
+}
+
+#[cfg(test)]
+mod tests;
