@@ -8,11 +8,11 @@
 use crate::campaign::policy::Policy;
 use crate::cmd::exit;
 use crate::selfcheck::outcome::{BenchResult, Outcome};
-use crate::selfcheck::{self, junit, Options, Report};
+use crate::selfcheck::{self, junit, Options, Report, Setup};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct SelfcheckArgs {
@@ -139,57 +139,62 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     let report = selfcheck::run(
         &opts,
         crate::cmd::interrupt::flag(),
-        &mut |s| {
-            let runs: Vec<String> = s
-                .runs
-                .iter()
-                .map(|(k, why)| format!("{why} (checker {k})"))
-                .collect();
-            eprintln!(
-                "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
-                s.benchmarks,
-                s.solver,
-                s.team,
-                match (&s.team_how, runs.is_empty()) {
-                    (Some(how), true) => format!("; {how}"),
-                    (Some(how), false) => format!("; {how}; {}", runs.join(", ")),
-                    (None, _) => format!("; {}", runs.join(", ")),
-                },
-                s.checkers.join(", "),
-                s.policy,
-                if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
-                if s.references.is_empty() { "none".into() } else { s.references.join(", ") }
-            );
-            if let Some(b) = s.minimality_budget {
-                eprintln!("selfcheck: minimality of validated cores tested ({b} s of checker time per core)");
-            }
-        },
+        &mut |s| header(s),
         &mut |w| eprintln!("warning: {w}"),
     )?;
+    finish(&args, &report, None)
+}
+
+/// The header line: the solver, its team and how it was decided, the
+/// checkers, those left out as its team, the references.
+fn header(s: &Setup) {
+    let runs: Vec<String> = s
+        .runs
+        .iter()
+        .map(|(k, why)| format!("{why} (checker {k})"))
+        .collect();
+    let none = |v: &[String]| if v.is_empty() { "none".into() } else { v.join(", ") };
+    eprintln!(
+        "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
+        s.benchmarks,
+        s.solver,
+        s.team,
+        match (&s.team_how, runs.is_empty()) {
+            (Some(how), true) => format!("; {how}"),
+            (Some(how), false) => format!("; {how}; {}", runs.join(", ")),
+            (None, _) => format!("; {}", runs.join(", ")),
+        },
+        s.checkers.join(", "),
+        s.policy,
+        none(&s.excluded),
+        none(&s.references),
+    );
+    if let Some(b) = s.minimality_budget {
+        eprintln!("selfcheck: minimality of validated cores tested ({b} s of checker time per core)");
+    }
+}
+
+/// Print the report (and JUnit), say what was kept, and the exit code.
+fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Result<u8> {
     if report.interrupted {
         eprintln!("interrupted: nothing reported");
         return Ok(exit::INTERRUPTED);
     }
-    print_report(&report)?;
+    print_report(report)?;
     if let Some(path) = &args.junit {
-        junit::write(
-            path,
-            &report.results,
-            &report.setup.properties(),
-            report.elapsed,
-        )?;
+        junit::write(path, &report.results, &report.setup.properties(), report.elapsed)?;
         eprintln!("JUnit XML: {}", path.display());
     }
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
     }
-    if let Some(d) = &report.kept {
-        eprintln!(
-            "benchmarks and cores of the FAILs and SKIPs kept in {}",
-            d.display()
-        );
+    if let Some(d) = variants {
+        eprintln!("scrambled variants kept in {}", d.display());
     }
-    Ok(exit_code(&report))
+    if let Some(d) = &report.kept {
+        eprintln!("benchmarks and cores of the FAILs and SKIPs kept in {}", d.display());
+    }
+    Ok(exit_code(report))
 }
 
 /// 1 when a benchmark failed, 3 when none passed or failed, else 0.
@@ -222,15 +227,7 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
         &seeds,
         crate::cmd::interrupt::flag(),
         &mut |s, seeds, how| {
-            eprintln!(
-                "selfcheck: {} benchmark(s); solver `{}` (team {}); checkers {} ({}); left out as the solver's team: {}",
-                s.benchmarks,
-                s.solver,
-                s.team,
-                s.checkers.join(", "),
-                s.policy,
-                if s.excluded.is_empty() { "none".into() } else { s.excluded.join(", ") },
-            );
+            header(s);
             let shown: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
             eprintln!(
                 "selfcheck: rehearsal over {} scrambled variant(s), seeds {} ({how})",
@@ -240,28 +237,7 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
         },
         &mut |w| eprintln!("warning: {w}"),
     )?;
-    let report = done.report;
-    if report.interrupted {
-        eprintln!("interrupted: nothing reported");
-        return Ok(exit::INTERRUPTED);
-    }
-    print_report(&report)?;
-    if let Some(path) = &args.junit {
-        junit::write(
-            path,
-            &report.results,
-            &report.setup.properties(),
-            report.elapsed,
-        )?;
-        eprintln!("JUnit XML: {}", path.display());
-    }
-    if let Some(d) = &done.kept {
-        eprintln!("scrambled variants kept in {}", d.display());
-    }
-    if let Some(d) = &report.kept {
-        eprintln!("benchmarks and cores of the FAILs and SKIPs kept in {}", d.display());
-    }
-    Ok(exit_code(&report))
+    finish(args, &done.report, done.kept.as_deref())
 }
 
 /// One line per benchmark (details indented below failures and skips), then

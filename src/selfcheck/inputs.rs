@@ -260,6 +260,28 @@ fn scan(path: &Path) -> Scan {
     out
 }
 
+/// The folder a selfcheck works in: `workdir` (which must be new or empty;
+/// it is kept), else a new temporary folder named `prefix…` (removed when
+/// the returned guard drops).
+pub fn work_folder(
+    workdir: Option<&Path>,
+    prefix: &str,
+) -> Result<(Option<tempfile::TempDir>, PathBuf)> {
+    if let Some(d) = workdir {
+        if d.exists() && std::fs::read_dir(d).map(|mut r| r.next().is_some()).unwrap_or(true) {
+            bail!("--workdir {} must be a new or empty folder", d.display());
+        }
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        return Ok((None, d.to_path_buf()));
+    }
+    let t = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .context("cannot create a temporary folder")?;
+    let p = t.path().to_path_buf();
+    Ok((Some(t), p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -219,27 +219,7 @@ pub fn run(
     }
     let inputs = single;
 
-    let (_temp, dir) = match &opts.workdir {
-        Some(d) => {
-            if d.exists()
-                && std::fs::read_dir(d)
-                    .map(|mut r| r.next().is_some())
-                    .unwrap_or(true)
-            {
-                bail!("--workdir {} must be a new or empty folder", d.display());
-            }
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-            (None, d.clone())
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("coreval-selfcheck-")
-                .tempdir()
-                .context("cannot create a temporary folder")?;
-            let p = t.path().to_path_buf();
-            (Some(t), p)
-        }
-    };
+    let (_temp, dir) = inputs::work_folder(opts.workdir.as_deref(), "coreval-selfcheck-")?;
     std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
     let references: Vec<&SolverDef> = if opts.references {

@@ -106,26 +106,7 @@ pub fn run(
 ) -> Result<Rehearsal> {
     let start = Instant::now();
     let (seeds, how) = seeds.resolve()?;
-    let (temp, dir) = match &opts.workdir {
-        Some(d) => {
-            if d.exists()
-                && std::fs::read_dir(d)
-                    .map(|mut r| r.next().is_some())
-                    .unwrap_or(true)
-            {
-                bail!("--workdir {} must be a new or empty folder", d.display());
-            }
-            (None, d.clone())
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("coreval-rehearsal-")
-                .tempdir()
-                .context("cannot create a temporary folder")?;
-            let p = t.path().to_path_buf();
-            (Some(t), p)
-        }
-    };
+    let (temp, dir) = super::inputs::work_folder(opts.workdir.as_deref(), "coreval-rehearsal-")?;
     let mut seen = HashSet::new();
     let mut runs: Vec<(u32, Report)> = Vec::new();
     for &seed in &seeds {
