@@ -242,8 +242,8 @@ pub fn run(
     };
     std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
-    let references: Vec<&SolverDef> = if opts.references {
-        checkers.iter().filter(|k| k.produces_cores).collect()
+    let references = if opts.references {
+        pick_references(&checkers, &team)
     } else {
         Vec::new()
     };
@@ -524,6 +524,20 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
         bail!("no checker is installed: run `bash checkers/install.sh` (see `coreval checkers`)");
     }
     Ok(picked)
+}
+
+/// The reference solvers: of the checkers that produce cores, the first of
+/// each team in `checkers`' order, none of the solver's own `team` (its
+/// answers would confirm the solver's own; one solver of a team finds what
+/// the others of that team find, at a fraction of the cost).
+fn pick_references<'a>(checkers: &'a [SolverDef], team: &str) -> Vec<&'a SolverDef> {
+    let mut picked: Vec<&SolverDef> = Vec::new();
+    for k in checkers.iter().filter(|k| k.produces_cores && k.team != team) {
+        if !picked.iter().any(|p| p.team == k.team) {
+            picked.push(k);
+        }
+    }
+    picked
 }
 
 /// Whether no checker independent of the author's team handles `logic`.
