@@ -14,7 +14,8 @@
 //! `cvc` and never judged by cvc4, cvc5 or cvc5-py; without either, the
 //! program's file name.
 //!
-//! Reference reductions: every selected checker that produces cores also
+//! Reference reductions: of the selected checkers that produce cores, the
+//! first of each team other than the solver's ([`team::references`]) also
 //! runs as a solver under test (`ref-<name>`), its cores validated the same
 //! way, so each benchmark reports the best validated reduction among them
 //! beside the author's, and the benchmark's best-known core (from the
@@ -243,7 +244,7 @@ pub fn run(
     std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
     let references = if opts.references {
-        pick_references(&checkers, &team)
+        team::references(&checkers, &team)
     } else {
         Vec::new()
     };
@@ -524,20 +525,6 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
         bail!("no checker is installed: run `bash checkers/install.sh` (see `coreval checkers`)");
     }
     Ok(picked)
-}
-
-/// The reference solvers: of the checkers that produce cores, the first of
-/// each team in `checkers`' order, none of the solver's own `team` (its
-/// answers would confirm the solver's own; one solver of a team finds what
-/// the others of that team find, at a fraction of the cost).
-fn pick_references<'a>(checkers: &'a [SolverDef], team: &str) -> Vec<&'a SolverDef> {
-    let mut picked: Vec<&SolverDef> = Vec::new();
-    for k in checkers.iter().filter(|k| k.produces_cores && k.team != team) {
-        if !picked.iter().any(|p| p.team == k.team) {
-            picked.push(k);
-        }
-    }
-    picked
 }
 
 /// Whether no checker independent of the author's team handles `logic`.
