@@ -440,6 +440,14 @@ pub fn run(
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
+    // A reference of a team seen running in the solver's process tree
+    // (known only after solving) confirms nothing of the solver's.
+    let independent_reference = |solver: &str| {
+        let name = solver.strip_prefix(REFERENCE_PREFIX);
+        checkers
+            .iter()
+            .any(|k| name == Some(k.name.as_str()) && !author.same_team(k))
+    };
     for i in &inputs {
         let Some(entry) = entries.get(i.id.as_str()) else {
             bail!("{}: missing from the naming index", i.shown)
@@ -449,7 +457,7 @@ pub fn run(
             .find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
         let refs: Vec<&PairVerdict> = pairs
             .iter()
-            .filter(|p| p.pair.benchmark == i.id && p.pair.solver.starts_with(REFERENCE_PREFIX))
+            .filter(|p| p.pair.benchmark == i.id && independent_reference(&p.pair.solver))
             .collect();
         let run = run_of.get(&(SOLVER_NAME, i.id.as_str())).copied();
         let author_pair = match (mine, run) {
