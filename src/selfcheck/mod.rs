@@ -14,7 +14,8 @@
 //! `cvc` and never judged by cvc4, cvc5 or cvc5-py; without either, the
 //! program's file name.
 //!
-//! Reference reductions: every selected checker that produces cores also
+//! Reference reductions: of the selected checkers that produce cores, the
+//! first of each team other than the solver's ([`team::references`]) also
 //! runs as a solver under test (`ref-<name>`), its cores validated the same
 //! way, so each benchmark reports the best validated reduction among them
 //! beside the author's, and the benchmark's best-known core (from the
@@ -222,8 +223,8 @@ pub fn run(
     let (_temp, dir) = inputs::work_folder(opts.workdir.as_deref(), "coreval-selfcheck-")?;
     std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
-    let references: Vec<&SolverDef> = if opts.references {
-        checkers.iter().filter(|k| k.produces_cores).collect()
+    let references = if opts.references {
+        team::references(&checkers, &team)
     } else {
         Vec::new()
     };
@@ -419,6 +420,14 @@ pub fn run(
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
+    // A reference of a team seen running in the solver's process tree
+    // (known only after solving) confirms nothing of the solver's.
+    let independent_reference = |solver: &str| {
+        let name = solver.strip_prefix(REFERENCE_PREFIX);
+        checkers
+            .iter()
+            .any(|k| name == Some(k.name.as_str()) && !author.same_team(k))
+    };
     for i in &inputs {
         let Some(entry) = entries.get(i.id.as_str()) else {
             bail!("{}: missing from the naming index", i.shown)
@@ -428,7 +437,7 @@ pub fn run(
             .find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
         let refs: Vec<&PairVerdict> = pairs
             .iter()
-            .filter(|p| p.pair.benchmark == i.id && p.pair.solver.starts_with(REFERENCE_PREFIX))
+            .filter(|p| p.pair.benchmark == i.id && independent_reference(&p.pair.solver))
             .collect();
         let run = run_of.get(&(SOLVER_NAME, i.id.as_str())).copied();
         let author_pair = match (mine, run) {

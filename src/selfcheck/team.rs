@@ -7,6 +7,7 @@
 //! script that runs a Python script that runs z3 is team z3 before z3 could
 //! judge one of its cores. A child that lived between two looks of the
 //! runner is missed (`runner/observe.rs`); `--team` covers that case.
+//! [`references`] picks the reference solvers by team.
 
 use crate::campaign::records::RunRecord;
 use crate::checkers::SolverDef;
@@ -54,5 +55,45 @@ pub fn how(declared: bool, runs: &[(String, String)]) -> Option<String> {
              running in its process tree; if your solver runs another solver, say so with --team NAME"
                 .into(),
         ),
+    }
+}
+
+/// The reference solvers: of the checkers that produce cores, the first of
+/// each team in `checkers`' order, none of the solver's own `team` (its
+/// `sat` would only confirm the solver's own). One per team: the others of
+/// a team mostly repeat its answers, and cvc5's and cvc5-py's minimal cores
+/// cost many times a whole selfcheck without references.
+pub fn references<'a>(checkers: &'a [SolverDef], team: &str) -> Vec<&'a SolverDef> {
+    let mut picked: Vec<&SolverDef> = Vec::new();
+    for k in checkers.iter().filter(|k| k.produces_cores && k.team != team) {
+        if !picked.iter().any(|p| p.team == k.team) {
+            picked.push(k);
+        }
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_reference_per_team_and_none_of_the_solvers_team() {
+        let defs = crate::checkers::load_dir(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"),
+        )
+        .unwrap();
+        let pick = |names: &[&str], team: &str| -> Vec<String> {
+            let ks: Vec<SolverDef> = names
+                .iter()
+                .map(|n| defs.iter().find(|d| d.name == *n).unwrap().clone())
+                .collect();
+            references(&ks, team).iter().map(|k| k.name.clone()).collect()
+        };
+        let all = ["bitwuzla", "boolector", "cvc4", "cvc5-py", "cvc5", "yices", "z3"];
+        assert_eq!(pick(&all, "z3"), ["bitwuzla", "cvc4", "yices"]);
+        assert_eq!(pick(&all, "cvc"), ["bitwuzla", "yices", "z3"]);
+        assert_eq!(pick(&["yices", "z3", "cvc5", "cvc4"], "z3"), ["yices", "cvc5"]);
+        assert!(pick(&["boolector"], "z3").is_empty(), "boolector prints no cores");
     }
 }
