@@ -179,6 +179,14 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);
     report.beyond = crate::score::beyond::per_solver(pairs);
+    if let Some(v) = &l.ctx.validators {
+        report.validators_from = Some(v.source.clone());
+        report.validators = report
+            .divisions
+            .iter()
+            .map(|d| v.of_division(&d.name))
+            .collect();
+    }
     report.occupancy = occupancy(c)?;
     let mut lines = Vec::new();
     for p in pairs {

@@ -18,6 +18,7 @@ use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{CheckRecord, RunRecord, CHECKS, CORES};
 use crate::campaign::selection::{decision, select};
 use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::validators::Validators;
 use crate::campaign::{index::Bench, Campaign, Loaded};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
@@ -46,6 +47,7 @@ pub struct AskStats {
 pub struct Asker<'a> {
     pub c: &'a Campaign,
     pub checkers: Vec<SolverDef>,
+    validators: Option<&'a Validators>,
     versions: Vec<Option<String>>,
     dialects: Vec<Option<Dialect>>,
     cache: Cache,
@@ -78,6 +80,7 @@ impl<'a> Asker<'a> {
         Ok(Asker {
             c,
             checkers,
+            validators: l.ctx.validators.as_ref(),
             versions,
             dialects,
             cache,
@@ -96,6 +99,7 @@ impl<'a> Asker<'a> {
             logic,
             solver,
             self.c.config.check.independent,
+            self.validators,
         )
     }
 

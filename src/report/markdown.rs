@@ -211,6 +211,7 @@ impl Exporter for Markdown {
         }
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
+        super::validators::markdown(&mut out, report, cell);
         if !report.warnings.is_empty() {
             out.push_str("## Warnings\n\n");
             for w in &report.warnings {

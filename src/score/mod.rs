@@ -218,6 +218,8 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         recognitions,
         warnings,
         beyond: Vec::new(),
+        validators_from: None,
+        validators: Vec::new(),
         pair_rows,
         occupancy: Vec::new(),
     }
