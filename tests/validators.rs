@@ -154,3 +154,31 @@ fn bad_validator_settings_are_refused_with_their_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_division_without_validators_leaves_its_cores_not_validated() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let c = campaign(
+        dir.path(),
+        cache.path(),
+        "validators_from = \"sq-results.csv\"\n",
+    );
+    // No single-query result in QF_Equality at all: no checker took part there.
+    std::fs::write(
+        dir.path().join("sq-results.csv"),
+        "benchmark,solver,result,expected\nS/QF_LIA/c.smt2,yices,unsat,unsat\n",
+    )
+    .unwrap();
+    let done = coreval::pipeline::run_to_end(&c, coreval::pipeline::Stages::ALL).unwrap();
+    let pairs = done.pairs.unwrap();
+    let uf = pairs.iter().find(|p| p.pair.benchmark == UF).unwrap();
+    assert_eq!(uf.pair.verdict, Verdict::NotValidated, "{:?}", uf.checkers);
+    assert!(voters(&c, UF).is_empty());
+    assert_eq!(voters(&c, LIA), ["yices"]);
+    let md = std::fs::read_to_string(c.reports_dir().join("report.md")).unwrap();
+    assert!(
+        md.contains("| QF_Equality | none | none | cvc5, yices |"),
+        "{md}"
+    );
+}
