@@ -53,7 +53,8 @@ pub struct Validators {
 
 impl Validators {
     /// The validators of campaign `c` (`None` without `validators_from`),
-    /// for `defs`' checkers (those named in `check.checkers`, else all).
+    /// for `defs`' checkers (those named in `check.checkers`, else the
+    /// installed ones).
     pub fn load(
         c: &Campaign,
         defs: &[SolverDef],
@@ -65,10 +66,11 @@ impl Validators {
         };
         let config = c.dir.join(super::CONFIG_FILE);
         let at = |key| where_is(&config, Key::Table("check", key));
+        let named = |d: &SolverDef| cfg.checkers.contains(&d.name);
         let checkers: Vec<String> = defs
             .iter()
+            .filter(|d| named(d) || (cfg.checkers.is_empty() && d.is_installed()))
             .map(|d| d.name.clone())
-            .filter(|n| cfg.checkers.is_empty() || cfg.checkers.contains(n))
             .collect();
         for k in cfg.validator_names.keys() {
             if !checkers.contains(k) {
