@@ -109,6 +109,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             e,
             s,
             &checkers,
+            l.ctx.validators.as_ref(),
             hash,
             hash.and_then(|h| answers.get(h)),
         );
@@ -243,12 +244,14 @@ pub fn pair_verdict(
     e: &Bench,
     s: &SolverUnderTest,
     checkers: &[SolverDef],
+    validators: Option<&crate::campaign::validators::Validators>,
     hash: Option<&str>,
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
+    let independent = c.config.check.independent;
     let selected =
-        crate::campaign::selection::select(checkers, &e.logic, s, c.config.check.independent);
+        crate::campaign::selection::select(checkers, &e.logic, s, independent, validators);
     let mut mine = BTreeMap::new();
     if let Some(a) = all_answers {
         for k in &selected {

@@ -189,6 +189,14 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
     report.provenance = Some(crate::campaign::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
     report.refutations = crate::score::beyond::refutations(pairs);
+    if let Some(v) = &l.ctx.validators {
+        report.validators_from = Some(v.source.clone());
+        report.validators = report
+            .divisions
+            .iter()
+            .map(|d| v.of_division(&d.name))
+            .collect();
+    }
     report.occupancy = occupancy(c)?;
     // `division` as in pairs.csv (the division map's), `logic` beside it.
     let division_of: std::collections::HashMap<(&str, &str), &str> = report

@@ -187,6 +187,10 @@ pub struct Check {
     pub best_known: bool,
     /// Seconds per benchmark to shrink a best-known core by deletion; 0 = no shrinking.
     pub shrink_budget: f64,
+    /// Single-query results (StarExec CSV) whose sound participants validate, per division.
+    pub validators_from: Option<PathBuf>,
+    /// Checker definition → its solver name in `validators_from` (default: its own name).
+    pub validator_names: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Check {
@@ -200,6 +204,8 @@ impl Default for Check {
             minimality_budget: 60.0,
             best_known: false,
             shrink_budget: 0.0,
+            validators_from: None,
+            validator_names: Default::default(),
         }
     }
 }

@@ -13,6 +13,7 @@ use super::participants::Participants;
 use super::policy::Policy;
 use super::rules::Rules;
 use super::solvers::SolverUnderTest;
+use super::validators::Validators;
 use super::{Campaign, CONFIG_FILE};
 use crate::checkers::SolverDef;
 use crate::lock::CampaignLock;
@@ -57,6 +58,9 @@ pub struct Context {
     /// The logic → division map (loaded when scoring; `None`: a division
     /// is a logic).
     pub divisions: Option<DivisionMap>,
+    /// The validators of each division, from `[check] validators_from`
+    /// (loaded when checking or scoring; `None`: every selected checker).
+    pub validators: Option<Validators>,
     /// What the user should hear before the stages run (printed by [`open`]).
     pub notes: Vec<String>,
 }
@@ -96,12 +100,30 @@ impl Context {
         } else {
             Default::default()
         };
-        let divisions = if stages.score {
+        let by_soundness = campaign.config.check.validators_from.is_some();
+        let judging = stages.check || stages.score;
+        let divisions = if stages.score || (judging && by_soundness) {
             let file = s.divisions.as_ref().map(|p| campaign.dir.join(p));
             DivisionMap::for_rules(&rules, file.as_deref())?
         } else {
             None
         };
+        let validators = if judging {
+            Validators::load(&campaign, &defs, divisions.clone())?
+        } else {
+            None
+        };
+        if let Some(v) = &validators {
+            let idle = v.idle();
+            if !idle.is_empty() {
+                notes.push(format!(
+                    "note: checkers {} validate in no division of {} (no result there, or a wrong \
+                     answer); name their single-query solvers in check.validator_names",
+                    idle.join(", "),
+                    v.source
+                ));
+            }
+        }
         Ok(Context {
             policy: campaign.config.check.policy,
             campaign,
@@ -112,6 +134,7 @@ impl Context {
             rules,
             participants,
             divisions,
+            validators,
             notes,
         })
     }

@@ -28,6 +28,7 @@ pub mod records;
 pub mod rules;
 pub mod selection;
 pub mod solvers;
+pub mod validators;
 
 pub use config::*;
 

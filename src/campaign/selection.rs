@@ -1,25 +1,30 @@
 //! Which checkers count for a pair: those configured and installed, those
 //! whose definitions support the benchmark's logic, minus the producing
-//! solver's team when checking is independent; and how their answers so
+//! solver's team when checking is independent, minus (`[check]
+//! validators_from`) those that are no validators of its division; and how their answers so
 //! far tally. The check stage uses it to schedule, the judge to decide.
 
 use super::policy::{decided_early, CheckAnswer, Decision, Policy, Tally};
 use super::solvers::SolverUnderTest;
+use super::validators::Validators;
 use super::Campaign;
 use crate::checkers::SolverDef;
 use anyhow::{Context, Result};
 use std::collections::{HashMap, HashSet};
 
-/// The checkers a pair's core goes to.
+/// The checkers a pair's core goes to (`validators`: the campaign's
+/// validators by soundness, when it has them).
 pub fn select<'a>(
     checkers: &'a [SolverDef],
     logic: &str,
     solver: &SolverUnderTest,
     independent: bool,
+    validators: Option<&Validators>,
 ) -> Vec<&'a SolverDef> {
     checkers
         .iter()
         .filter(|k| k.supports(logic) && !(independent && solver.same_team(k)))
+        .filter(|k| validators.is_none_or(|v| v.allows(&k.name, logic)))
         .collect()
 }
 

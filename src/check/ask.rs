@@ -18,6 +18,7 @@ use crate::campaign::policy::CheckAnswer;
 use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
 use crate::campaign::selection::{decision, select};
 use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::validators::Validators;
 use crate::campaign::{index::Bench, Campaign, Loaded};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
@@ -47,6 +48,7 @@ pub struct Asker<'a> {
     pub c: &'a Campaign,
     pub checkers: Vec<SolverDef>,
     current: &'a crate::campaign::provenance::Current,
+    validators: Option<&'a Validators>,
     dialects: Vec<Option<Dialect>>,
     cache: Cache,
     journal: Journal,
@@ -78,6 +80,7 @@ impl<'a> Asker<'a> {
             c,
             checkers,
             current: &l.current,
+            validators: l.ctx.validators.as_ref(),
             dialects,
             cache,
             journal: Journal::open(&c.journal_path(journal))?,
@@ -95,6 +98,7 @@ impl<'a> Asker<'a> {
             logic,
             solver,
             self.c.config.check.independent,
+            self.validators,
         )
     }
 

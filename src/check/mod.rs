@@ -193,7 +193,7 @@ fn validate(
 
     // 1. The pairs with a core to check, their core-only files.
     let pairs = plan::pairs_to_check(l, &runs, filter)?;
-    let plan = Plan::new(c, checkers, pairs);
+    let plan = Plan::new(c, checkers, pairs, l.ctx.validators.as_ref());
     let mut summary = CheckSummary {
         cores: plan.pairs.len(),
         distinct: plan.hash_list.len(),

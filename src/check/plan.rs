@@ -21,6 +21,7 @@ use crate::campaign::records::CoreRecord;
 use crate::campaign::records::RunRecord;
 use crate::campaign::selection::{select, tally};
 use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::validators::Validators;
 use crate::campaign::{Campaign, Loaded};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
@@ -107,6 +108,8 @@ pub fn pairs_to_check<'a>(
 pub struct Plan<'a> {
     pub c: &'a Campaign,
     pub checkers: Vec<SolverDef>,
+    /// The validators by soundness, when the campaign has them.
+    pub validators: Option<&'a Validators>,
     pub pairs: Vec<Pair<'a>>,
     /// Hash → indices into `pairs`.
     pub hashes: BTreeMap<String, Vec<usize>>,
@@ -126,7 +129,12 @@ pub struct Jobs {
 }
 
 impl<'a> Plan<'a> {
-    pub fn new(c: &'a Campaign, checkers: Vec<SolverDef>, pairs: Vec<Pair<'a>>) -> Plan<'a> {
+    pub fn new(
+        c: &'a Campaign,
+        checkers: Vec<SolverDef>,
+        pairs: Vec<Pair<'a>>,
+        validators: Option<&'a Validators>,
+    ) -> Plan<'a> {
         let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, (_, _, h)) in pairs.iter().enumerate() {
             hashes.entry(h.clone()).or_default().push(i);
@@ -135,6 +143,7 @@ impl<'a> Plan<'a> {
         Plan {
             c,
             checkers,
+            validators,
             pairs,
             hashes,
             hash_list,
@@ -148,7 +157,13 @@ impl<'a> Plan<'a> {
             .iter()
             .filter(|&&p| {
                 let (s, e, _) = &self.pairs[p];
-                let sel = select(&self.checkers, &e.logic, s, cfg.independent);
+                let sel = select(
+                    &self.checkers,
+                    &e.logic,
+                    s,
+                    cfg.independent,
+                    self.validators,
+                );
                 sel.iter().any(|x| x.name == k)
                     && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop)
             })

@@ -406,6 +406,15 @@ impl Exporter for Html<'_> {
             }
         }
         recognitions(&mut out, &report.recognitions);
+        if !report.validators.is_empty() {
+            out.push_str("<section id=\"validators\"><h2>Validators</h2>");
+            let (title, rows) = (
+                super::validators::title(report),
+                super::validators::rows(report),
+            );
+            simple_table(&mut out, &title, &super::validators::HEAD, rows);
+            out.push_str("</section>");
+        }
         if !report.beyond.is_empty() {
             out.push_str("<section id=\"beyond\"><h2>Beyond the track</h2>");
             let rows = report.beyond.iter().map(|r| {

@@ -238,6 +238,7 @@ impl Exporter for Markdown {
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
         refutations(&mut out, &report.refutations);
+        super::validators::markdown(&mut out, report, cell);
         Ok(out.into_bytes())
     }
 }

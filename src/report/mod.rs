@@ -10,6 +10,7 @@ pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
 mod svg;
+mod validators;
 
 use crate::campaign::pair::PairEvidence;
 pub use crate::score::result::ScoreReport;

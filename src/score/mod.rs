@@ -221,6 +221,8 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         warnings,
         beyond: Vec::new(),
         refutations: Vec::new(),
+        validators_from: None,
+        validators: Vec::new(),
         pair_rows,
         occupancy: Vec::new(),
     }

@@ -62,6 +62,12 @@ pub struct ScoreReport {
     /// refutations"); absent when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refutations: Vec<SolverRefutations>,
+    /// Campaigns with `[check] validators_from`: the single-query results
+    /// file, and each division's validators (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validators_from: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub validators: Vec<crate::campaign::validators::DivisionValidators>,
     /// One row per pair with every flag; written by the CSV report, left out
     /// of JSON to keep it small.
     #[serde(skip)]

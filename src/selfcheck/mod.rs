@@ -285,6 +285,7 @@ pub fn run(
             minimality_budget: opts.minimality_budget,
             best_known: true,
             shrink_budget: 0.0,
+            ..Check::default()
         },
         score: Score::default(),
         solvers,
@@ -517,7 +518,7 @@ fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef
 
 /// Whether no checker independent of the author's team handles `logic`.
 fn no_checker(checkers: &[SolverDef], author: &SolverUnderTest, logic: &str) -> bool {
-    crate::campaign::selection::select(checkers, logic, author, true).is_empty()
+    crate::campaign::selection::select(checkers, logic, author, true, None).is_empty()
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         }
     };
     let m = script::judge(cmds, &output);
-    let selected = crate::campaign::selection::select(s.checkers, &logic, s.author, true);
+    let selected = crate::campaign::selection::select(s.checkers, &logic, s.author, true, None);
     // Why it failed (first), or why nothing passed.
     let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for f in &m.faults {

@@ -1,0 +1,254 @@
+//! Validators by soundness (`[check] validators_from`): the SMT-COMP 2025
+//! and 2026 rules take as the validators of a division "single query
+//! participants that were sound in that division". The single-query results
+//! are a StarExec job CSV (columns `benchmark`, `solver`, `result`,
+//! `expected`; others ignored). A row's division is its logic's in the
+//! campaign's division map (a division is a logic without one).
+//!
+//! A checker definition is a single-query solver by name: its own, or the
+//! one `[check] validator_names` gives it. It validates in a division when
+//! that solver has a row there and no wrong answer there (`sat` where
+//! `unsat` is expected or the other way round, whatever the run's status).
+//! A solver without a row in a division was no participant there, so
+//! nothing says it is sound: it validates nothing there.
+//!
+//! Loaded once by [`super::context::Context::load`] (refused with the config
+//! file and line when the file cannot be read); the selection
+//! ([`super::selection::select`]) leaves out the non-validators of a pair's
+//! division, and the reports name the validators of each division.
+
+use super::config_lines::{where_is, Key};
+use super::division_map::DivisionMap;
+use super::Campaign;
+use crate::checkers::SolverDef;
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+/// One division's validators, as the reports name them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DivisionValidators {
+    /// The division (or logic, without a division map).
+    pub division: String,
+    /// Checkers that validate there: sound single-query participants.
+    pub validators: Vec<String>,
+    /// Checkers left out for a wrong single-query answer there.
+    pub unsound: Vec<String>,
+    /// Checkers left out for having no single-query result there.
+    pub absent: Vec<String>,
+}
+
+/// The validators of each division, from single-query results.
+#[derive(Clone, Debug)]
+pub struct Validators {
+    /// The results file, as configured (for reports).
+    pub source: String,
+    map: Option<DivisionMap>,
+    /// Checker definitions considered, sorted.
+    checkers: Vec<String>,
+    /// Division → (checkers that took part, checkers that answered wrongly).
+    seen: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>,
+}
+
+impl Validators {
+    /// The validators of campaign `c` (`None` without `validators_from`),
+    /// for `defs`' checkers (those named in `check.checkers`, else the
+    /// installed ones).
+    pub fn load(
+        c: &Campaign,
+        defs: &[SolverDef],
+        map: Option<DivisionMap>,
+    ) -> Result<Option<Self>> {
+        let cfg = &c.config.check;
+        let Some(file) = &cfg.validators_from else {
+            return Ok(None);
+        };
+        let config = c.dir.join(super::CONFIG_FILE);
+        let at = |key| where_is(&config, Key::Table("check", key));
+        let named = |d: &SolverDef| cfg.checkers.contains(&d.name);
+        let checkers: Vec<String> = defs
+            .iter()
+            .filter(|d| named(d) || (cfg.checkers.is_empty() && d.is_installed()))
+            .map(|d| d.name.clone())
+            .collect();
+        for k in cfg.validator_names.keys() {
+            if !checkers.contains(k) {
+                bail!(
+                    "{}: check.validator_names: '{k}' is no checker of this campaign (checkers: {})",
+                    at("validator_names"),
+                    checkers.join(", ")
+                );
+            }
+        }
+        let path = c.dir.join(file);
+        let rows = read_rows(&path).map_err(|e| anyhow!("{}: {e:#}", at("validators_from")))?;
+        let solvers: BTreeSet<&str> = rows.iter().map(|r| r.solver.as_str()).collect();
+        for (k, n) in &cfg.validator_names {
+            if !solvers.contains(n.as_str()) {
+                bail!(
+                    "{}: check.validator_names: checker '{k}' is '{n}', a solver {} has no row of \
+                     (its solvers: {})",
+                    at("validator_names"),
+                    path.display(),
+                    solvers.into_iter().collect::<Vec<_>>().join(", ")
+                );
+            }
+        }
+        let name_of: HashMap<&str, &str> = checkers
+            .iter()
+            .map(|k| {
+                let n = cfg.validator_names.get(k).unwrap_or(k);
+                (n.as_str(), k.as_str())
+            })
+            .collect();
+        let mut seen: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+        for r in &rows {
+            let division = division_of(map.as_ref(), &r.logic).to_string();
+            let entry = seen.entry(division).or_default();
+            if let Some(k) = name_of.get(r.solver.as_str()) {
+                entry.0.insert(k.to_string());
+                if r.wrong {
+                    entry.1.insert(k.to_string());
+                }
+            }
+        }
+        Ok(Some(Validators {
+            source: file.display().to_string(),
+            map,
+            checkers,
+            seen,
+        }))
+    }
+
+    /// Whether checker `k` validates cores of `logic`.
+    pub fn allows(&self, k: &str, logic: &str) -> bool {
+        let division = division_of(self.map.as_ref(), logic);
+        self.seen
+            .get(division)
+            .is_some_and(|(took_part, wrong)| took_part.contains(k) && !wrong.contains(k))
+    }
+
+    /// The validators of `division`, the unsound and the absent checkers.
+    pub fn of_division(&self, division: &str) -> DivisionValidators {
+        let none = (BTreeSet::new(), BTreeSet::new());
+        let (took_part, wrong) = self.seen.get(division).unwrap_or(&none);
+        let mut d = DivisionValidators {
+            division: division.to_string(),
+            ..Default::default()
+        };
+        for k in &self.checkers {
+            let list = if wrong.contains(k) {
+                &mut d.unsound
+            } else if took_part.contains(k) {
+                &mut d.validators
+            } else {
+                &mut d.absent
+            };
+            list.push(k.clone());
+        }
+        d
+    }
+
+    /// Checkers that validate in no division of the file (a note at load).
+    pub fn idle(&self) -> Vec<&str> {
+        self.checkers
+            .iter()
+            .filter(|k| {
+                self.seen
+                    .values()
+                    .all(|(t, w)| !t.contains(*k) || w.contains(*k))
+            })
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+fn division_of<'a>(map: Option<&'a DivisionMap>, logic: &'a str) -> &'a str {
+    map.and_then(|m| m.division_of(logic)).unwrap_or(logic)
+}
+
+/// What soundness needs of one single-query row.
+struct Row {
+    solver: String,
+    logic: String,
+    /// A decided answer that contradicts a decided expected status.
+    wrong: bool,
+}
+
+const COLUMNS: [&str; 4] = ["benchmark", "solver", "result", "expected"];
+
+/// The rows of a StarExec single-query job CSV; a row that names no logic
+/// (`<space>/<LOGIC>/…`) is refused with its line.
+fn read_rows(path: &Path) -> Result<Vec<Row>> {
+    let file = crate::regular::open(path)
+        .with_context(|| format!("cannot read single-query results {}", path.display()))?;
+    let mut csv = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+    let header = csv
+        .headers()
+        .with_context(|| format!("{}:1: cannot read the header", path.display()))?;
+    let mut col = [0; 4];
+    for (i, name) in COLUMNS.iter().enumerate() {
+        col[i] = header
+            .iter()
+            .position(|h| h.trim() == *name)
+            .with_context(|| {
+                format!(
+                    "{}:1: no column `{name}` (a StarExec job CSV has {})",
+                    path.display(),
+                    COLUMNS.join(", ")
+                )
+            })?;
+    }
+    let decided = |s: &str| matches!(s, "sat" | "unsat");
+    let mut rows = Vec::new();
+    for (i, row) in csv.records().enumerate() {
+        let line = i + 2;
+        let row = row.with_context(|| format!("{}:{line}: unreadable row", path.display()))?;
+        let [benchmark, solver, result, expected] = col.map(|c| row.get(c).unwrap_or("").trim());
+        let logic = benchmark
+            .split('/')
+            .nth(1)
+            .filter(|_| benchmark.matches('/').count() >= 2);
+        let Some(logic) = logic else {
+            bail!(
+                "{}:{line}: benchmark `{benchmark}` is not <space>/<LOGIC>/…",
+                path.display()
+            );
+        };
+        rows.push(Row {
+            solver: solver.to_string(),
+            logic: logic.to_string(),
+            wrong: decided(result) && decided(expected) && result != expected,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_answer_or_no_row_makes_no_validator() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sq.csv");
+        std::fs::write(
+            &p,
+            "pair id,benchmark,solver,status,result,expected\n\
+             1,S/QF_LIA/a.smt2,z3,complete,sat,unsat\n\
+             2,S/QF_LIA/b.smt2,cvc5,complete,unsat,unsat\n\
+             3,S/QF_UF/c.smt2,z3,complete,unsat,unsat\n\
+             4,S/QF_UF/d.smt2,z3,complete,sat,starexec-unknown\n",
+        )
+        .unwrap();
+        let rows = read_rows(&p).unwrap();
+        assert_eq!(rows.iter().filter(|r| r.wrong).count(), 1);
+        std::fs::write(&p, "benchmark,solver,result,expected\nQF_LIA,z3,sat,sat\n").unwrap();
+        let e = format!("{:#}", read_rows(&p).err().unwrap());
+        assert!(e.contains("sq.csv:2") && e.contains("<LOGIC>"), "{e}");
+        std::fs::write(&p, "benchmark,solver,result\n").unwrap();
+        let e = format!("{:#}", read_rows(&p).err().unwrap());
+        assert!(e.contains("sq.csv:1") && e.contains("`expected`"), "{e}");
+    }
+}
