@@ -44,7 +44,8 @@ fn detail_rows(page: &str, i: usize) -> Vec<(String, String, String)> {
                     &c[..c.find("</td>").unwrap()]
                 })
                 .collect();
-            let answer = cells[2].split(' ').next().unwrap_or("").to_string();
+            // The answer, without the certification note below it.
+            let answer = cells[2].split([' ', '<']).next().unwrap_or("").to_string();
             let cmd = cells[7]
                 .trim_start_matches("<code class=\"cmd\">")
                 .trim_end_matches("</code>");
