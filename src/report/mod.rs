@@ -9,6 +9,7 @@ pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
 mod svg;
+mod table;
 
 use crate::campaign::pair::PairEvidence;
 pub use crate::score::result::ScoreReport;
