@@ -315,6 +315,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Errors that come from writing the output, not from the benchmark.
+pub fn is_write_failure(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        StorageFull | ReadOnlyFilesystem | QuotaExceeded | PermissionDenied
+    ) || e.raw_os_error() == Some(libc::ENOSPC)
+        || e.raw_os_error() == Some(libc::EROFS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

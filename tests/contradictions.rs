@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{copy_examples, coreval, jsonl, repo};
+use common::{copy_examples, coreval, fake_solver, jsonl, repo};
 use coreval::campaign::ConfigFile;
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,14 +23,6 @@ const BENCHMARKS: [&str; 2] = [
     "QF_LIA/doc-arithmetic_artifact_z_QF_LIA_prime-cone/prime_cone_unsat_5.smt2",
     "QF_LIA/doc-arithmetic_artifact_z_QF_LIA_prime-cone/prime_cone_unsat_10.smt2",
 ];
-
-fn fake(script: &str) -> String {
-    repo()
-        .join("tests/fixtures/fake-solvers")
-        .join(script)
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// `coreval ARGS DIR`, which must end with 0 or 1; its stderr.
 fn run(dir: &Path, args: &[&str]) -> String {
@@ -80,9 +72,9 @@ fn contradictions_score_nothing_and_show_in_the_reports() {
     cfg.check.checkers = vec!["z3".into(), "yices".into(), "cvc4".into()];
     cfg.check.early_stop = false;
     // z3 with minimal cores, then clean, then `sat`, then SIGSEGV.
-    cfg.solver_command("clean", &[&fake("z3-core.sh"), "{file}"])
-        .solver_command("contra", &[&fake("z3-then.sh"), "{file}", "sat"])
-        .solver_command("crash", &[&fake("z3-then.sh"), "{file}", "segv"])
+    cfg.solver_command("clean", &[&fake_solver("z3-core.sh"), "{file}"])
+        .solver_command("contra", &[&fake_solver("z3-then.sh"), "{file}", "sat"])
+        .solver_command("crash", &[&fake_solver("z3-then.sh"), "{file}", "segv"])
         .solver_command(
             "mine",
             &[

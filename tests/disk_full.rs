@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{copy_examples, coreval, jsonl, q, repo, verdict};
+use common::{copy_examples, coreval_run, jsonl, q, repo, verdict};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -96,19 +96,8 @@ impl Drop for Tmpfs {
     }
 }
 
-/// `coreval run [ARGS] DIR`: exit code and stderr.
-fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut all = vec!["run"];
-    all.extend_from_slice(args);
-    let out = coreval(&all, dir, dir.parent().unwrap());
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn finished(dir: &Path, args: &[&str]) {
-    let (code, err) = run(dir, args);
+    let (code, err) = coreval_run(dir, args);
     assert!(matches!(code, Some(0 | 1)), "coreval run {args:?}: {err}");
 }
 
@@ -197,7 +186,7 @@ fn full_disk_in_every_stage() {
 
     // Naming: the named files cannot be written. No benchmark counts as failed.
     fs.fill();
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(disk full)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(disk full)");
     println!("naming: {e}");
     assert_journals_valid(&dir);
     fs.free();
@@ -212,7 +201,7 @@ fn full_disk_in_every_stage() {
     .unwrap();
     fs.fill();
     let before = jsonl(&dir.join("runs.jsonl")).len();
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(disk full)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(disk full)");
     println!("solving: {e}");
     assert!(e.contains("runs.jsonl"), "{e}");
     assert_journals_valid(&dir);
@@ -222,7 +211,7 @@ fn full_disk_in_every_stage() {
     fs.free();
     finished(&dir, &["--stage", "solve"]);
     fs.fill();
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(disk full)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(disk full)");
     println!("checking: {e}");
     assert_journals_valid(&dir);
 
@@ -231,7 +220,7 @@ fn full_disk_in_every_stage() {
     finished(&dir, &["--stage", "check"]);
     let journals = std::fs::read(dir.join("checks.jsonl")).unwrap();
     fs.fill();
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(disk full)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(disk full)");
     println!("scoring: {e}");
     assert!(e.contains("reports"), "{e}");
     assert_eq!(std::fs::read(dir.join("checks.jsonl")).unwrap(), journals);
@@ -259,20 +248,20 @@ fn read_only_campaign_folder() {
     .unwrap();
 
     fs.remount("ro");
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(read-only file system)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(read-only file system)");
     println!("naming: {e}");
     fs.remount("rw");
     finished(&dir, &["--stage", "name"]);
 
     fs.remount("ro");
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(read-only file system)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(read-only file system)");
     println!("solving: {e}");
     assert!(e.contains("runs.jsonl"), "{e}");
     fs.remount("rw");
     finished(&dir, &["--stage", "solve"]);
 
     fs.remount("ro");
-    let e = assert_clear_error(&dir, run(&dir, &[]), "(read-only file system)");
+    let e = assert_clear_error(&dir, coreval_run(&dir, &[]), "(read-only file system)");
     println!("checking: {e}");
     fs.remount("rw");
     assert_journals_valid(&dir);

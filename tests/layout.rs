@@ -2,7 +2,9 @@
 //! `crate::` path in `src/` is an edge between top-level modules; the test
 //! fails on an import cycle between them, on a stage that imports another
 //! stage (report may render `score::result`, the type score owns), on clap
-//! outside `cmd/`, and on a source file over 600 lines.
+//! outside `cmd/`, and on a source file over 600 lines. Inside a folder the
+//! same holds one level down: the files (and sub-folders) of one folder
+//! name each other (`super::x`, `crate::folder::x`) without a circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -141,4 +143,205 @@ fn clap_stays_in_the_command_line_and_files_stay_small() {
         .map(|(f, n)| format!("{} ({n} lines)", f.display()))
         .collect();
     assert!(big.is_empty(), "files over 600 lines: {big:?}");
+}
+
+/// A file's module path below `src/`: `scramble/render/mod.rs` is
+/// `[scramble, render]`, `scramble/parallel.rs` is `[scramble, parallel]`.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut out: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if out.last().is_some_and(|l| l == "mod") {
+        out.pop();
+    }
+    out
+}
+
+/// The paths one `use` tree or path expression names, from `text` just
+/// after its first segment: `a::{b, c::D}` gives `[a, b]` and `[a, c, D]`.
+fn path_tree(text: &[u8], i: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let skip = |i: &mut usize| {
+        while *i < text.len() && text[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    let mut path = prefix;
+    loop {
+        skip(i);
+        if *i < text.len() && text[*i] == b'{' {
+            *i += 1;
+            loop {
+                path_tree(text, i, path.clone(), out);
+                skip(i);
+                match text.get(*i) {
+                    Some(b',') => *i += 1,
+                    Some(b'}') => {
+                        *i += 1;
+                        return;
+                    }
+                    _ => return,
+                }
+                skip(i);
+                if text.get(*i) == Some(&b'}') {
+                    *i += 1;
+                    return;
+                }
+            }
+        }
+        let start = *i;
+        while *i < text.len() && (text[*i].is_ascii_alphanumeric() || text[*i] == b'_') {
+            *i += 1;
+        }
+        if *i > start {
+            path.push(String::from_utf8_lossy(&text[start..*i]).to_string());
+        }
+        if text[*i..].starts_with(b"::") {
+            *i += 2;
+        } else {
+            out.push(path);
+            return;
+        }
+    }
+}
+
+/// A file's code without comments and without the items under
+/// `#[cfg(test)]` (a test module may name what it likes), found by braces
+/// outside string and character literals.
+fn without_tests(text: &str) -> String {
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut skipping = false;
+    for line in code {
+        if !skipping && line.trim_start().starts_with("#[cfg(test)]") {
+            skipping = true;
+            depth = 0;
+            continue;
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let (mut in_str, mut prev) = (false, ' ');
+        let mut opened = depth > 0;
+        for (k, c) in line.char_indices() {
+            match c {
+                '"' if prev != '\\' => in_str = !in_str,
+                '{' | '}' if !in_str && !(prev == '\'' && line[k + 1..].starts_with('\'')) => {
+                    if c == '{' {
+                        depth += 1;
+                        opened = true;
+                    } else {
+                        depth = depth.saturating_sub(1);
+                    }
+                }
+                _ => {}
+            }
+            prev = c;
+        }
+        // An item ends where its braces close, or at `;` for a braceless one.
+        if (opened && depth == 0) || (!opened && line.trim_end().ends_with(';')) {
+            skipping = false;
+        }
+    }
+    out
+}
+
+/// The absolute module paths a file's code names through `crate::` and
+/// `super::`, comments and the `#[cfg(test)]` module left out.
+fn file_uses(own: &[String], text: &str) -> Vec<Vec<String>> {
+    let code = without_tests(text);
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &code[at..];
+        let Some(k) = rest.find(|c: char| c == 'c' || c == 's') else {
+            break;
+        };
+        let i = at + k;
+        let before = if i == 0 { b' ' } else { bytes[i - 1] };
+        let starts = !(before.is_ascii_alphanumeric() || before == b'_' || before == b':');
+        let (root, len): (Vec<String>, usize) = if starts && code[i..].starts_with("crate::") {
+            (Vec::new(), "crate::".len())
+        } else if starts && code[i..].starts_with("super::") {
+            // `super` of `a/b.rs` is `a`; of `a/b/mod.rs` (module `a::b`) also `a`.
+            let mut base = own.to_vec();
+            base.pop();
+            let mut j = i + "super::".len();
+            while code[j..].starts_with("super::") {
+                base.pop();
+                j += "super::".len();
+            }
+            (base, j - i)
+        } else {
+            at = i + 1;
+            continue;
+        };
+        let mut j = i + len;
+        let mut paths = Vec::new();
+        path_tree(bytes, &mut j, root, &mut paths);
+        out.extend(paths);
+        at = j.max(i + 1);
+    }
+    out
+}
+
+/// Circles between the files and sub-folders of one folder: `a/x.rs`
+/// naming `a::y` is an edge x -> y inside folder `a`.
+fn circles_inside_folders() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut edges: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for f in &files {
+        let own = module_path(&src, f);
+        let text = std::fs::read_to_string(f).unwrap();
+        for used in file_uses(&own, &text) {
+            // The deepest folder both lie strictly inside, and the child each enters.
+            let common = own.iter().zip(&used).take_while(|(a, b)| a == b).count();
+            if common >= own.len() || common >= used.len() {
+                continue;
+            }
+            let folder = own[..common].to_vec();
+            let (from, to) = (own[common].clone(), used[common].clone());
+            edges
+                .entry(folder)
+                .or_default()
+                .entry(from)
+                .or_default()
+                .insert(to);
+        }
+    }
+    let mut circles = Vec::new();
+    for (folder, g) in &edges {
+        for (a, deps) in g {
+            for b in deps {
+                if reaches(g, b, a) {
+                    circles.push(format!("{}: {a} -> {b}", folder.join("/")));
+                }
+            }
+        }
+    }
+    circles
+}
+
+#[test]
+fn files_of_one_folder_import_without_circles() {
+    let circles = circles_inside_folders();
+    assert!(
+        circles.is_empty(),
+        "import circles inside a folder: {circles:?}"
+    );
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{copy_examples, coreval, jsonl, q, repo};
+use common::{copy_examples, coreval, coreval_run, jsonl, q, repo};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,16 +44,6 @@ fn campaign(tmp: &Path, extra: &str) -> std::path::PathBuf {
     dir
 }
 
-fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut all = vec!["run"];
-    all.extend_from_slice(args);
-    let out = coreval(&all, dir, dir.parent().unwrap());
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// The 1-based line of the first line of `dir/campaign.toml` holding `what`.
 fn line_of(dir: &Path, what: &str) -> usize {
     let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
@@ -80,7 +70,7 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
         1,
     );
     std::fs::write(dir.join("campaign.toml"), text).unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     let at = format!(
         "campaign.toml:{}:",
@@ -118,7 +108,7 @@ fn a_solver_that_cannot_start_is_refused_before_any_stage() {
     let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
     let text = text.replace(&q(&repo().join("checkers")), &q(&defs));
     std::fs::write(dir.join("campaign.toml"), text).unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     let ghost_at = format!("campaign.toml:{}:", line_of(&dir, "definition = \"ghost\""));
     let broken_at = format!("campaign.toml:{}:", line_of(&dir, "bad-interpreter"));
@@ -172,7 +162,7 @@ fn unusable_configs_are_refused_with_their_line() {
     for (extra, at, wants) in cases {
         let tmp = tempfile::tempdir().unwrap();
         let dir = campaign(tmp.path(), &format!("{extra}{z3}"));
-        let (code, err) = run(&dir, &[]);
+        let (code, err) = coreval_run(&dir, &[]);
         assert_eq!(code, Some(2), "{extra}: {err}");
         let at = format!("campaign.toml:{}:", line_of(&dir, at));
         assert!(err.contains(&at), "{extra}: {err}");
@@ -190,7 +180,7 @@ fn unusable_configs_are_refused_with_their_line() {
         text.replacen("time = 20.0", "time = -1", 1),
     )
     .unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     let at = format!("campaign.toml:{}: limits.time", line_of(&dir, "time = -1"));
     assert!(err.contains(&at), "{err}");
@@ -201,14 +191,14 @@ fn unusable_configs_are_refused_with_their_line() {
         tmp.path(),
         "[[solver]]\nname = \"z\\u0000x\"\ndefinition = \"z3\"\n",
     );
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("control character"), "{err}");
 
     // No [[solver]].
     let tmp = tempfile::tempdir().unwrap();
     let dir = campaign(tmp.path(), "");
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("no [[solver]]"), "{err}");
 
@@ -220,7 +210,7 @@ fn unusable_configs_are_refused_with_their_line() {
     let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
     let text = text.replace(&q(&tmp.path().join("bench")), &q(&root));
     std::fs::write(dir.join("campaign.toml"), text).unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("campaign.toml:1: no benchmark"), "{err}");
     let src = repo()
@@ -228,7 +218,7 @@ fn unusable_configs_are_refused_with_their_line() {
         .join(BENCHMARKS[0]);
     std::fs::copy(&src, root.join("QF_UF/a.SMT2")).unwrap();
     std::fs::copy(&src, root.join("QF_UF/b.smt")).unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("2 file(s) have another extension") && err.contains("`.smt2`"),
@@ -298,7 +288,7 @@ fn a_second_run_on_one_campaign_is_refused_or_waits() {
         assert!(start.elapsed() < Duration::from_secs(20), "no lock taken");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("in use by another coreval")
@@ -331,7 +321,7 @@ fn journal_problems_are_said_once_and_names_escaped() {
             "[check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"{name}\"\ndefinition = \"z3\"\n"
         ),
     );
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(0), "{err}");
     let md = std::fs::read_to_string(dir.join("reports/report.md")).unwrap();
     assert!(md.contains("z3 &lt;script&gt;\\|x"), "{md}");
@@ -350,7 +340,7 @@ fn journal_problems_are_said_once_and_names_escaped() {
         text.push_str(&format!("{r}\n"));
     }
     std::fs::write(&path, text).unwrap();
-    let (code, err) = run(&dir, &[]);
+    let (code, err) = coreval_run(&dir, &[]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(err.matches("unreadable record skipped").count(), 1, "{err}");
     assert_eq!(err.matches("conflicting records").count(), 1, "{err}");

@@ -21,24 +21,7 @@ use anyhow::{anyhow, Result};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-/// Which stages to run. Verdicts are judged whenever checking or scoring.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stages {
-    pub name: bool,
-    pub solve: bool,
-    pub check: bool,
-    pub score: bool,
-}
-
-impl Stages {
-    /// Every stage.
-    pub const ALL: Stages = Stages {
-        name: true,
-        solve: true,
-        check: true,
-        score: true,
-    };
-}
+pub use super::preflight::Stages;
 
 /// A campaign with everything its stages read, loaded and checked once.
 pub struct Context {

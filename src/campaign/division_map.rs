@@ -11,7 +11,7 @@
 //! compiled in); `--divisions FILE` or `[score] divisions` replaces it. A
 //! logic in no division is scored as a division of its own, with a warning.
 
-use super::editions::Edition;
+use super::rules::Edition;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -6,7 +6,8 @@
 //! journals still read, and `PairRecord` implements `Default`, so producers can
 //! write `PairRecord { solver, benchmark, .., ..Default::default() }`.
 
-use super::policy::CheckAnswer;
+pub use super::policy::CheckerTally;
+use super::policy::{CheckAnswer, Decision};
 pub use crate::answer::IllFormed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -77,19 +78,14 @@ impl Verdict {
     }
 }
 
-/// What the checker solvers answered on one core-only benchmark.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckerTally {
-    /// Checkers that answered `sat` (they refute the core).
-    pub sat: u32,
-    /// Checkers that answered `unsat` (they confirm the core).
-    pub unsat: u32,
-    /// Checkers that answered `unknown`, timed out or failed.
-    pub unknown: u32,
-    /// The solver that produced the core is itself one of the checkers and
-    /// answered `sat` on its own core (the 2017 rules refute on that alone).
-    #[serde(default)]
-    pub producer_sat: bool,
+impl From<Decision> for Verdict {
+    fn from(d: Decision) -> Self {
+        match d {
+            Decision::Validated => Self::Validated,
+            Decision::Refuted => Self::Refuted,
+            Decision::NotValidated => Self::NotValidated,
+        }
+    }
 }
 
 /// How the solver run ended, as far as scoring cares.

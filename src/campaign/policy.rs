@@ -40,16 +40,6 @@ pub enum Decision {
     NotValidated,
 }
 
-impl From<Decision> for crate::campaign::pair::Verdict {
-    fn from(d: Decision) -> Self {
-        match d {
-            Decision::Validated => Self::Validated,
-            Decision::Refuted => Self::Refuted,
-            Decision::NotValidated => Self::NotValidated,
-        }
-    }
-}
-
 /// A checker's answer, as far as policies care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -63,8 +53,23 @@ pub enum CheckAnswer {
     NotApplicable,
 }
 
+/// What the checker solvers answered on one core-only benchmark.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckerTally {
+    /// Checkers that answered `sat` (they refute the core).
+    pub sat: u32,
+    /// Checkers that answered `unsat` (they confirm the core).
+    pub unsat: u32,
+    /// Checkers that answered `unknown`, timed out or failed.
+    pub unknown: u32,
+    /// The solver that produced the core is itself one of the checkers and
+    /// answered `sat` on its own core (the 2017 rules refute on that alone).
+    #[serde(default)]
+    pub producer_sat: bool,
+}
+
 /// Counts of answers on one core: the scorer's record of them.
-pub type Tally = crate::campaign::pair::CheckerTally;
+pub type Tally = CheckerTally;
 
 impl Tally {
     pub fn add(&mut self, answer: CheckAnswer, by_producer: bool) {

@@ -19,7 +19,6 @@
 //! (solving before naming) is not an error but a hint: [`nothing_named`].
 
 use super::config_lines::{where_is, Key};
-use super::context::Stages;
 use super::solvers::{self, SolverUnderTest};
 use super::Campaign;
 use crate::checkers::{self, Probe, SolverDef};
@@ -31,6 +30,25 @@ struct Subject {
     what: String,
     at: String,
     def: SolverDef,
+}
+
+/// Which stages to run. Verdicts are judged whenever checking or scoring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stages {
+    pub name: bool,
+    pub solve: bool,
+    pub check: bool,
+    pub score: bool,
+}
+
+impl Stages {
+    /// Every stage.
+    pub const ALL: Stages = Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: true,
+    };
 }
 
 /// Refuse a campaign with nothing to run, or (naming) no benchmark.

@@ -14,7 +14,90 @@ use crate::campaign::pair::{CheckerTally, Verdict};
 use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
 
-pub use super::editions::Edition;
+/// A named rules edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Edition {
+    /// SMT-COMP 2016: family weights, N-scaled, checkers z3/cvc4/mathsat.
+    #[serde(rename = "smtcomp-2016")]
+    Smtcomp2016,
+    /// SMT-COMP 2017: as 2016; a core is refuted by a sat majority or by the
+    /// producing solver itself.
+    #[serde(rename = "smtcomp-2017")]
+    Smtcomp2017,
+    /// SMT-COMP 2018: as 2017 without the producer clause.
+    #[serde(rename = "smtcomp-2018")]
+    Smtcomp2018,
+    /// SMT-COMP 2019: plain sums, time penalties, biggest lead and largest
+    /// contribution.
+    #[serde(rename = "smtcomp-2019")]
+    Smtcomp2019,
+    /// SMT-COMP 2020: as 2019 with a 1200 s limit.
+    #[serde(rename = "smtcomp-2020")]
+    Smtcomp2020,
+    /// SMT-COMP 2021: malformed cores are no error; multi-logic divisions.
+    #[serde(rename = "smtcomp-2021")]
+    Smtcomp2021,
+    /// SMT-COMP 2022: as 2021 with that year's divisions.
+    #[serde(rename = "smtcomp-2022")]
+    Smtcomp2022,
+    /// SMT-COMP 2023: time for answered pairs only, wall-clock timeouts.
+    #[serde(rename = "smtcomp-2023")]
+    Smtcomp2023,
+    /// SMT-COMP 2024: the `smtcomp` tool's scoring.
+    #[serde(rename = "smtcomp-2024")]
+    Smtcomp2024,
+    /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
+    /// validation, best overall ranking.
+    #[serde(rename = "smtcomp-2025")]
+    Smtcomp2025,
+    /// SMT-COMP 2026: PAR-2 times and the derived-solver rule.
+    #[serde(rename = "smtcomp-2026")]
+    Smtcomp2026,
+}
+
+impl Edition {
+    /// Every edition, oldest first.
+    pub const ALL: [Edition; 11] = [
+        Edition::Smtcomp2016,
+        Edition::Smtcomp2017,
+        Edition::Smtcomp2018,
+        Edition::Smtcomp2019,
+        Edition::Smtcomp2020,
+        Edition::Smtcomp2021,
+        Edition::Smtcomp2022,
+        Edition::Smtcomp2023,
+        Edition::Smtcomp2024,
+        Edition::Smtcomp2025,
+        Edition::Smtcomp2026,
+    ];
+
+    /// The preset's name as used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Smtcomp2016 => "smtcomp-2016",
+            Edition::Smtcomp2017 => "smtcomp-2017",
+            Edition::Smtcomp2018 => "smtcomp-2018",
+            Edition::Smtcomp2019 => "smtcomp-2019",
+            Edition::Smtcomp2020 => "smtcomp-2020",
+            Edition::Smtcomp2021 => "smtcomp-2021",
+            Edition::Smtcomp2022 => "smtcomp-2022",
+            Edition::Smtcomp2023 => "smtcomp-2023",
+            Edition::Smtcomp2024 => "smtcomp-2024",
+            Edition::Smtcomp2025 => "smtcomp-2025",
+            Edition::Smtcomp2026 => "smtcomp-2026",
+        }
+    }
+
+    /// Seconds per solver run: the campaign's default `[limits] time` and
+    /// the preset's `Rules::time_limit` (2400 s until 2019, 1200 s since).
+    pub fn time_limit(self) -> f64 {
+        if self <= Edition::Smtcomp2019 {
+            2400.0
+        } else {
+            1200.0
+        }
+    }
+}
 
 /// What a benchmark family is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

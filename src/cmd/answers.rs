@@ -4,7 +4,7 @@
 //! same reports as for cores; the JSON rows add solved `sat` and `unsat`.
 
 use crate::cmd::exit;
-use crate::cmd::score::ScoreArgs;
+use crate::cmd::score_args::ScoreArgs;
 use crate::import::answers;
 use crate::report::{self, Exporter, Outputs};
 use crate::score::answers::{score_answers, AnswerPreset};

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod name;
 pub mod run;
 pub mod score;
+pub mod score_args;
 pub mod scramble;
 pub mod selfcheck;
 pub mod slurm;

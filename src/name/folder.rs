@@ -325,7 +325,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
     // A full disk or read-only output is the tool's failure, not the
     // benchmark's: the run stops, and the benchmark is named again later.
     if let Err(NameError::Io(e)) = &result {
-        if is_write_failure(e) {
+        if crate::journal::is_write_failure(e) {
             let _ = fs::remove_file(&tmp);
             let e = std::io::Error::new(e.kind(), e.to_string());
             return Err(cannot_write(e, &target));
@@ -368,16 +368,6 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         }
     }
     Ok(entry)
-}
-
-/// Errors that come from writing the output, not from the benchmark.
-pub(super) fn is_write_failure(e: &std::io::Error) -> bool {
-    use std::io::ErrorKind::*;
-    matches!(
-        e.kind(),
-        StorageFull | ReadOnlyFilesystem | QuotaExceeded | PermissionDenied
-    ) || e.raw_os_error() == Some(libc::ENOSPC)
-        || e.raw_os_error() == Some(libc::EROFS)
 }
 
 /// The entries of an index (last one per id wins), and the number of lines

@@ -6,9 +6,10 @@
 //! per stage of a campaign, the occupancy of its worker slots over time.
 
 use super::svg::{bar_chart, cactus, esc, occupancy, scatter, Series, PALETTE};
-use super::{fmt_num, Exporter, ScoreReport};
+use super::table::{self, Mark, Show, Table};
+use super::{Exporter, ScoreReport};
 use crate::campaign::pair::PairEvidence;
-use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, PerMode, Recognitions};
+use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -62,6 +63,38 @@ fn num_cell(v: f64, shown: String) -> String {
     format!(r#"<td class="n" data-v="{v}">{shown}</td>"#)
 }
 
+/// A table as a sortable HTML table: numbers carry their value for
+/// sorting, the winner's row and those of solvers not competing are marked.
+fn table(out: &mut String, t: &Table) {
+    let shown = t.shown(Show::Html);
+    out.push_str("<table class=\"sortable\"><thead><tr>");
+    for &i in &shown {
+        let _ = write!(out, "<th>{}</th>", esc(t.columns[i].head));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for r in &t.rows {
+        out.push_str(match r.mark {
+            Mark::Winner => "<tr class=\"win\">",
+            Mark::NotCompeting => "<tr class=\"hc\">",
+            Mark::Plain => "<tr>",
+        });
+        for &i in &shown {
+            let c = &r.cells[i];
+            match (c.sort, &c.title) {
+                (Some(v), _) => out.push_str(&num_cell(v, esc(&c.text))),
+                (None, Some(title)) => {
+                    let _ = write!(out, "<td title=\"{}\">{}</td>", esc(title), esc(&c.text));
+                }
+                (None, None) => {
+                    let _ = write!(out, "<td>{}</td>", esc(&c.text));
+                }
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+}
+
 fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
     let winner = m
         .winner
@@ -72,35 +105,9 @@ fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
         });
     let _ = write!(
         out,
-        "<h3>{title} <span class=\"meta\">({winner})</span></h3><table class=\"sortable\"><thead><tr>\
-         <th>rank</th><th>solver</th><th>competing</th><th>errors</th><th>reduction</th><th>CPU time</th>\
-         <th>wall time</th><th>timeouts</th><th>memouts</th><th>gap to best</th></tr></thead><tbody>"
+        "<h3>{title} <span class=\"meta\">({winner})</span></h3>"
     );
-    for s in &m.solvers {
-        let class = if m.winner.as_deref() == Some(s.solver.as_str()) {
-            " class=\"win\""
-        } else if !s.competing {
-            " class=\"hc\""
-        } else {
-            ""
-        };
-        let _ = write!(
-            out,
-            "<tr{class}>{}<td title=\"{}\">{}</td><td>{}</td>{}{}{}{}{}{}{}</tr>",
-            num_cell(s.rank as f64, s.rank.to_string()),
-            esc(&s.solver),
-            esc(&s.display),
-            if s.competing { "yes" } else { "no" },
-            num_cell(s.errors, fmt_num(s.errors)),
-            num_cell(s.correct, fmt_num(s.correct)),
-            num_cell(s.cpu, format!("{:.3}", s.cpu)),
-            num_cell(s.wall, format!("{:.3}", s.wall)),
-            num_cell(s.timeouts as f64, s.timeouts.to_string()),
-            num_cell(s.memouts as f64, s.memouts.to_string()),
-            num_cell(s.gap_to_best as f64, s.gap_to_best.to_string()),
-        );
-    }
-    out.push_str("</tbody></table>");
+    table(out, &table::mode(m));
 }
 
 /// Evenly spaced sample of at most `max` items.
@@ -223,109 +230,42 @@ fn division(out: &mut String, d: &DivisionScore, rows: &[&PairRow], level: &str)
     out.push_str("</section>");
 }
 
-fn simple_table(out: &mut String, title: &str, head: &[&str], rows: Vec<Vec<String>>) {
-    if rows.is_empty() {
+/// A titled table, or "none" when it has no rows.
+fn titled_table(out: &mut String, title: &str, t: &Table) {
+    if t.rows.is_empty() {
         let _ = write!(out, "<h3>{}</h3><p class=\"meta\">none</p>", esc(title));
         return;
     }
-    let _ = write!(
-        out,
-        "<h3>{}</h3><table class=\"sortable\"><thead><tr>",
-        esc(title)
-    );
-    for h in head {
-        let _ = write!(out, "<th>{}</th>", esc(h));
-    }
-    out.push_str("</tr></thead><tbody>");
-    for r in rows {
-        out.push_str("<tr>");
-        for c in r {
-            match c.parse::<f64>() {
-                Ok(v) => out.push_str(&num_cell(v, esc(&c))),
-                Err(_) => {
-                    let _ = write!(out, "<td>{}</td>", esc(&c));
-                }
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table>");
-}
-
-/// Table rows for a per-mode list, each prefixed with its mode.
-fn mode_rows<T>(pm: &PerMode<Vec<T>>, f: impl Fn(&T) -> Vec<String>) -> Vec<Vec<String>> {
-    [("sequential", &pm.sequential), ("parallel", &pm.parallel)]
-        .iter()
-        .flat_map(|(m, l)| {
-            l.iter().map(|x| {
-                let mut row = vec![m.to_string()];
-                row.extend(f(x));
-                row
-            })
-        })
-        .collect()
+    let _ = write!(out, "<h3>{}</h3>", esc(title));
+    table(out, t);
 }
 
 fn recognitions(out: &mut String, r: &Recognitions) {
     out.push_str("<section id=\"recognitions\"><h2>Track-wide recognitions</h2>");
-    if let Some(w) = &r.divisions_won {
-        let rows = mode_rows(w, |x| {
-            vec![x.display.clone(), x.won.to_string(), x.divisions.join(", ")]
-        });
-        simple_table(
-            out,
+    let sections = [
+        (
             "Competitive divisions won",
-            &["mode", "solver", "won", "divisions"],
-            rows,
-        );
-    }
-    if let Some(l) = &r.biggest_lead {
-        let rows = mode_rows(l, |x| {
-            vec![
-                x.division.clone(),
-                x.first_display.clone(),
-                x.second_display.clone(),
-                format!("{:.6}", x.score),
-                format!("{:.6}", x.time),
-            ]
-        });
-        simple_table(
-            out,
+            r.divisions_won.as_ref().map(table::divisions_won),
+        ),
+        (
             "Biggest lead",
-            &["mode", "division", "first", "second", "score", "time"],
-            rows,
-        );
-    }
-    if let Some(c) = &r.largest_contribution {
-        let rows = mode_rows(c, |x| {
-            vec![
-                x.division.clone(),
-                x.display.clone(),
-                format!("{:.6}", x.score),
-                format!("{:.6}", x.time),
-            ]
-        });
-        simple_table(
-            out,
+            r.biggest_lead.as_ref().map(table::biggest_lead),
+        ),
+        (
             "Largest contribution",
-            &["mode", "division", "solver", "score", "time"],
-            rows,
-        );
-    }
-    if let Some(b) = &r.best_overall {
-        let rows = mode_rows(b, |x| {
-            vec![
-                x.display.clone(),
-                (if x.competing { "yes" } else { "no" }).to_string(),
-                format!("{:.6}", x.score),
-            ]
-        });
-        simple_table(
-            out,
+            r.largest_contribution
+                .as_ref()
+                .map(table::largest_contribution),
+        ),
+        (
             "Best overall",
-            &["mode", "solver", "competing", "score"],
-            rows,
-        );
+            r.best_overall.as_ref().map(table::best_overall),
+        ),
+    ];
+    for (title, t) in sections {
+        if let Some(t) = t {
+            titled_table(out, title, &t);
+        }
     }
     out.push_str("</section>");
 }
@@ -408,45 +348,19 @@ impl Exporter for Html<'_> {
         recognitions(&mut out, &report.recognitions);
         if !report.validators.is_empty() {
             out.push_str("<section id=\"validators\"><h2>Validators</h2>");
-            let (title, rows) = (
-                super::validators::title(report),
-                super::validators::rows(report),
+            titled_table(
+                &mut out,
+                &super::validators::title(report),
+                &table::validators(&report.validators),
             );
-            simple_table(&mut out, &title, &super::validators::HEAD, rows);
             out.push_str("</section>");
         }
         if !report.beyond.is_empty() {
             out.push_str("<section id=\"beyond\"><h2>Beyond the track</h2>");
-            let rows = report.beyond.iter().map(|r| {
-                vec![
-                    r.solver.clone(),
-                    r.minimal.to_string(),
-                    r.redundant.to_string(),
-                    r.minimality_unknown.to_string(),
-                    r.removable_members.to_string(),
-                    r.compared.to_string(),
-                    r.at_best_known.to_string(),
-                    r.reduction.to_string(),
-                    r.best_known_reduction.to_string(),
-                    r.size_gap.to_string(),
-                ]
-            });
-            simple_table(
+            titled_table(
                 &mut out,
                 "Minimality and best-known cores",
-                &[
-                    "solver",
-                    "minimal",
-                    "redundant",
-                    "minimality unknown",
-                    "removable members",
-                    "compared to best-known",
-                    "at best-known",
-                    "reduction",
-                    "best-known reduction",
-                    "size gap",
-                ],
-                rows.collect(),
+                &table::beyond(&report.beyond),
             );
             out.push_str("</section>");
         }

@@ -1,9 +1,11 @@
 //! The Markdown report: the warnings and a campaign's facts first
 //! ([`super::facts`]), then per division one table per mode (rank, solver,
 //! errors, reduction, CPU, wall, timeouts, memouts), then the track-wide
-//! recognitions. Suitable for a README or a web page.
+//! recognitions; the tables are [`super::table`]'s. Suitable for a README
+//! or a web page.
 
-use super::{fmt_num, Exporter, ScoreReport};
+use super::table::{self, Show, Table};
+use super::{Exporter, ScoreReport};
 use crate::score::result::{DivisionScore, ModeScore, Recognitions};
 use anyhow::Result;
 use std::fmt::Write;
@@ -23,6 +25,23 @@ fn cell(s: &str) -> String {
     super::svg::esc(&s).replace('|', "\\|")
 }
 
+/// A table as Markdown: its heading row, the alignment row (numbers to
+/// the right) and one line per row, every cell as text ([`cell`]).
+fn table(out: &mut String, t: &Table) {
+    let shown = t.shown(Show::Markdown);
+    let heads: Vec<&str> = shown.iter().map(|&i| t.columns[i].head).collect();
+    let _ = writeln!(out, "| {} |", heads.join(" | "));
+    let align: Vec<&str> = shown
+        .iter()
+        .map(|&i| if t.columns[i].numeric { "---:" } else { "---" })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for r in &t.rows {
+        let cells: Vec<String> = shown.iter().map(|&i| cell(&r.cells[i].text)).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+}
+
 fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
     let winner = m
         .winner
@@ -30,23 +49,7 @@ fn mode_table(out: &mut String, title: &str, m: &ModeScore) {
         .and_then(|w| m.solvers.iter().find(|s| &s.solver == w))
         .map_or("none".to_string(), |s| cell(&s.display));
     let _ = writeln!(out, "### {title} (winner: {winner})\n");
-    out.push_str("| rank | solver | competing | errors | reduction | CPU time | wall time | timeouts | memouts |\n");
-    out.push_str("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for s in &m.solvers {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {:.3} | {:.3} | {} | {} |",
-            s.rank,
-            cell(&s.display),
-            if s.competing { "yes" } else { "no" },
-            fmt_num(s.errors),
-            fmt_num(s.correct),
-            s.cpu,
-            s.wall,
-            s.timeouts,
-            s.memouts
-        );
-    }
+    table(out, &table::mode(m));
     out.push('\n');
 }
 
@@ -83,72 +86,32 @@ fn recognitions(out: &mut String, r: &Recognitions) {
         if won.sequential.is_empty() && won.parallel.is_empty() {
             out.push_str("None: no competitive division has a winner.\n");
         } else {
-            out.push_str("| mode | solver | won | divisions |\n|---|---|---:|---|\n");
-        }
-        for (mode, list) in [("sequential", &won.sequential), ("parallel", &won.parallel)] {
-            for w in list {
-                let _ = writeln!(
-                    out,
-                    "| {mode} | {} | {} | {} |",
-                    cell(&w.display),
-                    w.won,
-                    cell(&w.divisions.join(", "))
-                );
-            }
+            table(out, &table::divisions_won(won));
         }
         out.push('\n');
     }
-    if let Some(lead) = &r.biggest_lead {
-        out.push_str("## Biggest lead\n\n| mode | division | first | second | score | time |\n|---|---|---|---|---:|---:|\n");
-        for (mode, list) in [
-            ("sequential", &lead.sequential),
-            ("parallel", &lead.parallel),
-        ] {
-            for l in list {
-                let _ = writeln!(
-                    out,
-                    "| {mode} | {} | {} | {} | {:.6} | {:.6} |",
-                    cell(&l.division),
-                    cell(&l.first_display),
-                    cell(&l.second_display),
-                    l.score,
-                    l.time
-                );
-            }
+    let sections = [
+        (
+            "Biggest lead",
+            r.biggest_lead.as_ref().map(table::biggest_lead),
+        ),
+        (
+            "Largest contribution",
+            r.largest_contribution
+                .as_ref()
+                .map(table::largest_contribution),
+        ),
+        (
+            "Best overall",
+            r.best_overall.as_ref().map(table::best_overall),
+        ),
+    ];
+    for (title, t) in sections {
+        if let Some(t) = t {
+            let _ = writeln!(out, "## {title}\n");
+            table(out, &t);
+            out.push('\n');
         }
-        out.push('\n');
-    }
-    if let Some(c) = &r.largest_contribution {
-        out.push_str("## Largest contribution\n\n| mode | division | solver | score | time |\n|---|---|---|---:|---:|\n");
-        for (mode, list) in [("sequential", &c.sequential), ("parallel", &c.parallel)] {
-            for e in list {
-                let _ = writeln!(
-                    out,
-                    "| {mode} | {} | {} | {:.6} | {:.6} |",
-                    cell(&e.division),
-                    cell(&e.display),
-                    e.score,
-                    e.time
-                );
-            }
-        }
-        out.push('\n');
-    }
-    if let Some(b) = &r.best_overall {
-        out.push_str("## Best overall\n\n| mode | solver | competing | score | divisions |\n|---|---|---|---:|---:|\n");
-        for (mode, list) in [("sequential", &b.sequential), ("parallel", &b.parallel)] {
-            for o in list {
-                let _ = writeln!(
-                    out,
-                    "| {mode} | {} | {} | {:.6} | {} |",
-                    cell(&o.display),
-                    if o.competing { "yes" } else { "no" },
-                    o.score,
-                    o.divisions
-                );
-            }
-        }
-        out.push('\n');
     }
 }
 
@@ -158,24 +121,7 @@ fn beyond(out: &mut String, rows: &[crate::score::result::SolverBeyond]) {
         return;
     }
     out.push_str("## Beyond the track: minimality and best-known cores\n\n");
-    out.push_str("| solver | minimal | redundant | minimality unknown | removable members | compared to best-known | at best-known | reduction | best-known reduction | size gap |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for r in rows {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            cell(&r.solver),
-            r.minimal,
-            r.redundant,
-            r.minimality_unknown,
-            r.removable_members,
-            r.compared,
-            r.at_best_known,
-            r.reduction,
-            r.best_known_reduction,
-            r.size_gap
-        );
-    }
+    table(out, &table::beyond(rows));
     out.push('\n');
 }
 
@@ -238,7 +184,11 @@ impl Exporter for Markdown {
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
         refutations(&mut out, &report.refutations);
-        super::validators::markdown(&mut out, report, cell);
+        if !report.validators.is_empty() {
+            let _ = writeln!(out, "## {}\n", cell(&super::validators::title(report)));
+            table(&mut out, &table::validators(&report.validators));
+            out.push('\n');
+        }
         Ok(out.into_bytes())
     }
 }

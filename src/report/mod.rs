@@ -10,6 +10,7 @@ pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
 mod svg;
+mod table;
 mod validators;
 
 use crate::campaign::pair::PairEvidence;

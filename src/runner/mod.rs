@@ -61,13 +61,14 @@ mod capture;
 mod observe;
 mod pidfile;
 mod process;
+mod reap;
 mod spawn;
 mod workdir;
 
 pub use pidfile::reap_orphans;
 
 use capture::Capture;
-use process::{Status, Usage};
+use reap::{Status, Usage};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -406,7 +407,7 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let (exit, mut usage) = match process::reap(pid) {
+    let (exit, mut usage) = match reap::reap(pid) {
         Ok((Status::Exited(code), usage)) => (Exit::Exited(code), usage),
         Ok((Status::Signaled(sig), usage)) => (Exit::Signaled(sig), usage),
         Err(e) => (
@@ -426,7 +427,7 @@ fn supervise(
     }
     out.close();
     err.close();
-    usage.add(process::reap_group(pid, REAP_BOUND));
+    usage.add(reap::reap_group(pid, REAP_BOUND));
 
     let cancelled = cancelled || (stop == Stop::Running && external_stop(&exit, cancel));
     let wall = exited_at.duration_since(started);

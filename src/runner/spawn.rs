@@ -171,7 +171,7 @@ impl Prepared {
         // no longer runs in our memory.
         let error = unsafe { ptr::read_volatile(ptr::addr_of!(args.error)) };
         if error != 0 {
-            let _ = super::process::reap(pid);
+            let _ = super::reap::reap(pid);
             return Err(io::Error::from_raw_os_error(error));
         }
         Ok(pid)

@@ -76,7 +76,14 @@ pub fn print_items<E>(
         items.len() > 1 && items.iter().map(|it| it.end - it.start).sum::<usize>() >= min
     });
     if long {
-        super::tree_feed::with_feed(renderer, buf, items, print)
+        let span = |it: &Item| (it.start, it.end);
+        super::tree_feed::with_feed(buf, items, span, |feed| {
+            renderer.feed = Some(feed);
+            let printed = print(renderer);
+            // Dropping the feed ends a builder still waiting to send.
+            renderer.feed = None;
+            printed
+        })
     } else {
         print(renderer)
     }

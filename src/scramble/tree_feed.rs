@@ -5,13 +5,12 @@
 //! third of the work) does not depend on anything printed before it.
 //!
 //! [`with_feed`] starts a builder over the run's commands in printing
-//! order and attaches a [`Feed`] to the renderer; [`Feed::next`] hands
+//! order and hands a [`Feed`] to the printer (which attaches it to the
+//! renderer); [`Feed::next`] hands
 //! over the next tree, with the text it was built from so the renderer can
 //! check it is the tree of the command it prints. Trees travel in batches
 //! and come back to be reused, so memory stays bounded (a few batches).
 
-use super::parallel::Item;
-use super::render::Renderer;
 use super::tree::Tree;
 use crate::smtlib::OffsetError;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
@@ -61,13 +60,15 @@ impl Feed {
     }
 }
 
-/// Run `print` with a feed of the trees of `items` (in order) attached to
-/// `renderer`, built on a second thread.
-pub fn with_feed<T>(
-    renderer: &mut Renderer,
+/// Run `run` with a feed of the trees of `items` (in order; `span` gives
+/// an item's text as `buf[start..end]`), built on a second thread. `run`
+/// must drop the feed before it returns: that ends a builder still waiting
+/// to send.
+pub fn with_feed<I: Sync, T>(
     buf: &[u8],
-    items: &[Item],
-    print: impl FnOnce(&mut Renderer) -> T,
+    items: &[I],
+    span: fn(&I) -> (usize, usize),
+    run: impl FnOnce(Feed) -> T,
 ) -> T {
     let (tx, rx) = sync_channel::<Vec<Built>>(BATCHES_AHEAD);
     let (back, recycled) = channel::<Vec<Built>>();
@@ -82,7 +83,8 @@ pub fn with_feed<T>(
                     text: (0, 0),
                 });
                 for (b, it) in batch.iter_mut().zip(chunk) {
-                    let text = &buf[it.start..it.end];
+                    let (start, end) = span(it);
+                    let text = &buf[start..end];
                     b.root = b.tree.build(text, named.find(text).is_some());
                     b.text = (text.as_ptr() as usize, text.len());
                 }
@@ -92,15 +94,11 @@ pub fn with_feed<T>(
                 }
             }
         });
-        renderer.feed = Some(Feed {
+        run(Feed {
             rx,
             back,
             batch: Vec::new(),
             next: 0,
-        });
-        let printed = print(renderer);
-        // Dropping the feed ends a builder still waiting to send.
-        renderer.feed = None;
-        printed
+        })
     })
 }

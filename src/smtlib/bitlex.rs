@@ -14,7 +14,7 @@
 //! (the caller then uses the byte lexer); otherwise its tokens are exactly
 //! the byte lexer's (a test compares both).
 
-use super::lexer::{Token, TokenKind};
+use super::token::{Token, TokenKind};
 use crate::smtlib::OffsetError;
 
 /// Reusable bitmaps of one command: bit k of word k / 64 is byte k.
@@ -140,7 +140,7 @@ pub(super) fn classify(chunk: &[u8; 16]) -> (u32, u32, u32) {
     {
         let (mut w, mut p, mut s) = (0, 0, 0);
         for (k, &b) in chunk.iter().enumerate() {
-            w |= (super::lexer::is_whitespace(b) as u32) << k;
+            w |= (super::token::is_whitespace(b) as u32) << k;
             p |= (matches!(b, b'(' | b')') as u32) << k;
             s |= (matches!(b, b'"' | b'|' | b';') as u32) << k;
         }

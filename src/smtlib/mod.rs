@@ -7,6 +7,7 @@ pub mod lexer;
 pub mod lint;
 pub mod scanner;
 pub mod symbol;
+pub mod token;
 
 use std::fmt;
 

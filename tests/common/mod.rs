@@ -133,6 +133,26 @@ pub fn coreval(args: &[&str], dir: &Path, cwd: &Path) -> Output {
         .unwrap()
 }
 
+/// `coreval run [ARGS] DIR`, run beside DIR: exit code and stderr.
+pub fn coreval_run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    let out = coreval(&all, dir, dir.parent().unwrap());
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The path of a fake solver in `tests/fixtures/fake-solvers/`.
+pub fn fake_solver(script: &str) -> String {
+    repo()
+        .join("tests/fixtures/fake-solvers")
+        .join(script)
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// The records of a JSON Lines file; panics on a line that does not parse.
 pub fn jsonl(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
