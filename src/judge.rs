@@ -57,15 +57,6 @@ fn tally_of(
     Some(crate::campaign::selection::tally(&view, selected, s).0)
 }
 
-fn status_of(r: &RunRecord) -> RunStatus {
-    if r.memout {
-        RunStatus::Memout
-    } else if r.timed_out || r.answer == Answer::Timeout {
-        RunStatus::Timeout
-    } else {
-        RunStatus::Complete
-    }
-}
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
@@ -284,7 +275,7 @@ pub fn pair_verdict(
             assertions: e.assertions,
             core_size: r.core.as_ref().map(|c| c.len() as u64),
             verdict,
-            status: status_of(r),
+            status: RunStatus::of(r),
             cpu: r.cpu,
             wall: r.wall,
             checks: tally_of(&mine, &selected, s),

@@ -5,6 +5,8 @@
 //! (errors, correct, CPU, wall, solved, solved sat/unsat, timeouts, memouts,
 //! order, competing). The expected values are parsed from PUBLISHED.md.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -149,4 +151,72 @@ fn answers_refuse_unknown_presets_and_core_options() {
         .failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("--rules"), "{err}");
+}
+
+/// A campaign's own answers: its current solve records, scored with the
+/// benchmark's declared status as the expected answer (every benchmark of
+/// the bundled example is declared `unsat`).
+#[test]
+fn a_campaigns_own_answers_are_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let camp = dir.path().join("campaign");
+    common::copy_example_campaign(&camp);
+    Command::cargo_bin("coreval")
+        .unwrap()
+        .args(["run", "--stage", "solve"])
+        .arg(&camp)
+        .assert()
+        .success();
+    let json = dir.path().join("answers.json");
+    Command::cargo_bin("coreval")
+        .unwrap()
+        .arg("score")
+        .arg(&camp)
+        .args(["--answers", "sq-2025", "--json"])
+        .arg(&json)
+        .assert()
+        .success();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let runs: Vec<Value> = std::fs::read_to_string(camp.join("runs.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!runs.is_empty());
+    let mut solvers: Vec<&str> = runs.iter().map(|r| r["solver"].as_str().unwrap()).collect();
+    solvers.sort();
+    solvers.dedup();
+    for solver in solvers {
+        let unsat = |in_time: bool| {
+            runs.iter()
+                .filter(|r| r["solver"] == solver && r["answer"] == "unsat")
+                .filter(|r| !in_time || r["timed_out"] == false)
+                .count() as f64
+        };
+        let (mut correct, mut errors) = (0.0, 0.0);
+        for d in report["divisions"].as_array().unwrap() {
+            for s in d["parallel"]["solvers"].as_array().unwrap() {
+                if s["solver"] == solver {
+                    correct += s["correct"].as_f64().unwrap();
+                    errors += s["errors"].as_f64().unwrap();
+                    assert_eq!(s["sat"].as_f64(), Some(0.0), "{solver}");
+                }
+            }
+        }
+        assert_eq!(errors, 0.0, "{solver}");
+        assert!(
+            (unsat(true)..=unsat(false)).contains(&correct) && correct > 0.0,
+            "{solver}: {correct} correct, {} unsat answers",
+            unsat(false)
+        );
+    }
+    // Both sources at once are refused.
+    Command::cargo_bin("coreval")
+        .unwrap()
+        .arg("score")
+        .arg(&camp)
+        .args(["--answers", "sq-2025", "--starexec"])
+        .arg(data("results/smtcomp2019-single-query-strings.csv.gz"))
+        .assert()
+        .failure();
 }

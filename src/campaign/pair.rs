@@ -101,6 +101,20 @@ pub enum RunStatus {
     Memout,
 }
 
+impl RunStatus {
+    /// How a recorded run ended: over the memory limit, at the time limit
+    /// (also z3's own `timeout`), or by itself.
+    pub fn of(r: &super::records::RunRecord) -> RunStatus {
+        if r.memout {
+            RunStatus::Memout
+        } else if r.timed_out || r.answer == crate::answer::Answer::Timeout {
+            RunStatus::Timeout
+        } else {
+            RunStatus::Complete
+        }
+    }
+}
+
 /// A run whose output contradicts itself, or that failed after answering:
 /// it never scores more than the same answer given cleanly (README,
 /// "Contradictory output"; [`crate::score::pair::verdict_worth`]).

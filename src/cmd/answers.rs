@@ -1,24 +1,26 @@
-//! `coreval score --answers PRESET`: score `sat`/`unsat` answers (StarExec
-//! job CSVs of SMT-COMP's main or single-query track, given with
-//! `--starexec`) as the answer tracks did (`score::answers`), and write the
+//! `coreval score --answers PRESET`: score `sat`/`unsat` answers (a
+//! campaign's solve stage, or StarExec job CSVs of SMT-COMP's main or
+//! single-query track, given with `--starexec`) as the answer tracks did (`score::answers`), and write the
 //! same reports as for cores; the JSON rows add solved `sat` and `unsat`.
 
 use crate::cmd::exit;
 use crate::cmd::score_args::ScoreArgs;
 use crate::import::answers;
 use crate::report::{self, Exporter, Outputs};
-use crate::score::answers::{score_answers, AnswerPreset};
+use crate::campaign::context::{open, Stages};
+use crate::campaign::Loaded;
+use crate::score::answers::{score_answers, AnswerPreset, AnswerRecord};
 use crate::score::division_map::DivisionMap;
 use crate::score::participants::Participants;
 use crate::score::ScoreOptions;
 use anyhow::{bail, Result};
 use std::io::Write;
+use std::path::Path;
 
 /// Score answer-track data under `preset` (the name given to `--answers`).
 pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
     let preset = AnswerPreset::parse(preset)?;
-    if args.campaign.is_some()
-        || args.smtcomp_results.is_some()
+    if args.smtcomp_results.is_some()
         || !args.benchexec.is_empty()
         || !args.folder.is_empty()
         || args.rules.is_some()
@@ -26,16 +28,21 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
         || args.status_mismatch.is_some()
         || !args.exclude.is_empty()
     {
-        bail!("--answers scores StarExec job CSVs of an answer track (--starexec); it takes no CAMPAIGN, --smtcomp-results, --benchexec, --folder, --rules, --rejudge, --status-mismatch or --exclude");
+        bail!("--answers scores a campaign's answers (CAMPAIGN) or StarExec job CSVs of an answer track (--starexec); it takes no --smtcomp-results, --benchexec, --folder, --rules, --rejudge, --status-mismatch or --exclude");
     }
-    if args.starexec.is_empty() {
-        bail!(
-            "--answers {}: give the job CSV with --starexec CSV",
-            preset.name()
-        );
-    }
-    let mut records = Vec::new();
     let mut warnings = Vec::new();
+    let (mut records, campaign_time) = match (&args.campaign, args.starexec.is_empty()) {
+        (Some(_), false) => bail!("--answers: give either CAMPAIGN or --starexec CSV, not both"),
+        (None, true) => bail!(
+            "--answers {}: give a campaign folder or the job CSV with --starexec CSV",
+            preset.name()
+        ),
+        (Some(dir), true) => {
+            let (records, time) = campaign_answers(dir)?;
+            (records, Some(time))
+        }
+        (None, false) => (Vec::new(), None),
+    };
     for path in &args.starexec {
         let i = answers::starexec_file(path)?;
         records.extend(i.records);
@@ -52,7 +59,7 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
     if let Some(f) = args.family {
         rules.family = f;
     }
-    if let Some(t) = args.time_limit {
+    if let Some(t) = args.time_limit.or(campaign_time) {
         rules.time_limit = t;
     }
     let options = ScoreOptions {
@@ -99,4 +106,21 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
         report.edition
     );
     Ok(exit::OK)
+}
+
+/// The current answers of a campaign's solve stage, and its time limit
+/// (its records of another configuration are never scored).
+fn campaign_answers(dir: &Path) -> Result<(Vec<AnswerRecord>, f64)> {
+    let c = super::solve::load(dir, None, None)?;
+    let stages = Stages {
+        score: true,
+        ..Stages::default()
+    };
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    let Some((ctx, _lock)) = open(c, stages, dir, false, &no_cancel)? else {
+        bail!("{}: nothing to score", dir.display());
+    };
+    let l = Loaded::new(&ctx)?;
+    let time = ctx.campaign.time.as_secs_f64();
+    Ok((crate::score::answers::campaign::answers(&l)?, time))
 }

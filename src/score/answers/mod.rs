@@ -6,6 +6,7 @@
 //! removal of disagreements on benchmarks of unknown status, the 2005
 //! points, and the solved `sat`/`unsat` counts of each row.
 
+pub mod campaign;
 pub mod presets;
 
 use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
