@@ -161,12 +161,14 @@ fn a_campaigns_own_answers_are_scored() {
     let dir = tempfile::tempdir().unwrap();
     let camp = dir.path().join("campaign");
     common::copy_example_campaign(&camp);
-    Command::cargo_bin("coreval")
-        .unwrap()
-        .args(["run", "--stage", "solve"])
-        .arg(&camp)
-        .assert()
-        .success();
+    for stage in ["name", "solve"] {
+        Command::cargo_bin("coreval")
+            .unwrap()
+            .args(["run", "--stage", stage])
+            .arg(&camp)
+            .assert()
+            .success();
+    }
     let json = dir.path().join("answers.json");
     Command::cargo_bin("coreval")
         .unwrap()
