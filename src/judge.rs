@@ -10,7 +10,7 @@
 use crate::answer::{self, Answer};
 use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
-use crate::campaign::certification::{counted, refutation_label, Certification};
+use crate::campaign::certification::{refutation_label, Certification};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::CheckRecord;
 use crate::campaign::records::RunRecord;
@@ -78,7 +78,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         answers
             .entry(k.hash.as_str())
             .or_default()
-            .insert(k.checker.clone(), counted(policy, k));
+            .insert(k.checker.clone(), k.counted(policy));
     }
     warn_conflicts(&runs);
     let mut seen = std::collections::HashSet::new();

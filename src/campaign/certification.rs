@@ -13,8 +13,7 @@
 //! evaluator does not support and no other checker settled it: the reason
 //! is kept).
 
-use crate::campaign::policy::{CheckAnswer, Policy};
-use crate::campaign::records::CheckRecord;
+use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
 
 /// Who checked a model: `coreval` (its own evaluation) or a checker's name.
@@ -60,17 +59,6 @@ impl Policy {
     /// (the last used through 2024).
     pub fn counts_uncertified_votes(self) -> bool {
         matches!(self, Policy::Smtcomp2016 | Policy::Smtcomp2017 | Policy::Smtcomp2018)
-    }
-}
-
-/// The answer a policy counts for a checker record: a `sat` whose model
-/// was rejected is not a `sat` except under a past edition's preset.
-pub fn counted(policy: Policy, r: &CheckRecord) -> CheckAnswer {
-    let rejected = matches!(r.certification, Some(Certification::ModelRejected { .. }));
-    if r.answer == CheckAnswer::Sat && rejected && !policy.counts_uncertified_votes() {
-        CheckAnswer::Other
-    } else {
-        r.answer
     }
 }
 

@@ -23,6 +23,7 @@ pub mod pair;
 pub mod participants;
 pub mod policy;
 pub mod preflight;
+pub mod produced;
 pub mod provenance;
 pub mod records;
 pub mod rules;

@@ -16,80 +16,15 @@
 //! of a checker never reuses an old build's answers.
 
 use super::index::Bench;
+pub use super::produced::{FileId, Limits, Program, Provenance};
 use super::records::{CheckRecord, RunRecord};
 use super::solvers::SolverUnderTest;
 use super::Campaign;
 use crate::checkers::{Invocation, Probe, SolverDef};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// A file: its resolved path and the BLAKE3 hash of its bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileId {
-    pub path: String,
-    pub blake3: String,
-}
-
-/// What a program is.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Program {
-    /// The executable: the command's program resolved (through `PATH` and
-    /// links), or for a `#!` script its interpreter; absent when not found.
-    pub executable: Option<FileId>,
-    /// The script: a `#!` program itself, or a script file an interpreter
-    /// is given (`python wrapper.py`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub script: Option<FileId>,
-    /// The version it reports (its definition's version command).
-    pub version: Option<String>,
-}
-
-/// The limits a run had.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Limits {
-    /// Seconds: the solver time limit (solver runs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time: Option<f64>,
-    /// Seconds: the checker time limit (checker runs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checker_time: Option<f64>,
-    /// Memory limit in MiB (none: unlimited).
-    pub memory_mb: Option<u64>,
-    /// Seconds between SIGTERM and SIGKILL at the limit.
-    pub grace: f64,
-    /// Bytes of output kept.
-    pub output_cap: u64,
-}
-
-/// What produced one record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Provenance {
-    /// Program and arguments as run, the input file relative to the campaign.
-    pub command: Vec<String>,
-    /// The input file as given, relative to the campaign (`named/…`, `cores/…`).
-    pub file: String,
-    pub limits: Limits,
-    pub program: Program,
-    /// BLAKE3 of the named benchmark (solver runs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub benchmark: Option<String>,
-}
-
-impl Provenance {
-    /// The command with the input file as `{file}`: what a configuration decides.
-    fn template(&self) -> Vec<String> {
-        if self.file.is_empty() {
-            return self.command.clone();
-        }
-        self.command
-            .iter()
-            .map(|a| a.replace(&self.file, "{file}"))
-            .collect()
-    }
-}
 
 /// What the configuration runs for one solver or checker.
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::policy::CheckAnswer;
-use crate::campaign::provenance::Provenance;
+use crate::campaign::produced::Provenance;
 use crate::runner::Exit;
 use serde::{Deserialize, Serialize};
 
@@ -160,6 +160,21 @@ pub struct CheckRecord {
     /// of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certification: Option<crate::campaign::certification::Certification>,
+}
+
+impl CheckRecord {
+    /// The answer `policy` counts for this record: a `sat` whose model was
+    /// rejected is no `sat` except under a past edition's preset (README,
+    /// "Certified refutations").
+    pub fn counted(&self, policy: crate::campaign::policy::Policy) -> CheckAnswer {
+        use crate::campaign::certification::Certification;
+        let rejected = matches!(self.certification, Some(Certification::ModelRejected { .. }));
+        if self.answer == CheckAnswer::Sat && rejected && !policy.counts_uncertified_votes() {
+            CheckAnswer::Other
+        } else {
+            self.answer
+        }
+    }
 }
 
 /// File names of the check stage's journals.

@@ -212,7 +212,7 @@ fn validate(
     let mut answers: plan::Answers = done
         .iter()
         .map(|d| {
-            let a = crate::campaign::certification::counted(c.config.check.policy, d);
+            let a = d.counted(c.config.check.policy);
             ((d.hash.clone(), d.checker.clone()), a)
         })
         .collect();
@@ -326,10 +326,7 @@ impl Run<'_> {
                                 drop(st);
                                 rec.certification = Some(cert);
                             }
-                            let counted = crate::campaign::certification::counted(
-                                c.config.check.policy,
-                                &rec,
-                            );
+                            let counted = rec.counted(c.config.check.policy);
                             answers
                                 .lock()
                                 .unwrap()
