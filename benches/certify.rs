@@ -72,7 +72,10 @@ fn main() {
     };
     let s = pipeline::run_to_end(&c, all).unwrap();
     let pairs = s.pairs.clone().unwrap_or_default();
-    let refuted: Vec<_> = pairs.iter().filter(|p| p.pair.verdict == Verdict::Refuted).collect();
+    let refuted: Vec<_> = pairs
+        .iter()
+        .filter(|p| p.pair.verdict == Verdict::Refuted)
+        .collect();
     let certified = refuted
         .iter()
         .filter(|p| p.refutation.as_deref() == Some("certified"))
@@ -88,7 +91,10 @@ fn main() {
         refuted.len(),
         100.0 * certified as f64 / refuted.len().max(1) as f64
     );
-    for p in refuted.iter().filter(|p| p.refutation.as_deref() != Some("certified")) {
+    for p in refuted
+        .iter()
+        .filter(|p| p.refutation.as_deref() != Some("certified"))
+    {
         println!("uncertified: {}", p.pair.benchmark);
         for (k, cert) in &p.certifications {
             println!("  {k}: {}", cert.describe());

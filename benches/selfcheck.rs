@@ -66,7 +66,11 @@ fn selfcheck(files: &[PathBuf], cache: &Path, extra: &[&str]) -> (f64, String) {
         .current_dir(ROOT)
         .env("COREVAL_CACHE", cache)
         .env_remove("COREVAL_CHECKERS")
-        .args(["selfcheck", "--solver", "tests/fixtures/fake-solvers/z3-core.sh {file}"])
+        .args([
+            "selfcheck",
+            "--solver",
+            "tests/fixtures/fake-solvers/z3-core.sh {file}",
+        ])
         .args(["--timeout", "20", "--checker-timeout", "20", "--keep"])
         .arg(&keep)
         .args(extra)
@@ -90,9 +94,17 @@ fn main() {
     let all = tempfile::tempdir().unwrap();
     let mut rows = Vec::new();
     for (label, cache, extra) in [
-        ("cold --no-references", none.path(), &["--no-references"][..]),
+        (
+            "cold --no-references",
+            none.path(),
+            &["--no-references"][..],
+        ),
         ("cold default", all.path(), &[][..]),
-        ("warm --no-references", none.path(), &["--no-references"][..]),
+        (
+            "warm --no-references",
+            none.path(),
+            &["--no-references"][..],
+        ),
         ("warm default", all.path(), &[][..]),
     ] {
         let (secs, summary) = selfcheck(&files, cache, extra);
@@ -104,7 +116,11 @@ fn main() {
     for f in &files {
         let out = Command::new("cvc5")
             .current_dir(ROOT)
-            .args(["--produce-unsat-cores", "--check-unsat-cores", "--tlimit=20000"])
+            .args([
+                "--produce-unsat-cores",
+                "--check-unsat-cores",
+                "--tlimit=20000",
+            ])
             .arg(f)
             .output();
         if out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("unsat")) {

@@ -8,9 +8,9 @@
 //! core was confirmed by a checker of its producer's own team.
 
 use crate::answer::{self, Answer};
+use crate::campaign::certification::{refutation_label, Certification};
 use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
-use crate::campaign::certification::{refutation_label, Certification};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::CheckRecord;
 use crate::campaign::records::RunRecord;
@@ -56,7 +56,6 @@ fn tally_of(
     let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     Some(crate::campaign::selection::tally(&view, selected, s).0)
 }
-
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
@@ -133,16 +132,22 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
 /// and say whether a refutation is certified.
 fn certify(v: &mut PairVerdict, hash: &str, checks: &[CheckRecord]) {
     let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
-    for k in checks.iter().filter(|k| k.hash == hash && v.checkers.contains_key(&k.checker)) {
+    for k in checks
+        .iter()
+        .filter(|k| k.hash == hash && v.checkers.contains_key(&k.checker))
+    {
         latest.insert(k.checker.as_str(), k);
     }
     for (name, k) in latest {
         if k.answer != CheckAnswer::Sat {
             continue;
         }
-        let cert = k.certification.clone().unwrap_or(Certification::Uncertified {
-            why: "no model asked (a record of an earlier version)".into(),
-        });
+        let cert = k
+            .certification
+            .clone()
+            .unwrap_or(Certification::Uncertified {
+                why: "no model asked (a record of an earlier version)".into(),
+            });
         v.disputed |= matches!(cert, Certification::ModelRejected { .. });
         v.certifications.insert(name.to_string(), cert);
     }

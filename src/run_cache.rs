@@ -12,8 +12,8 @@
 //! Append-only; the last record for a key wins; an unreadable cache is a
 //! warning and an empty cache.
 
-use crate::campaign::records::RunRecord;
 use crate::campaign::provenance::Expected;
+use crate::campaign::records::RunRecord;
 use crate::journal::{self, Journal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -104,17 +104,18 @@ mod tests {
     #[test]
     fn runs_are_found_again_by_their_key_only() {
         let dir = tempfile::tempdir().unwrap();
-        let defs = crate::checkers::load_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"),
-        )
-        .unwrap();
+        let defs =
+            crate::checkers::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"))
+                .unwrap();
         let z3 = defs.iter().find(|d| d.name == "z3").unwrap();
         let expected = |version: Option<&str>, time: f64| {
             let mut program = crate::campaign::provenance::identify(z3, dir.path(), false);
-            program.executable.get_or_insert(crate::campaign::provenance::FileId {
-                path: "/bin/z3".into(),
-                blake3: "00".into(),
-            });
+            program
+                .executable
+                .get_or_insert(crate::campaign::provenance::FileId {
+                    path: "/bin/z3".into(),
+                    blake3: "00".into(),
+                });
             program.version = version.map(str::to_string);
             Expected {
                 template: vec!["z3".into(), "{file}".into()],
@@ -126,10 +127,16 @@ mod tests {
                 unverified: false,
             }
         };
-        assert!(key("z3", &expected(None, 5.0), "b").is_none(), "no version, no key");
+        assert!(
+            key("z3", &expected(None, 5.0), "b").is_none(),
+            "no version, no key"
+        );
         let k = key("z3", &expected(Some("4"), 5.0), "b").unwrap();
         assert_ne!(Some(&k), key("z3", &expected(Some("5"), 5.0), "b").as_ref());
-        assert_ne!(Some(&k), key("z3", &expected(Some("4"), 10.0), "b").as_ref());
+        assert_ne!(
+            Some(&k),
+            key("z3", &expected(Some("4"), 10.0), "b").as_ref()
+        );
         let run: RunRecord = serde_json::from_str(
             r#"{"solver":"a","benchmark":"x","answer":"unsat","core":["a1"],"flags":[],"exit":"exit 0",
                 "timed_out":false,"memout":false,"late_answer":null,"wall":0.5,"cpu":0.5,"max_rss":0,
@@ -141,8 +148,15 @@ mod tests {
         assert!(c.put(&k, &run).is_none());
         let (c, _) = RunCache::open(dir.path());
         let got = c.get(&k, "ref-z3", "b.smt2").unwrap();
-        assert_eq!((got.solver.as_str(), got.benchmark.as_str()), ("ref-z3", "b.smt2"));
+        assert_eq!(
+            (got.solver.as_str(), got.benchmark.as_str()),
+            ("ref-z3", "b.smt2")
+        );
         assert_eq!(got.core, run.core);
-        assert_ne!(Some(k), key("z3", &expected(Some("4"), 5.0), "c"), "another benchmark");
+        assert_ne!(
+            Some(k),
+            key("z3", &expected(Some("4"), 5.0), "c"),
+            "another benchmark"
+        );
     }
 }

@@ -211,7 +211,9 @@ pub fn solve(
                     let bench = l.current.bench_hash(&e.id)?;
                     run_cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
                 });
-                let hit = key.as_ref().and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
+                let hit = key
+                    .as_ref()
+                    .and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
                 if let Some(mut rec) = hit {
                     rec.provenance = provenance;
                     if tx.send(rec).is_ok() {
@@ -228,14 +230,7 @@ pub fn solve(
                     continue;
                 }
                 let memout = is_memout(&out, c.memory);
-                let mut rec = record(
-                    &s.name,
-                    &e.id,
-                    &out,
-                    memout,
-                    version,
-                    s.def.answer_stream,
-                );
+                let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
                 rec.timing = Some(Timing::of(&out, slot));
                 rec.provenance = provenance;
                 if let (Some(k), Some(cache)) = (&key, cache) {

@@ -7,10 +7,10 @@
 //! keeps its certification.
 
 use coreval::campaign::certification::Certification;
+use coreval::campaign::context::Context;
 use coreval::campaign::pair::{PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
-use coreval::campaign::context::Context;
 use coreval::campaign::{Campaign, Loaded};
 use coreval::pipeline::{self, Stages};
 use std::path::Path;
@@ -44,13 +44,25 @@ fn campaign(benchmarks: &[&str], extra: &str) -> (tempfile::TempDir, Campaign) {
 }
 
 fn run(c: &Campaign) -> coreval::check::CheckSummary {
-    let all = Stages { name: true, solve: true, check: true, score: false };
+    let all = Stages {
+        name: true,
+        solve: true,
+        check: true,
+        score: false,
+    };
     pipeline::run_to_end(c, all).unwrap().check.unwrap()
 }
 
 /// A context that reads the journals (judging needs no stage).
 fn context(c: &Campaign) -> Context {
-    Context::load(c.clone(), Stages { score: true, ..Stages::default() }).unwrap()
+    Context::load(
+        c.clone(),
+        Stages {
+            score: true,
+            ..Stages::default()
+        },
+    )
+    .unwrap()
 }
 
 fn pairs(c: &Campaign) -> Vec<PairVerdict> {
@@ -58,7 +70,9 @@ fn pairs(c: &Campaign) -> Vec<PairVerdict> {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS)).unwrap().0
+    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS))
+        .unwrap()
+        .0
 }
 
 /// A shipped definition with `{checkers}` made absolute.
@@ -102,9 +116,19 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     }
     // The default policy: validated by z3 and yices, the bogus vote a dispute.
     for p in pairs(&c) {
-        assert_eq!(p.pair.verdict, Verdict::Validated, "{}: {:?}", p.pair.benchmark, p.checkers);
+        assert_eq!(
+            p.pair.verdict,
+            Verdict::Validated,
+            "{}: {:?}",
+            p.pair.benchmark,
+            p.checkers
+        );
         assert!(p.disputed, "{}", p.pair.benchmark);
-        assert_eq!(p.checkers["bogus"], CheckAnswer::Other, "a rejected model is not a sat vote");
+        assert_eq!(
+            p.checkers["bogus"],
+            CheckAnswer::Other,
+            "a rejected model is not a sat vote"
+        );
         assert_eq!(p.certifications["bogus"].label(), "model-rejected");
         assert_eq!(p.refutation, None);
     }
@@ -115,7 +139,11 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     assert_eq!(ev.len(), 2, "disputed pairs carry evidence");
     for e in &ev {
         let b = e.checkers.iter().find(|k| k.checker == "bogus").unwrap();
-        assert!(b.certification.as_deref().unwrap().starts_with("model-rejected by coreval: assertion"));
+        assert!(b
+            .certification
+            .as_deref()
+            .unwrap()
+            .starts_with("model-rejected by coreval: assertion"));
     }
     // Unanimous: the bogus vote is no sat either, so nothing is refuted.
     c.config.check.policy = Policy::Unanimous;
@@ -142,7 +170,10 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     assert_eq!(s.cores, 4, "{s:?}");
     assert!(s.certification_cpu > 0.0);
     let first = checks(&c);
-    let sats: Vec<&CheckRecord> = first.iter().filter(|r| r.answer == CheckAnswer::Sat).collect();
+    let sats: Vec<&CheckRecord> = first
+        .iter()
+        .filter(|r| r.answer == CheckAnswer::Sat)
+        .collect();
     assert!(sats.len() >= 4, "{first:?}");
     for r in &sats {
         assert!(
@@ -155,21 +186,35 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     }
     for p in pairs(&c) {
         assert_eq!(p.pair.verdict, Verdict::Refuted, "{}", p.pair.benchmark);
-        assert_eq!(p.refutation.as_deref(), Some("certified"), "{}", p.pair.benchmark);
+        assert_eq!(
+            p.refutation.as_deref(),
+            Some("certified"),
+            "{}",
+            p.pair.benchmark
+        );
         assert!(!p.disputed);
     }
     // A fresh journal over the same cache: every answer is cached, and a
     // cached sat keeps its certification.
     std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
-    let s = pipeline::run_to_end(&c, Stages { check: true, ..Stages::default() })
-        .unwrap()
-        .check
-        .unwrap();
+    let s = pipeline::run_to_end(
+        &c,
+        Stages {
+            check: true,
+            ..Stages::default()
+        },
+    )
+    .unwrap()
+    .check
+    .unwrap();
     assert_eq!((s.ran, s.certified_sats), (0, 0), "{s:?}");
     let again = checks(&c);
     assert!(again.iter().all(|r| r.cached));
     for r in again.iter().filter(|r| r.answer == CheckAnswer::Sat) {
-        assert!(matches!(r.certification, Some(Certification::Certified { .. })));
+        assert!(matches!(
+            r.certification,
+            Some(Certification::Certified { .. })
+        ));
     }
     // A cached sat without a certification (an earlier version's) is asked again.
     let cache = dir.path().join(".cache/checks.jsonl");
@@ -185,10 +230,18 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     std::fs::write(&cache, stripped).unwrap();
     std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
     c.config.check.early_stop = false;
-    let s = pipeline::run_to_end(&c, Stages { check: true, ..Stages::default() })
-        .unwrap()
-        .check
-        .unwrap();
+    let s = pipeline::run_to_end(
+        &c,
+        Stages {
+            check: true,
+            ..Stages::default()
+        },
+    )
+    .unwrap()
+    .check
+    .unwrap();
     assert_eq!(s.certified_sats, sats.len(), "{s:?}");
-    assert!(pairs(&c).iter().all(|p| p.refutation.as_deref() == Some("certified")));
+    assert!(pairs(&c)
+        .iter()
+        .all(|p| p.refutation.as_deref() == Some("certified")));
 }

@@ -253,7 +253,11 @@ fn dropped_essential_assertion_is_refuted_and_named() {
     );
     // Early stop: the first `sat` decides, the other checker may be stopped;
     // the sat came with a model that satisfies the core.
-    assert!(r.stdout.contains("core refuted (certified): "), "{}", r.show());
+    assert!(
+        r.stdout.contains("core refuted (certified): "),
+        "{}",
+        r.show()
+    );
     assert!(r.line(DECLARED_SAT).starts_with("PASS sat"), "{}", r.show());
     let j = r.junit();
     assert_eq!((j.tests, j.failures, j.skipped), (2, 1, 0));

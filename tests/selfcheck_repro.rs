@@ -98,7 +98,11 @@ impl Run {
     }
     /// The printed solver command of `path`.
     fn solver_command(&self, path: &str) -> Vec<String> {
-        words(self.detail(path, "solver: $ ").strip_prefix("solver: $ ").unwrap())
+        words(
+            self.detail(path, "solver: $ ")
+                .strip_prefix("solver: $ ")
+                .unwrap(),
+        )
     }
 }
 
@@ -169,15 +173,20 @@ fn a_dropped_name_is_repeated_by_its_printed_commands() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let core = text.lines().find(|l| l.starts_with('(')).unwrap();
     let names = r.detail(PRIME, "names printed (4): ");
-    for n in core.trim_matches(|c| c == '(' || c == ')').split_whitespace() {
-        assert!(
-            names.contains(&format!("{n} ({PRIME}:")),
-            "{n} in {names}"
-        );
+    for n in core
+        .trim_matches(|c| c == '(' || c == ')')
+        .split_whitespace()
+    {
+        assert!(names.contains(&format!("{n} ({PRIME}:")), "{n} in {names}");
     }
     // The JUnit failure carries the same lines.
-    assert!(r.junit.contains("solver: $ tests/fixtures/fake-solvers/z3-drop-first.sh"));
-    assert!(r.junit.contains("checker yices answered sat: $ ") || r.junit.contains("checker cvc5 answered sat: $ "));
+    assert!(r
+        .junit
+        .contains("solver: $ tests/fixtures/fake-solvers/z3-drop-first.sh"));
+    assert!(
+        r.junit.contains("checker yices answered sat: $ ")
+            || r.junit.contains("checker cvc5 answered sat: $ ")
+    );
     // Nothing points into the deleted campaign.
     assert!(!r.stdout.contains("coreval-selfcheck-"), "{}", r.show());
 }
@@ -198,7 +207,9 @@ fn an_unknown_name_is_named_with_the_solver_stderr() {
         "{}",
         r.show()
     );
-    assert!(r.detail(PRIME, "names printed").contains("bogus (not an assertion name)"));
+    assert!(r
+        .detail(PRIME, "names printed")
+        .contains("bogus (not an assertion name)"));
     assert!(
         r.details(PRIME)
             .iter()
@@ -246,9 +257,14 @@ fn a_core_on_stderr_gets_the_answer_stream_hint() {
     ];
     let r = selfcheck(&[&args[..], &[PRIME]].concat());
     assert_eq!(r.code, 1, "{}", r.show());
-    assert!(r.line(PRIME).starts_with("FAIL unsat-no-core"), "{}", r.show());
     assert!(
-        r.stdout.contains("a core on stderr: run with --answer-stream both"),
+        r.line(PRIME).starts_with("FAIL unsat-no-core"),
+        "{}",
+        r.show()
+    );
+    assert!(
+        r.stdout
+            .contains("a core on stderr: run with --answer-stream both"),
         "{}",
         r.show()
     );
@@ -262,19 +278,44 @@ fn a_core_on_stderr_gets_the_answer_stream_hint() {
 #[test]
 fn a_huge_core_line_is_counted_once_and_a_cut_one_is_said_so() {
     let solver = fake("z3-fault.sh", " repeat 300000");
-    let base = ["--solver", &solver, "--no-references", "--checkers", "yices"];
+    let base = [
+        "--solver",
+        &solver,
+        "--no-references",
+        "--checkers",
+        "yices",
+    ];
     let r = selfcheck(&[&base[..], &[PRIME]].concat());
     assert_eq!(r.code, 1, "{}", r.show());
     assert!(r.line(PRIME).starts_with("FAIL ill-formed"), "{}", r.show());
-    assert_eq!(r.stdout.matches("listed 300000 times").count(), 1, "{}", r.show());
+    assert_eq!(
+        r.stdout.matches("listed 300000 times").count(),
+        1,
+        "{}",
+        r.show()
+    );
     assert!(!r.stdout.contains("listed twice"), "{}", r.show());
-    assert!(r.detail(PRIME, "names printed (300000): ").contains(") ×300000"));
-    assert!(r.stdout.len() < 20_000, "{} bytes of report", r.stdout.len());
+    assert!(r
+        .detail(PRIME, "names printed (300000): ")
+        .contains(") ×300000"));
+    assert!(
+        r.stdout.len() < 20_000,
+        "{} bytes of report",
+        r.stdout.len()
+    );
     // Cut at 1 MB: said so, a SKIP, and nothing was judged (exit 3).
     let r = selfcheck(&[&base[..], &["--output-cap", "1", PRIME]].concat());
     assert_eq!(r.code, 3, "{}", r.show());
-    assert!(r.line(PRIME).starts_with("SKIP truncated-output"), "{}", r.show());
-    assert!(r.stdout.contains("raise the cap with --output-cap MB"), "{}", r.show());
+    assert!(
+        r.line(PRIME).starts_with("SKIP truncated-output"),
+        "{}",
+        r.show()
+    );
+    assert!(
+        r.stdout.contains("raise the cap with --output-cap MB"),
+        "{}",
+        r.show()
+    );
     let out = run_words(&r.solver_command(PRIME));
     assert!(out.stdout.len() > 1 << 20, "{} bytes", out.stdout.len());
     assert!(r.junit.contains("truncated-output"));
@@ -293,7 +334,9 @@ fn a_padded_core_passes_without_repro_lines() {
     assert_eq!(r.code, 0, "{}", r.show());
     let line = r.line(PRIME);
     assert!(
-        line.starts_with("PASS validated") && line.contains("core 8/8") && line.contains("reduction 0 "),
+        line.starts_with("PASS validated")
+            && line.contains("core 8/8")
+            && line.contains("reduction 0 "),
         "{}",
         r.show()
     );
@@ -303,15 +346,32 @@ fn a_padded_core_passes_without_repro_lines() {
 #[test]
 fn a_relative_solver_path_runs_where_selfcheck_started() {
     let solver = "python3 tests/fixtures/selfcheck/solvers/mysolver.py {file}";
-    let r = selfcheck(&["--solver", solver, "--no-references", "--checkers", "yices", PRIME]);
+    let r = selfcheck(&[
+        "--solver",
+        solver,
+        "--no-references",
+        "--checkers",
+        "yices",
+        PRIME,
+    ]);
     assert_eq!(r.code, 0, "{}", r.show());
     assert!(r.line(PRIME).starts_with("PASS validated"), "{}", r.show());
     let drop = format!("{solver} drop");
-    let r = selfcheck(&["--solver", &drop, "--no-references", "--checkers", "yices", PRIME]);
+    let r = selfcheck(&[
+        "--solver",
+        &drop,
+        "--no-references",
+        "--checkers",
+        "yices",
+        PRIME,
+    ]);
     assert_eq!(r.code, 1, "{}", r.show());
     assert!(r.line(PRIME).starts_with("FAIL refuted"), "{}", r.show());
     let w = r.solver_command(PRIME);
-    assert_eq!(w[..2], ["python3", "tests/fixtures/selfcheck/solvers/mysolver.py"]);
+    assert_eq!(
+        w[..2],
+        ["python3", "tests/fixtures/selfcheck/solvers/mysolver.py"]
+    );
     assert_eq!(first_line(&run_words(&w)), "unsat");
     assert!(r.detail(PRIME, "| ").contains("mysolver: engine finished"));
     assert_eq!(checkers_repeat(&r, PRIME), ["sat"]);
@@ -328,9 +388,18 @@ fn a_wrapper_that_runs_z3_is_team_z3_by_observation() {
         PRIME,
     ]);
     assert_eq!(r.code, 1, "{}", r.show());
-    assert!(r.stderr.contains("(team mysolver.sh, z3; was seen running "), "{}", r.show());
+    assert!(
+        r.stderr
+            .contains("(team mysolver.sh, z3; was seen running "),
+        "{}",
+        r.show()
+    );
     assert!(r.stderr.contains("bin/z3 (checker z3)"), "{}", r.show());
-    assert!(r.stderr.contains("left out as the solver's team: z3;"), "{}", r.show());
+    assert!(
+        r.stderr.contains("left out as the solver's team: z3;"),
+        "{}",
+        r.show()
+    );
     assert!(r.line(PRIME).starts_with("FAIL refuted"), "{}", r.show());
     let used: Vec<String> = r.checker_commands(PRIME).into_iter().map(|c| c.0).collect();
     assert_eq!(used, ["yices"]);
@@ -357,10 +426,18 @@ fn edges_sat_confirmed_incremental_without_a_core_query_nothing_judged() {
         INCREMENTAL,
     ]);
     assert_eq!(r.code, 0, "{}", r.show());
-    assert!(r.line(SAT).starts_with("PASS sat-confirmed"), "{}", r.show());
+    assert!(
+        r.line(SAT).starts_with("PASS sat-confirmed"),
+        "{}",
+        r.show()
+    );
     // An incremental script is checked as it is (README, "Incremental and
     // assumption cores"); this one asks for no core, so nothing is judged.
-    assert!(r.line(INCREMENTAL).starts_with("SKIP no-unsat-query"), "{}", r.show());
+    assert!(
+        r.line(INCREMENTAL).starts_with("SKIP no-unsat-query"),
+        "{}",
+        r.show()
+    );
     // Skips only: exit 3.
     let r = selfcheck(&[
         "--solver",

@@ -58,7 +58,10 @@ impl Policy {
     /// shown beside it, never changes it): `smtcomp-2016` to `smtcomp-2018`
     /// (the last used through 2024).
     pub fn counts_uncertified_votes(self) -> bool {
-        matches!(self, Policy::Smtcomp2016 | Policy::Smtcomp2017 | Policy::Smtcomp2018)
+        matches!(
+            self,
+            Policy::Smtcomp2016 | Policy::Smtcomp2017 | Policy::Smtcomp2018
+        )
     }
 }
 

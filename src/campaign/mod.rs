@@ -9,8 +9,8 @@
 //! ([`context::Context`], checked by [`preflight`]) is built once, before
 //! any stage, and passed down to them as [`Loaded`].
 
-mod config;
 pub mod certification;
+mod config;
 pub mod config_lines;
 pub mod context;
 pub mod current;

@@ -168,7 +168,10 @@ impl CheckRecord {
     /// "Certified refutations").
     pub fn counted(&self, policy: crate::campaign::policy::Policy) -> CheckAnswer {
         use crate::campaign::certification::Certification;
-        let rejected = matches!(self.certification, Some(Certification::ModelRejected { .. }));
+        let rejected = matches!(
+            self.certification,
+            Some(Certification::ModelRejected { .. })
+        );
         if self.answer == CheckAnswer::Sat && rejected && !policy.counts_uncertified_votes() {
             CheckAnswer::Other
         } else {

@@ -221,9 +221,17 @@ mod tests {
         assert!(c.put(&sat).is_none());
         let (c, _) = Cache::open(dir.path());
         let k = key_for(Some("1"), "aa", 20.0);
-        assert!(c.get("h", "z3", k.as_deref()).is_some(), "minimality may use it");
-        assert!(c.get_vote("h", "z3", k.as_deref()).is_none(), "validation asks again");
-        sat.certification = Some(crate::campaign::certification::Certification::Certified { by: "coreval".into() });
+        assert!(
+            c.get("h", "z3", k.as_deref()).is_some(),
+            "minimality may use it"
+        );
+        assert!(
+            c.get_vote("h", "z3", k.as_deref()).is_none(),
+            "validation asks again"
+        );
+        sat.certification = Some(crate::campaign::certification::Certification::Certified {
+            by: "coreval".into(),
+        });
         assert!(c.put(&sat).is_none());
         let (c, _) = Cache::open(dir.path());
         assert!(c.get_vote("h", "z3", k.as_deref()).is_some());

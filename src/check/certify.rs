@@ -36,11 +36,21 @@ pub fn certify(
     let uncertified = |why: String| Certification::Uncertified { why };
     let script = match std::fs::read(core) {
         Ok(s) => s,
-        Err(e) => return (uncertified(format!("cannot read {}: {e}", core.display())), 0.0),
+        Err(e) => {
+            return (
+                uncertified(format!("cannot read {}: {e}", core.display())),
+                0.0,
+            )
+        }
     };
     let asking = match model_script(c, k, file) {
         Ok(p) => p,
-        Err(e) => return (uncertified(format!("cannot write the model script: {e:#}")), 0.0),
+        Err(e) => {
+            return (
+                uncertified(format!("cannot write the model script: {e:#}")),
+                0.0,
+            )
+        }
     };
     let mut def = k.clone();
     // The model options take the place of the core options in this run.
@@ -57,13 +67,29 @@ pub fn certify(
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
     };
     let why = match model::check(&script, env) {
-        ModelCheck::Satisfies => return (Certification::Certified { by: BY_COREVAL.into() }, cpu),
+        ModelCheck::Satisfies => {
+            return (
+                Certification::Certified {
+                    by: BY_COREVAL.into(),
+                },
+                cpu,
+            )
+        }
         ModelCheck::Violates { assertion, text } => {
             let why = format!("assertion {assertion} is false under the model: {text}");
-            return (Certification::ModelRejected { by: BY_COREVAL.into(), why }, cpu);
+            return (
+                Certification::ModelRejected {
+                    by: BY_COREVAL.into(),
+                    why,
+                },
+                cpu,
+            );
         }
         ModelCheck::Incomplete { missing } => {
-            format!("the model leaves out {} and the defaults do not fit", missing.join(", "))
+            format!(
+                "the model leaves out {} and the defaults do not fit",
+                missing.join(", ")
+            )
         }
         ModelCheck::Unsupported(what) => format!("not evaluated ({what})"),
         ModelCheck::Unreadable(e) => return (uncertified(format!("no model: {e}")), cpu),
@@ -149,7 +175,16 @@ fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::R
     let dir = c.cores_dir().join("models");
     std::fs::create_dir_all(&dir)?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
-    let tag: String = tag.chars().map(|ch| if ch.is_ascii_alphanumeric() || ch == '-' { ch } else { '_' }).collect();
+    let tag: String = tag
+        .chars()
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || ch == '-' {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .collect();
     let path = dir.join(format!("{stem}.{tag}.smt2"));
     let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
     std::io::Write::write_all(&mut tmp, bytes)?;
@@ -173,7 +208,12 @@ fn by_checker(
     };
     let path = match write_beside(c, core, &format!("defs-{}", j.name), text.as_bytes()) {
         Ok(p) => p,
-        Err(e) => return (Err(format!("nothing (cannot write the script: {e:#})")), 0.0),
+        Err(e) => {
+            return (
+                Err(format!("nothing (cannot write the script: {e:#})")),
+                0.0,
+            )
+        }
     };
     let spec = crate::campaign::solvers::spec_for(j, &path, c, c.checker_time, false);
     let out = runner::run(&spec, cancel);
@@ -181,10 +221,14 @@ fn by_checker(
     let (a, note) = super::classify_output(&p);
     let shown = crate::campaign::records::relative_to(&path.display().to_string(), &c.dir);
     let r = match (a, out.timed_out) {
-        (crate::campaign::policy::CheckAnswer::Sat, false) => Ok(Certification::Certified { by: j.name.clone() }),
+        (crate::campaign::policy::CheckAnswer::Sat, false) => {
+            Ok(Certification::Certified { by: j.name.clone() })
+        }
         (crate::campaign::policy::CheckAnswer::Unsat, false) => Ok(Certification::ModelRejected {
             by: j.name.clone(),
-            why: format!("the core's assertions with the model's values as definitions are unsat ({shown})"),
+            why: format!(
+                "the core's assertions with the model's values as definitions are unsat ({shown})"
+            ),
         }),
         _ if out.timed_out => Err("nothing in time".into()),
         _ => Err(note.unwrap_or_else(|| answer_name(p.answer))),
@@ -198,7 +242,12 @@ fn by_checker(
 /// `None` when the script cannot be read.
 pub fn with_model(script: &[u8], entries: &[Sexp]) -> Option<String> {
     let cmds = model::sexp::parse_all(script).ok()?;
-    let name = |d: &Sexp| d.list().and_then(|v| v.get(1)).and_then(Sexp::sym).map(str::to_string);
+    let name = |d: &Sexp| {
+        d.list()
+            .and_then(|v| v.get(1))
+            .and_then(Sexp::sym)
+            .map(str::to_string)
+    };
     let mut known: HashSet<String> = HashSet::new();
     for c in &cmds {
         if let Some(n) = name(c) {
@@ -208,7 +257,10 @@ pub fn with_model(script: &[u8], entries: &[Sexp]) -> Option<String> {
     }
     let defined: std::collections::HashMap<String, &Sexp> =
         entries.iter().filter_map(|e| Some((name(e)?, e))).collect();
-    let mut aux: Vec<&Sexp> = entries.iter().filter(|e| name(e).is_some_and(|n| !known.contains(&n))).collect();
+    let mut aux: Vec<&Sexp> = entries
+        .iter()
+        .filter(|e| name(e).is_some_and(|n| !known.contains(&n)))
+        .collect();
     let mut out = String::new();
     for c in &cmds {
         let decl = matches!(c.head(), Some("declare-fun" | "declare-const"));
@@ -229,7 +281,9 @@ pub fn with_model(script: &[u8], entries: &[Sexp]) -> Option<String> {
 fn collect_names(t: &Sexp, into: &mut HashSet<String>) {
     let Some(v) = t.list() else { return };
     for w in v.windows(2) {
-        if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) = (&w[0], w[1].sym()) {
+        if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) =
+            (&w[0], w[1].sym())
+        {
             if k == ":named" {
                 into.insert(n.to_string());
             }
@@ -246,9 +300,11 @@ mod tests {
 
     #[test]
     fn model_values_replace_declarations_and_auxiliaries_come_first() {
-        let script = b"(set-logic QF_UF)(declare-sort U 0)(declare-fun u () U)(declare-fun p () Bool)\
+        let script =
+            b"(set-logic QF_UF)(declare-sort U 0)(declare-fun u () U)(declare-fun p () Bool)\
             (assert (! (= u u) :named a1))(check-sat)";
-        let model = "((declare-fun U!val!0 () U)(define-fun a1 () Bool true)(define-fun u () U U!val!0))";
+        let model =
+            "((declare-fun U!val!0 () U)(define-fun a1 () Bool true)(define-fun u () U U!val!0))";
         let e = model::entries(model).unwrap();
         let s = with_model(script, &e).unwrap();
         assert_eq!(

@@ -393,7 +393,9 @@ impl Run<'_> {
             .checkers
             .iter()
             .filter(|j| j.team != k.team && j.supports(&e.logic))
-            .filter(|j| crate::rebuild::Dialect::new(j.accepts_named, &j.unsupported_commands).is_none())
+            .filter(|j| {
+                crate::rebuild::Dialect::new(j.accepts_named, &j.unsupported_commands).is_none()
+            })
             .collect()
     }
 }
@@ -438,7 +440,14 @@ fn record_run(
     st.ran += 1;
     st.cpu += out.cpu;
     drop(st);
-    Some(to_record(h, k, current.version(&k.name, true), limit, out, dir))
+    Some(to_record(
+        h,
+        k,
+        current.version(&k.name, true),
+        limit,
+        out,
+        dir,
+    ))
 }
 
 /// The journal record of a finished checker run on core `h`; `dir` is the

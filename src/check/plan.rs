@@ -216,8 +216,7 @@ impl<'a> Plan<'a> {
                     rec.timing = None;
                     // The cached run's command named the other campaign's file.
                     rec.provenance = current.check_provenance(self.c, &k.name, &core);
-                    let counted =
-                        rec.counted(self.c.config.check.policy);
+                    let counted = rec.counted(self.c.config.check.policy);
                     answers.insert((h.clone(), k.name.clone()), counted);
                     records.push(rec);
                     out.cache_hits += 1;

@@ -3,12 +3,12 @@
 //! single-query track, given with `--starexec`) as the answer tracks did (`score::answers`), and write the
 //! same reports as for cores; the JSON rows add solved `sat` and `unsat`.
 
+use crate::campaign::context::{open, Stages};
+use crate::campaign::Loaded;
 use crate::cmd::exit;
 use crate::cmd::score_args::ScoreArgs;
 use crate::import::answers;
 use crate::report::{self, Exporter, Outputs};
-use crate::campaign::context::{open, Stages};
-use crate::campaign::Loaded;
 use crate::score::answers::{score_answers, AnswerPreset, AnswerRecord};
 use crate::score::division_map::DivisionMap;
 use crate::score::participants::Participants;

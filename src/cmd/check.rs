@@ -123,9 +123,15 @@ pub fn print_check_summary(
             b.benchmarks, b.from_cache, b.shrunk, b.cached, b.rejected, b.asked.ran, b.asked.cpu
         );
     }
-    let refuted: Vec<_> = pairs.iter().filter(|p| p.pair.verdict == crate::campaign::pair::Verdict::Refuted).collect();
+    let refuted: Vec<_> = pairs
+        .iter()
+        .filter(|p| p.pair.verdict == crate::campaign::pair::Verdict::Refuted)
+        .collect();
     if s.certified_sats > 0 || !refuted.is_empty() {
-        let certified = refuted.iter().filter(|p| p.refutation.as_deref() == Some("certified")).count();
+        let certified = refuted
+            .iter()
+            .filter(|p| p.refutation.as_deref() == Some("certified"))
+            .count();
         eprintln!(
             "certification: {} sat answer(s) asked for their models now ({:.1} s CPU); refuted cores: {} certified, {} uncertified",
             s.certified_sats,

@@ -153,7 +153,13 @@ fn header(s: &Setup) {
         .iter()
         .map(|(k, why)| format!("{why} (checker {k})"))
         .collect();
-    let none = |v: &[String]| if v.is_empty() { "none".into() } else { v.join(", ") };
+    let none = |v: &[String]| {
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(", ")
+        }
+    };
     eprintln!(
         "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
         s.benchmarks,
@@ -170,7 +176,9 @@ fn header(s: &Setup) {
         none(&s.references),
     );
     if let Some(b) = s.minimality_budget {
-        eprintln!("selfcheck: minimality of validated cores tested ({b} s of checker time per core)");
+        eprintln!(
+            "selfcheck: minimality of validated cores tested ({b} s of checker time per core)"
+        );
     }
 }
 
@@ -182,7 +190,12 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
     }
     print_report(report)?;
     if let Some(path) = &args.junit {
-        junit::write(path, &report.results, &report.setup.properties(), report.elapsed)?;
+        junit::write(
+            path,
+            &report.results,
+            &report.setup.properties(),
+            report.elapsed,
+        )?;
         eprintln!("JUnit XML: {}", path.display());
     }
     if let Some(d) = &report.workdir {
@@ -192,7 +205,10 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
         eprintln!("scrambled variants kept in {}", d.display());
     }
     if let Some(d) = &report.kept {
-        eprintln!("benchmarks and cores of the FAILs and SKIPs kept in {}", d.display());
+        eprintln!(
+            "benchmarks and cores of the FAILs and SKIPs kept in {}",
+            d.display()
+        );
     }
     Ok(exit_code(report))
 }

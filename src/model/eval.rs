@@ -114,7 +114,9 @@ impl Env {
                 }
             }
             "ite" => {
-                let [c, a, b] = args else { return Err(bad("ite")) };
+                let [c, a, b] = args else {
+                    return Err(bad("ite"));
+                };
                 let c = self.term(c, sc, depth)?.as_bool()?;
                 return self.term(if c { a } else { b }, sc, depth);
             }
@@ -155,7 +157,11 @@ impl Env {
             })
             .collect();
         let declared = |n: &str| self.elements.contains(n);
-        if names.iter().any(|a| names.iter().any(|b| a != b && !(declared(a) && declared(b)))) {
+        if names.iter().any(|a| {
+            names
+                .iter()
+                .any(|b| a != b && !(declared(a) && declared(b)))
+        }) {
             self.compared_abstract.set(true);
         }
     }
@@ -164,7 +170,9 @@ impl Env {
     /// defines with one parameter (yices), or `(_ as-array f)` (z3).
     fn array_fun(&self, a: &Sexp) -> Option<&Fun> {
         let name = match a {
-            Sexp::List(v) if v.len() == 3 && v[0].sym() == Some("_") && v[1].sym() == Some("as-array") => {
+            Sexp::List(v)
+                if v.len() == 3 && v[0].sym() == Some("_") && v[1].sym() == Some("as-array") =>
+            {
                 v[2].sym()?
             }
             _ => a.sym()?,
@@ -197,7 +205,9 @@ impl Env {
     }
 
     fn let_(&self, args: &[Sexp], sc: &mut Scope, depth: usize) -> Res<Value> {
-        let [binds, body] = args else { return Err(bad("let")) };
+        let [binds, body] = args else {
+            return Err(bad("let"));
+        };
         let mut new = Vec::new();
         for b in binds.list().ok_or_else(|| bad("let"))? {
             match b.list() {
@@ -220,7 +230,9 @@ impl Env {
             .map(|a| self.term(a, sc, depth))
             .collect::<Res<Vec<Value>>>()?;
         if h.len() == 3 && h[0].sym() == Some("as") && h[1].sym() == Some("const") {
-            let [v] = &vals[..] else { return Err(bad("const")) };
+            let [v] = &vals[..] else {
+                return Err(bad("const"));
+            };
             return Ok(Value::Array(Box::new(v.clone()), Vec::new()));
         }
         let (Some("_"), Some(op)) = (h.first().and_then(Sexp::sym), h.get(1).and_then(Sexp::sym))
@@ -235,11 +247,15 @@ impl Env {
             })
             .collect::<Option<Vec<u32>>>()
             .ok_or_else(|| Stuck::Unsupported(format!("{head}")))?;
-        let [x] = &vals[..] else { return unsupported(format!("{head}")) };
+        let [x] = &vals[..] else {
+            return unsupported(format!("{head}"));
+        };
         let (w, v) = x.as_bv()?;
         let bits = |v: &BigUint, from: u32, n: u32| (v >> from) & ((BigUint::from(1u8) << n) - 1u8);
         Ok(match (op, &idx[..]) {
-            ("extract", [i, j]) if j <= i && *i < w => Value::Bv(i - j + 1, bits(&v, *j, i - j + 1)),
+            ("extract", [i, j]) if j <= i && *i < w => {
+                Value::Bv(i - j + 1, bits(&v, *j, i - j + 1))
+            }
             ("zero_extend", [k]) => Value::Bv(w + k, v),
             ("sign_extend", [k]) => bv(w + k, signed(w, &v)),
             ("repeat", [k]) if *k > 0 => {
@@ -250,7 +266,11 @@ impl Env {
                 Value::Bv(w * k, r)
             }
             ("rotate_left" | "rotate_right", [k]) if w > 0 => {
-                let k = if op == "rotate_left" { k % w } else { (w - k % w) % w };
+                let k = if op == "rotate_left" {
+                    k % w
+                } else {
+                    (w - k % w) % w
+                };
                 let hi = bits(&v, 0, w - k) << k;
                 Value::Bv(w, hi | (&v >> (w - k)))
             }
@@ -281,13 +301,18 @@ fn literal(s: &str) -> Res<Value> {
         let num: BigInt = format!("{i}{f}").parse().map_err(|_| bad("decimal"))?;
         return Ok(Value::Real(BigRational::new(num, den)));
     }
-    s.parse::<BigInt>().map(Value::Int).map_err(|_| bad("numeral"))
+    s.parse::<BigInt>()
+        .map(Value::Int)
+        .map_err(|_| bad("numeral"))
 }
 
 /// `(_ bvN w)`.
 fn indexed_constant(args: &[Sexp]) -> Res<Value> {
     if let [Sexp::Atom(_, n), Sexp::Atom(TokenKind::Literal, w)] = args {
-        if let (Some(v), Ok(w)) = (n.strip_prefix("bv").and_then(|d| d.parse::<BigInt>().ok()), w.parse()) {
+        if let (Some(v), Ok(w)) = (
+            n.strip_prefix("bv").and_then(|d| d.parse::<BigInt>().ok()),
+            w.parse(),
+        ) {
             return Ok(bv(w, v));
         }
     }
@@ -300,7 +325,9 @@ fn default_of(sort: &Sexp) -> Res<Value> {
         Sexp::Atom(_, s) if s == "Bool" => Ok(Value::Bool(false)),
         Sexp::Atom(_, s) if s == "Int" => Ok(Value::Int(BigInt::zero())),
         Sexp::Atom(_, s) if s == "Real" => Ok(Value::Real(BigRational::zero())),
-        Sexp::List(v) if v.len() == 3 && v[0].sym() == Some("_") && v[1].sym() == Some("BitVec") => {
+        Sexp::List(v)
+            if v.len() == 3 && v[0].sym() == Some("_") && v[1].sym() == Some("BitVec") =>
+        {
             let w: u32 = v[2].to_string().parse().map_err(|_| bad("BitVec"))?;
             Ok(Value::Bv(w, BigUint::zero()))
         }
@@ -334,9 +361,10 @@ fn builtin(op: &str, v: Vec<Value>) -> Res<Value> {
             bool_of(r)
         }
         ("xor", [_, ..]) => bool_of(v.iter().try_fold(false, |acc, x| Ok(acc ^ x.as_bool()?))?),
-        ("=", [a, rest @ ..]) if !rest.is_empty() => {
-            bool_of(rest.iter().try_fold(true, |acc, b| Ok(acc && a.equals(b)?))?)
-        }
+        ("=", [a, rest @ ..]) if !rest.is_empty() => bool_of(
+            rest.iter()
+                .try_fold(true, |acc, b| Ok(acc && a.equals(b)?))?,
+        ),
         ("distinct", _) => {
             for i in 0..v.len() {
                 for j in i + 1..v.len() {
@@ -347,15 +375,18 @@ fn builtin(op: &str, v: Vec<Value>) -> Res<Value> {
             }
             bool_of(true)
         }
-        ("+", [_, ..]) => Ok(num(v.iter().try_fold(BigRational::zero(), |s, x| Ok(s + x.as_real()?))?)),
-        ("*", [_, ..]) => Ok(num(
-            v.iter()
-                .try_fold(BigRational::from_integer(1.into()), |s, x| Ok(s * x.as_real()?))?,
-        )),
+        ("+", [_, ..]) => Ok(num(v
+            .iter()
+            .try_fold(BigRational::zero(), |s, x| Ok(s + x.as_real()?))?)),
+        ("*", [_, ..]) => Ok(num(v
+            .iter()
+            .try_fold(BigRational::from_integer(1.into()), |s, x| {
+                Ok(s * x.as_real()?)
+            })?)),
         ("-", [a]) => Ok(num(-a.as_real()?)),
-        ("-", [a, rest @ ..]) => {
-            Ok(num(rest.iter().try_fold(a.as_real()?, |s, x| Ok(s - x.as_real()?))?))
-        }
+        ("-", [a, rest @ ..]) => Ok(num(rest
+            .iter()
+            .try_fold(a.as_real()?, |s, x| Ok(s - x.as_real()?))?)),
         ("/", [a, rest @ ..]) if !rest.is_empty() => {
             let mut r = a.as_real()?;
             for x in rest {
@@ -409,7 +440,10 @@ fn builtin(op: &str, v: Vec<Value>) -> Res<Value> {
             Some(r) => r,
             None => unsupported(format!("operator {op}")),
         },
-        (_, [a, b, rest @ ..]) if op.starts_with("bv") && matches!(op, "bvadd" | "bvmul" | "bvand" | "bvor" | "bvxor") => {
+        (_, [a, b, rest @ ..])
+            if op.starts_with("bv")
+                && matches!(op, "bvadd" | "bvmul" | "bvand" | "bvor" | "bvxor") =>
+        {
             let mut acc = bv_binary(op, &a.as_bv()?, &b.as_bv()?).ok_or_else(|| bad(op))??;
             for c in rest {
                 acc = bv_binary(op, &acc.as_bv()?, &c.as_bv()?).ok_or_else(|| bad(op))??;

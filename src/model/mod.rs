@@ -47,7 +47,10 @@ pub fn entries(text: &str) -> Result<Vec<Sexp>, String> {
         Ok(_) => return Err("no model in the output".into()),
         Err(_) => return boolector_lines(text),
     };
-    if items.iter().all(|i| i.head().is_none() && i.list().is_none()) {
+    if items
+        .iter()
+        .all(|i| i.head().is_none() && i.list().is_none())
+    {
         return boolector_lines(text);
     }
     let mut out = Vec::new();
@@ -57,7 +60,12 @@ pub fn entries(text: &str) -> Result<Vec<Sexp>, String> {
             Some("define-fun" | "declare-fun") => out.push(it.clone()),
             Some("model") | None => {
                 let inner = it.list().ok_or_else(|| format!("unexpected output {it}"))?;
-                out.extend(inner.iter().filter(|d| matches!(d.head(), Some("define-fun" | "declare-fun"))).cloned());
+                out.extend(
+                    inner
+                        .iter()
+                        .filter(|d| matches!(d.head(), Some("define-fun" | "declare-fun")))
+                        .cloned(),
+                );
             }
             Some(_) => return Err(format!("unexpected output {it}")),
         }
@@ -76,10 +84,21 @@ pub fn read_model(text: &str) -> Result<Env, String> {
                     .list()
                     .unwrap_or(&[])
                     .iter()
-                    .map(|p| p.list().and_then(|p| p.first()).and_then(Sexp::sym).map(str::to_string))
+                    .map(|p| {
+                        p.list()
+                            .and_then(|p| p.first())
+                            .and_then(Sexp::sym)
+                            .map(str::to_string)
+                    })
                     .collect::<Option<Vec<String>>>()
                     .ok_or_else(|| format!("malformed model entry {d}"))?;
-                env.funs.insert(name.to_string(), Fun { params, body: v[4].clone() });
+                env.funs.insert(
+                    name.to_string(),
+                    Fun {
+                        params,
+                        body: v[4].clone(),
+                    },
+                );
             }
             (Some("declare-fun"), Some(name)) => {
                 env.elements.insert(name.to_string());
@@ -97,7 +116,12 @@ fn boolector_lines(text: &str) -> Result<Vec<Sexp>, String> {
             .split_once(' ')
             .filter(|(_, b)| !b.is_empty() && b.bytes().all(|c| matches!(c, b'0' | b'1' | b'x')))
             .ok_or_else(|| format!("no model in the output (line `{line}`)"))?;
-        let def = format!("(define-fun {} () (_ BitVec {}) #b{})", crate::smtlib::symbol::quote(name), bits.len(), bits.replace('x', "0"));
+        let def = format!(
+            "(define-fun {} () (_ BitVec {}) #b{})",
+            crate::smtlib::symbol::quote(name),
+            bits.len(),
+            bits.replace('x', "0")
+        );
         out.extend(sexp::parse_all(def.as_bytes())?);
     }
     Ok(out)
@@ -128,13 +152,25 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
                     .filter_map(|p| p.list()?.first()?.sym().map(str::to_string))
                     .collect();
                 // The script's definition wins over the model's copy of it.
-                env.funs.insert(n, Fun { params, body: v[4].clone() });
+                env.funs.insert(
+                    n,
+                    Fun {
+                        params,
+                        body: v[4].clone(),
+                    },
+                );
             }
             (Some("assert"), _) if v.len() == 2 => {
                 named_terms(&v[1], &mut env);
                 asserts.push(&v[1]);
             }
-            (Some("declare-sort" | "set-logic" | "set-info" | "set-option" | "check-sat" | "exit" | "get-model" | "get-unsat-core"), _) => {}
+            (
+                Some(
+                    "declare-sort" | "set-logic" | "set-info" | "set-option" | "check-sat" | "exit"
+                    | "get-model" | "get-unsat-core",
+                ),
+                _,
+            ) => {}
             (Some(other), _) => return ModelCheck::Unsupported(format!("command {other}")),
             (None, _) => return ModelCheck::Unreadable("a command without a head".into()),
         }
@@ -147,7 +183,8 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
         let value = env.eval(a).and_then(|v| v.as_bool());
         let value = match value {
             Ok(_) if env.compared_abstract.get() => Err(Stuck::Unsupported(
-                "abstract values of an uninterpreted sort compared (they need not be distinct)".into(),
+                "abstract values of an uninterpreted sort compared (they need not be distinct)"
+                    .into(),
             )),
             v => v,
         };
@@ -158,11 +195,17 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
                 if missing.is_empty() {
                     let mut text = a.to_string();
                     if text.len() > 200 {
-                        let cut = (0..=200).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+                        let cut = (0..=200)
+                            .rev()
+                            .find(|i| text.is_char_boundary(*i))
+                            .unwrap_or(0);
                         text.truncate(cut);
                         text.push('…');
                     }
-                    return ModelCheck::Violates { assertion: i + 1, text };
+                    return ModelCheck::Violates {
+                        assertion: i + 1,
+                        text,
+                    };
                 }
                 incomplete.get_or_insert(missing);
             }
@@ -186,9 +229,17 @@ fn named_terms(t: &Sexp, env: &mut Env) {
     let Some(v) = t.list() else { return };
     if t.head() == Some("!") && v.len() >= 2 {
         for pair in v[2..].windows(2) {
-            if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) = (&pair[0], pair[1].sym()) {
+            if let (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) =
+                (&pair[0], pair[1].sym())
+            {
                 if k == ":named" {
-                    env.funs.insert(n.to_string(), Fun { params: Vec::new(), body: v[1].clone() });
+                    env.funs.insert(
+                        n.to_string(),
+                        Fun {
+                            params: Vec::new(),
+                            body: v[1].clone(),
+                        },
+                    );
                 }
             }
         }

@@ -14,8 +14,20 @@ const LIA: &str = "(set-logic QF_LIA)(declare-fun x () Int)(declare-fun y () Int
 
 #[test]
 fn integer_models_of_z3_and_cvc5() {
-    assert_eq!(run(LIA, "(\n (define-fun x () Int 5)\n (define-fun y () Int (- 1)))"), ModelCheck::Satisfies);
-    assert_eq!(run(LIA, "(model (define-fun y () Int (- 1)) (define-fun x () Int 5))"), ModelCheck::Satisfies);
+    assert_eq!(
+        run(
+            LIA,
+            "(\n (define-fun x () Int 5)\n (define-fun y () Int (- 1)))"
+        ),
+        ModelCheck::Satisfies
+    );
+    assert_eq!(
+        run(
+            LIA,
+            "(model (define-fun y () Int (- 1)) (define-fun x () Int 5))"
+        ),
+        ModelCheck::Satisfies
+    );
     match run(LIA, "((define-fun x () Int 5) (define-fun y () Int 2))") {
         ModelCheck::Violates { assertion, .. } => assert_eq!(assertion, 3),
         other => panic!("{other:?}"),
@@ -24,22 +36,49 @@ fn integer_models_of_z3_and_cvc5() {
 
 #[test]
 fn missing_symbols_are_completed_but_never_convict() {
-    let free_y = "(declare-fun x () Int)(declare-fun y () Int)(assert (> x 3))(assert (>= (* y y) 0))";
-    assert_eq!(run(free_y, "((define-fun x () Int 4))"), ModelCheck::Satisfies, "y = 0 fits");
-    assert!(matches!(run(LIA, "((define-fun x () Int 5))"), ModelCheck::Incomplete { .. }));
-    assert!(matches!(run(LIA, "((define-fun y () Int (- 1)))"), ModelCheck::Incomplete { .. }));
+    let free_y =
+        "(declare-fun x () Int)(declare-fun y () Int)(assert (> x 3))(assert (>= (* y y) 0))";
+    assert_eq!(
+        run(free_y, "((define-fun x () Int 4))"),
+        ModelCheck::Satisfies,
+        "y = 0 fits"
+    );
+    assert!(matches!(
+        run(LIA, "((define-fun x () Int 5))"),
+        ModelCheck::Incomplete { .. }
+    ));
+    assert!(matches!(
+        run(LIA, "((define-fun y () Int (- 1)))"),
+        ModelCheck::Incomplete { .. }
+    ));
 }
 
 #[test]
 fn reals_bitvectors_functions_arrays() {
     let real = "(declare-fun r () Real)(assert (< r (/ 1 3)))(assert (> (* 3 r) (- 1.0)))";
-    assert_eq!(run(real, "((define-fun r () Real (- (/ 2.0 9.0))))"), ModelCheck::Satisfies);
-    assert!(matches!(run(real, "((define-fun r () Real (/ 1.0 3.0)))"), ModelCheck::Violates { .. }));
+    assert_eq!(
+        run(real, "((define-fun r () Real (- (/ 2.0 9.0))))"),
+        ModelCheck::Satisfies
+    );
+    assert!(matches!(
+        run(real, "((define-fun r () Real (/ 1.0 3.0)))"),
+        ModelCheck::Violates { .. }
+    ));
     let bvs = "(declare-fun b () (_ BitVec 8))(assert (bvult #x05 b))\
         (assert (= ((_ extract 3 0) b) #b1110))(assert (= (concat #x0 ((_ extract 7 4) b)) (bvlshr b #x04)))";
-    assert_eq!(run(bvs, "((define-fun b () (_ BitVec 8) #x0e))"), ModelCheck::Satisfies);
-    assert_eq!(run(bvs, "b 0000111x\n"), ModelCheck::Satisfies, "boolector's lines");
-    assert!(matches!(run(bvs, "((define-fun b () (_ BitVec 8) (_ bv31 8)))"), ModelCheck::Violates { .. }));
+    assert_eq!(
+        run(bvs, "((define-fun b () (_ BitVec 8) #x0e))"),
+        ModelCheck::Satisfies
+    );
+    assert_eq!(
+        run(bvs, "b 0000111x\n"),
+        ModelCheck::Satisfies,
+        "boolector's lines"
+    );
+    assert!(matches!(
+        run(bvs, "((define-fun b () (_ BitVec 8) (_ bv31 8)))"),
+        ModelCheck::Violates { .. }
+    ));
     let uf = "(declare-sort U 0)(declare-fun f (Int) Int)(declare-fun u () U)(declare-fun v () U)\
         (declare-fun a () (Array Int Int))(assert (= (f 4) (- 2)))(assert (not (= u v)))(assert (= (select a 3) 5))";
     let z3 = "((declare-fun U!val!0 () U)(declare-fun U!val!1 () U)\
@@ -48,11 +87,21 @@ fn reals_bitvectors_functions_arrays() {
     assert_eq!(run(uf, z3), ModelCheck::Satisfies);
     let yices = "(model (define-fun f ((x!0 Int)) Int (- 2)) (define-fun u () U (as @const_3 U))\
         (define-fun v () U (as @const_4 U)) (define-fun a ((x!0 Int)) Int (ite (= x!0 3) 5 0)))";
-    assert!(matches!(run(uf, yices), ModelCheck::Unsupported(_)), "yices' abstract values compared");
+    assert!(
+        matches!(run(uf, yices), ModelCheck::Unsupported(_)),
+        "yices' abstract values compared"
+    );
     let arr = "(declare-fun a () (Array Int Int))(assert (= (select a 3) 5))";
-    assert_eq!(run(arr, yices), ModelCheck::Satisfies, "an array printed as a function");
+    assert_eq!(
+        run(arr, yices),
+        ModelCheck::Satisfies,
+        "an array printed as a function"
+    );
     let same = z3.replace("(define-fun v () U U!val!1)", "(define-fun v () U U!val!0)");
-    assert!(matches!(run(uf, &same), ModelCheck::Violates { assertion: 2, .. }));
+    assert!(matches!(
+        run(uf, &same),
+        ModelCheck::Violates { assertion: 2, .. }
+    ));
     // Abstract values of other solvers need not be distinct: no verdict on them.
     let bitwuzla = "((define-fun f ((x Int)) Int (- 2))(define-fun u () U (as @const_1 U))\
         (define-fun v () U (as @const_def1 U))(define-fun a () (Array Int Int) (store ((as const (Array Int Int)) 0) 3 5)))";
@@ -63,9 +112,21 @@ fn reals_bitvectors_functions_arrays() {
 #[test]
 fn unsupported_constructs_are_named() {
     let q = "(declare-fun x () Int)(assert (forall ((y Int)) (> (+ x y) y)))";
-    assert_eq!(run(q, "((define-fun x () Int 1))"), ModelCheck::Unsupported("quantifiers".into()));
+    assert_eq!(
+        run(q, "((define-fun x () Int 1))"),
+        ModelCheck::Unsupported("quantifiers".into())
+    );
     let s = "(declare-fun s () String)(assert (= (str.len s) 2))";
-    assert_eq!(run(s, "((define-fun s () String \"ab\"))"), ModelCheck::Unsupported("literal \"ab\"".into()));
-    assert!(matches!(run(LIA, "(error \"model is not available\")"), ModelCheck::Unreadable(_)));
-    assert!(matches!(run(LIA, "garbage here"), ModelCheck::Unreadable(_)));
+    assert_eq!(
+        run(s, "((define-fun s () String \"ab\"))"),
+        ModelCheck::Unsupported("literal \"ab\"".into())
+    );
+    assert!(matches!(
+        run(LIA, "(error \"model is not available\")"),
+        ModelCheck::Unreadable(_)
+    ));
+    assert!(matches!(
+        run(LIA, "garbage here"),
+        ModelCheck::Unreadable(_)
+    ));
 }

@@ -198,7 +198,14 @@ pub fn bv_binary(op: &str, a: &(u32, BigUint), b: &(u32, BigUint)) -> Option<Res
         "bvurem" => bv(w, urem(&ux, &uy)),
         "bvsdiv" => {
             let q = udiv(&sx.abs(), &sy.abs());
-            bv(w, if sx.is_negative() != sy.is_negative() { -q } else { q })
+            bv(
+                w,
+                if sx.is_negative() != sy.is_negative() {
+                    -q
+                } else {
+                    q
+                },
+            )
         }
         "bvsrem" => {
             let r = urem(&sx.abs(), &sy.abs());
@@ -275,10 +282,22 @@ mod tests {
     #[test]
     fn arrays_compare_by_content() {
         let a = Value::Array(Box::new(Value::Int(0.into())), Vec::new());
-        let s = a.clone().store(Value::Int(1.into()), Value::Int(0.into())).unwrap();
+        let s = a
+            .clone()
+            .store(Value::Int(1.into()), Value::Int(0.into()))
+            .unwrap();
         assert_eq!(s, a, "storing the default changes nothing");
-        let t = a.clone().store(Value::Int(1.into()), Value::Int(5.into())).unwrap();
-        assert_eq!(t.select(&Value::Int(1.into())).unwrap(), Value::Int(5.into()));
-        assert_eq!(t.select(&Value::Int(2.into())).unwrap(), Value::Int(0.into()));
+        let t = a
+            .clone()
+            .store(Value::Int(1.into()), Value::Int(5.into()))
+            .unwrap();
+        assert_eq!(
+            t.select(&Value::Int(1.into())).unwrap(),
+            Value::Int(5.into())
+        );
+        assert_eq!(
+            t.select(&Value::Int(2.into())).unwrap(),
+            Value::Int(0.into())
+        );
     }
 }

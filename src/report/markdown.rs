@@ -130,9 +130,11 @@ fn refutations(out: &mut String, rows: &[crate::score::result::SolverRefutations
     if rows.is_empty() {
         return;
     }
-    out.push_str("## Refutations and their certification
+    out.push_str(
+        "## Refutations and their certification
 
-");
+",
+    );
     out.push_str("A refutation is certified when a checker's `sat` came with a model that satisfies the core; a model-rejected `sat` never refutes under certification-aware policies (a dispute).\n\n");
     out.push_str("| solver | refuted | certified | uncertified | model-rejected sat |\n|---|---|---|---|---|\n");
     for r in rows {

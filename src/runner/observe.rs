@@ -85,7 +85,10 @@ fn children(pid: &str) -> Vec<libc::pid_t> {
     let mut out = Vec::new();
     for t in tasks.flatten() {
         if let Ok(text) = std::fs::read_to_string(t.path().join("children")) {
-            out.extend(text.split_whitespace().filter_map(|w| w.parse::<libc::pid_t>().ok()));
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|w| w.parse::<libc::pid_t>().ok()),
+            );
         }
     }
     out

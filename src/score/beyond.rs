@@ -46,7 +46,10 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
 pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRefutations> {
     let mut rows: BTreeMap<&str, crate::score::result::SolverRefutations> = BTreeMap::new();
     for p in pairs {
-        let rejected = p.certifications.values().any(|c| c.label() == "model-rejected");
+        let rejected = p
+            .certifications
+            .values()
+            .any(|c| c.label() == "model-rejected");
         if p.pair.verdict != Verdict::Refuted && !rejected {
             continue;
         }

@@ -268,7 +268,11 @@ pub fn work_folder(
     prefix: &str,
 ) -> Result<(Option<tempfile::TempDir>, PathBuf)> {
     if let Some(d) = workdir {
-        if d.exists() && std::fs::read_dir(d).map(|mut r| r.next().is_some()).unwrap_or(true) {
+        if d.exists()
+            && std::fs::read_dir(d)
+                .map(|mut r| r.next().is_some())
+                .unwrap_or(true)
+        {
             bail!("--workdir {} must be a new or empty folder", d.display());
         }
         std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;

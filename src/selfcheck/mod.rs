@@ -34,8 +34,8 @@ pub mod repro;
 pub mod team;
 mod words;
 
-pub use words::{solver_command, split_command};
 use words::{origin_for_people, shown_command};
+pub use words::{solver_command, split_command};
 
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
@@ -273,7 +273,9 @@ pub fn run(
         limits: Limits {
             time: Some(opts.timeout),
             checker_time: opts.checker_timeout,
-            output_cap_mb: opts.output_cap_mb.unwrap_or(Limits::default().output_cap_mb),
+            output_cap_mb: opts
+                .output_cap_mb
+                .unwrap_or(Limits::default().output_cap_mb),
             ..Limits::default()
         },
         check: Check {
@@ -309,7 +311,11 @@ pub fn run(
         score: false,
     };
     let ctx = crate::campaign::context::Context::load(c, stages(!inputs.is_empty(), false))?;
-    let declared = ctx.solver(SOLVER_NAME).context("no solver under test")?.runs.clone();
+    let declared = ctx
+        .solver(SOLVER_NAME)
+        .context("no solver under test")?
+        .runs
+        .clone();
     let solved = match inputs.is_empty() {
         true => None,
         false => Some(crate::pipeline::run(&ctx, None, None, cancel, quiet)?),
@@ -321,9 +327,15 @@ pub fn run(
     let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, &defs, &declared);
     config.solvers[0].teams = seen_teams;
     // Its notes are the setup's (`runs`, `excluded`).
-    let ctx = crate::campaign::context::Context::load(Campaign::from_config(&dir, config)?, stages(false, true))?;
+    let ctx = crate::campaign::context::Context::load(
+        Campaign::from_config(&dir, config)?,
+        stages(false, true),
+    )?;
     let c = &ctx.campaign;
-    let mut author = ctx.solver(SOLVER_NAME).context("no solver under test")?.clone();
+    let mut author = ctx
+        .solver(SOLVER_NAME)
+        .context("no solver under test")?
+        .clone();
     author.runs.extend(seen);
     let excluded: Vec<String> = checkers
         .iter()

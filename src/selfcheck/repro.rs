@@ -58,7 +58,9 @@ impl Repro<'_> {
     ) -> Result<Vec<String>> {
         let c = self.campaign;
         let mut out = Vec::new();
-        let named_src = c.named_dir().join(entry.output.as_deref().unwrap_or(input.id.as_str()));
+        let named_src = c
+            .named_dir()
+            .join(entry.output.as_deref().unwrap_or(input.id.as_str()));
         let named = self.keep.join(&input.id);
         copy(&named_src, &named)?;
         let (_, args) = self.author.def.command(&Invocation {

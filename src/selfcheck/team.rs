@@ -65,7 +65,10 @@ pub fn how(declared: bool, runs: &[(String, String)]) -> Option<String> {
 /// cost many times a whole selfcheck without references.
 pub fn references<'a>(checkers: &'a [SolverDef], team: &str) -> Vec<&'a SolverDef> {
     let mut picked: Vec<&SolverDef> = Vec::new();
-    for k in checkers.iter().filter(|k| k.produces_cores && k.team != team) {
+    for k in checkers
+        .iter()
+        .filter(|k| k.produces_cores && k.team != team)
+    {
         if !picked.iter().any(|p| p.team == k.team) {
             picked.push(k);
         }
@@ -88,12 +91,29 @@ mod tests {
                 .iter()
                 .map(|n| defs.iter().find(|d| d.name == *n).unwrap().clone())
                 .collect();
-            references(&ks, team).iter().map(|k| k.name.clone()).collect()
+            references(&ks, team)
+                .iter()
+                .map(|k| k.name.clone())
+                .collect()
         };
-        let all = ["bitwuzla", "boolector", "cvc4", "cvc5-py", "cvc5", "yices", "z3"];
+        let all = [
+            "bitwuzla",
+            "boolector",
+            "cvc4",
+            "cvc5-py",
+            "cvc5",
+            "yices",
+            "z3",
+        ];
         assert_eq!(pick(&all, "z3"), ["bitwuzla", "cvc4", "yices"]);
         assert_eq!(pick(&all, "cvc"), ["bitwuzla", "yices", "z3"]);
-        assert_eq!(pick(&["yices", "z3", "cvc5", "cvc4"], "z3"), ["yices", "cvc5"]);
-        assert!(pick(&["boolector"], "z3").is_empty(), "boolector prints no cores");
+        assert_eq!(
+            pick(&["yices", "z3", "cvc5", "cvc4"], "z3"),
+            ["yices", "cvc5"]
+        );
+        assert!(
+            pick(&["boolector"], "z3").is_empty(),
+            "boolector prints no cores"
+        );
     }
 }

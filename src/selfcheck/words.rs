@@ -51,4 +51,3 @@ pub fn split_command(s: &str) -> Result<Vec<String>> {
         None => bail!("--solver: unbalanced quotes or a trailing backslash in {s:?}"),
     }
 }
-

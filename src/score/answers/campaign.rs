@@ -31,7 +31,11 @@ fn record(l: &Loaded, r: &RunRecord) -> Option<AnswerRecord> {
         benchmark: r.benchmark.clone(),
         logic: b.logic.clone(),
         answer,
-        expected: b.status.as_deref().map(Answer::parse).filter(|a| a.decided()),
+        expected: b
+            .status
+            .as_deref()
+            .map(Answer::parse)
+            .filter(|a| a.decided()),
         status: RunStatus::of(r),
         cpu: r.cpu,
         wall: r.wall,

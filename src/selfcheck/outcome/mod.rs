@@ -262,7 +262,12 @@ pub fn classify(
     r.outcome = outcome;
     r.verdict = label;
     r.details.push(detail);
-    r.details.extend(pair.verdict.certifications.iter().map(|(k, c)| format!("{k}'s sat: {}", c.describe())));
+    r.details.extend(
+        pair.verdict
+            .certifications
+            .iter()
+            .map(|(k, c)| format!("{k}'s sat: {}", c.describe())),
+    );
     // A reduction is shown for a validated core only.
     if outcome == Outcome::Passed && p.verdict == Verdict::Validated {
         r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));
@@ -326,12 +331,14 @@ pub fn classify(
     }
     if has("answer-on-stderr") {
         r.details.push(
-            "the answer is on stderr: run with --answer-stream stderr (or both) to read it there".into(),
+            "the answer is on stderr: run with --answer-stream stderr (or both) to read it there"
+                .into(),
         );
     }
     if has("core-on-stderr") {
         r.details.push(
-            "unsat on stdout, and a core on stderr: run with --answer-stream both to read it there".into(),
+            "unsat on stdout, and a core on stderr: run with --answer-stream both to read it there"
+                .into(),
         );
     }
     if !run.errors.is_empty() && run.answer != Answer::Error {

@@ -389,6 +389,11 @@ fn a_cut_core_is_said_so_and_not_validated_cores_show_no_reduction() {
     let r = run(Answer::Unsat, Some(&["a1"]));
     let v = verdict("s", Verdict::NotValidated, Some(1), &[]);
     assert_eq!(classify_one(&e, &r, &v, &[], false).reduction, None);
-    let v = verdict("s", Verdict::Validated, Some(1), &[("z3", CheckAnswer::Unsat)]);
+    let v = verdict(
+        "s",
+        Verdict::Validated,
+        Some(1),
+        &[("z3", CheckAnswer::Unsat)],
+    );
     assert_eq!(classify_one(&e, &r, &v, &[], false).reduction, Some(2));
 }
