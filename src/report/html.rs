@@ -242,30 +242,12 @@ fn titled_table(out: &mut String, title: &str, t: &Table) {
 
 fn recognitions(out: &mut String, r: &Recognitions) {
     out.push_str("<section id=\"recognitions\"><h2>Track-wide recognitions</h2>");
-    let sections = [
-        (
-            "Competitive divisions won",
-            r.divisions_won.as_ref().map(table::divisions_won),
-        ),
-        (
-            "Biggest lead",
-            r.biggest_lead.as_ref().map(table::biggest_lead),
-        ),
-        (
-            "Largest contribution",
-            r.largest_contribution
-                .as_ref()
-                .map(table::largest_contribution),
-        ),
-        (
-            "Best overall",
-            r.best_overall.as_ref().map(table::best_overall),
-        ),
-    ];
-    for (title, t) in sections {
-        if let Some(t) = t {
-            titled_table(out, title, &t);
-        }
+    let won = r
+        .divisions_won
+        .as_ref()
+        .map(|w| ("Competitive divisions won", table::divisions_won(w)));
+    for (title, t) in won.into_iter().chain(table::later_recognitions(r)) {
+        titled_table(out, title, &t);
     }
     out.push_str("</section>");
 }

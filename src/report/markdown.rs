@@ -90,28 +90,10 @@ fn recognitions(out: &mut String, r: &Recognitions) {
         }
         out.push('\n');
     }
-    let sections = [
-        (
-            "Biggest lead",
-            r.biggest_lead.as_ref().map(table::biggest_lead),
-        ),
-        (
-            "Largest contribution",
-            r.largest_contribution
-                .as_ref()
-                .map(table::largest_contribution),
-        ),
-        (
-            "Best overall",
-            r.best_overall.as_ref().map(table::best_overall),
-        ),
-    ];
-    for (title, t) in sections {
-        if let Some(t) = t {
-            let _ = writeln!(out, "## {title}\n");
-            table(out, &t);
-            out.push('\n');
-        }
+    for (title, t) in table::later_recognitions(r) {
+        let _ = writeln!(out, "## {title}\n");
+        table(out, &t);
+        out.push('\n');
     }
 }
 

@@ -6,7 +6,7 @@
 //! number it stands for.
 
 use crate::score::result::{
-    Contribution, DivisionsWon, Lead, ModeScore, Overall, PerMode, SolverBeyond,
+    Contribution, DivisionsWon, Lead, ModeScore, Overall, PerMode, Recognitions, SolverBeyond,
 };
 
 use super::fmt_num;
@@ -287,6 +287,22 @@ pub fn validators(v: &[crate::campaign::validators::DivisionValidators]) -> Tabl
             })
             .collect(),
     }
+}
+
+/// The track-wide recognitions after the divisions won, in report order,
+/// each with its title (absent ones left out).
+pub fn later_recognitions(r: &Recognitions) -> Vec<(&'static str, Table)> {
+    [
+        ("Biggest lead", r.biggest_lead.as_ref().map(biggest_lead)),
+        (
+            "Largest contribution",
+            r.largest_contribution.as_ref().map(largest_contribution),
+        ),
+        ("Best overall", r.best_overall.as_ref().map(best_overall)),
+    ]
+    .into_iter()
+    .filter_map(|(title, t)| Some((title, t?)))
+    .collect()
 }
 
 pub fn beyond(rows: &[SolverBeyond]) -> Table {
