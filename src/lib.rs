@@ -10,6 +10,7 @@ pub mod campaign;
 pub mod check;
 pub mod checkers;
 pub mod cmd;
+pub mod csv_table;
 pub mod evidence;
 pub mod import;
 pub mod journal;

@@ -518,7 +518,7 @@ fn starexec_csv_with_missing_columns() {
             .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "jobs/job.csv: missing required column `cpu time`"
+        "jobs/job.csv:1: missing required column `cpu time` (a StarExec unsat-core job CSV has it)"
     );
     // Rows with cells missing (CRLF, as in the archives): each row is
     // reported with its line and skipped; the others are imported.
@@ -555,7 +555,7 @@ fn starexec_csv_truncated_or_binary() {
     // Nothing but garbage: no header to speak of.
     let e = format!("{:#}", import(b"\x89PNG\r\n\x1a\n\0\0").unwrap_err());
     assert!(
-        e.starts_with("jobs/job.csv: cannot read the header line: "),
+        e.starts_with("jobs/job.csv:1: cannot read the header line: "),
         "{e}"
     );
     assert!(e.contains("line 1"), "{e}");

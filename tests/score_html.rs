@@ -131,7 +131,7 @@ fn missing_column_is_a_tool_error_naming_file_and_column() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(format!(
-            "{}: missing required column `number-of-assert-commands`",
+            "{}:1: missing required column `number-of-assert-commands`",
             csv.display()
         )));
 }

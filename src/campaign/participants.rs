@@ -9,7 +9,8 @@
 //! solver it was derived from; SMT-COMP 2026 ranks a derived solver only
 //! when it beats its base). Extra columns are ignored.
 
-use anyhow::{bail, Context, Result};
+use crate::csv_table::Table;
+use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -55,31 +56,17 @@ impl Participants {
 
     /// Parse a table; `label` names the source in messages.
     pub fn parse(text: &str, label: &str) -> Result<Self> {
-        let mut reader = csv::ReaderBuilder::new()
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
-        let headers = reader
-            .headers()
-            .with_context(|| format!("{label}: cannot read the header line"))?
-            .clone();
-        let find = |names: &[&str]| {
-            headers
-                .iter()
-                .position(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))
-        };
-        let col = |names: &[&str]| {
-            find(names)
-                .with_context(|| format!("{label}: line 1: missing required column `{}`", names[0]))
-        };
-        let (c_solver, c_team, c_comp) = (col(&["solver"])?, col(&["team"])?, col(&["competing"])?);
-        let c_display = find(&["display name", "display", "display_name", "name"]);
-        let c_base = find(&["derived from", "derived_from", "base"]);
+        let mut table = Table::new(text.as_bytes(), label)?;
+        let what = "a participants table has solver, team, competing";
+        let c_solver = table.column(&["solver"], what)?;
+        let c_team = table.column(&["team"], what)?;
+        let c_comp = table.column(&["competing"], what)?;
+        let c_display = table.find(&["display name", "display", "display_name", "name"]);
+        let c_base = table.find(&["derived from", "derived_from", "base"]);
         let mut rows = BTreeMap::new();
-        for (i, record) in reader.records().enumerate() {
-            let line = i + 2;
-            let record = record.with_context(|| format!("{label}: line {line}: bad CSV"))?;
-            let get = |c: usize| record.get(c).unwrap_or("").to_string();
+        for (line, record) in table.rows() {
+            let record = record.map_err(|m| anyhow!("{label}: line {line}: {m}"))?;
+            let get = |c: usize| Table::cell(&record, c).to_string();
             let solver = get(c_solver);
             if solver.is_empty() {
                 bail!("{label}: line {line}: empty solver name");
@@ -166,7 +153,7 @@ mod tests {
     #[test]
     fn errors_name_file_and_line() {
         let e = Participants::parse("solver,team\nA,T\n", "p.csv").unwrap_err();
-        assert!(format!("{e:#}").contains("p.csv: line 1: missing required column `competing`"));
+        assert!(format!("{e:#}").contains("p.csv:1: missing required column `competing`"));
         let e = Participants::parse("solver,team,competing\nA,T,maybe\n", "p.csv").unwrap_err();
         assert!(format!("{e:#}").contains("p.csv: line 2"));
     }

@@ -21,6 +21,7 @@ use super::config_lines::{where_is, Key};
 use super::division_map::DivisionMap;
 use super::Campaign;
 use crate::checkers::SolverDef;
+use crate::csv_table::Table;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -181,31 +182,15 @@ const COLUMNS: [&str; 4] = ["benchmark", "solver", "result", "expected"];
 /// The rows of a StarExec single-query job CSV; a row that names no logic
 /// (`<space>/<LOGIC>/…`) is refused with its line.
 fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let file = crate::regular::open(path)
+    let bytes = crate::regular::read(path)
         .with_context(|| format!("cannot read single-query results {}", path.display()))?;
-    let mut csv = csv::ReaderBuilder::new().flexible(true).from_reader(file);
-    let header = csv
-        .headers()
-        .with_context(|| format!("{}:1: cannot read the header", path.display()))?;
-    let mut col = [0; 4];
-    for (i, name) in COLUMNS.iter().enumerate() {
-        col[i] = header
-            .iter()
-            .position(|h| h.trim() == *name)
-            .with_context(|| {
-                format!(
-                    "{}:1: no column `{name}` (a StarExec job CSV has {})",
-                    path.display(),
-                    COLUMNS.join(", ")
-                )
-            })?;
-    }
+    let mut table = Table::new(&bytes, path.display())?;
+    let col = table.columns(COLUMNS, "a StarExec job CSV has it")?;
     let decided = |s: &str| matches!(s, "sat" | "unsat");
     let mut rows = Vec::new();
-    for (i, row) in csv.records().enumerate() {
-        let line = i + 2;
-        let row = row.with_context(|| format!("{}:{line}: unreadable row", path.display()))?;
-        let [benchmark, solver, result, expected] = col.map(|c| row.get(c).unwrap_or("").trim());
+    for (line, row) in table.rows() {
+        let row = row.map_err(|m| anyhow!("{}:{line}: {m}", path.display()))?;
+        let [benchmark, solver, result, expected] = col.map(|c| Table::cell(&row, c));
         let logic = benchmark
             .split('/')
             .nth(1)

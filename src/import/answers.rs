@@ -11,8 +11,9 @@
 
 use super::Issue;
 use crate::campaign::pair::RunStatus;
+use crate::csv_table::Table;
 use crate::score::answers::{Answer, AnswerRecord};
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -38,30 +39,13 @@ const REQUIRED: &[&str] = &[
 /// Read one StarExec job CSV of an answer track (gzipped or plain).
 pub fn starexec_file(path: &Path) -> Result<AnswerImport> {
     let bytes = super::smtcomp::read_maybe_gz(path)?;
-    let mut csv = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(&bytes[..]);
-    let header = csv
-        .headers()
-        .with_context(|| format!("{}: cannot read the header", path.display()))?
-        .clone();
-    let col: HashMap<&str, usize> = header
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h.trim(), i))
-        .collect();
+    let mut table = Table::new(&bytes, path.display())?;
+    let mut col: HashMap<&str, usize> = HashMap::new();
     for c in REQUIRED {
-        if !col.contains_key(c) {
-            bail!(
-                "{}:1: no column `{c}` (an answer-track job CSV has: {})",
-                path.display(),
-                REQUIRED.join(", ")
-            );
-        }
+        col.insert(c, table.column(&[c], "an answer-track job CSV has it")?);
     }
     let mut out = AnswerImport::default();
-    for (i, row) in csv.records().enumerate() {
-        let line = i as u64 + 2;
+    for (line, row) in table.rows() {
         let issue = |message: String| Issue {
             file: path.to_path_buf(),
             line: Some(line),
@@ -69,8 +53,8 @@ pub fn starexec_file(path: &Path) -> Result<AnswerImport> {
         };
         let row = match row {
             Ok(r) => r,
-            Err(e) => {
-                out.issues.push(issue(format!("unreadable row: {e}")));
+            Err(m) => {
+                out.issues.push(issue(m));
                 continue;
             }
         };

@@ -24,7 +24,8 @@
 
 use super::{Import, Issue};
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
-use anyhow::{bail, Context, Result};
+use crate::csv_table::Table;
+use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
@@ -59,55 +60,42 @@ pub fn import_reader(mut reader: impl Read, path: &Path) -> Result<Import> {
     reader
         .read_to_end(&mut bytes)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = Lines {
-        bytes: &bytes,
-        pos: 0,
-        line: 1,
-    };
-    let mut rdr = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(&bytes[..]);
-    let headers = rdr
-        .headers()
-        .with_context(|| format!("{}: cannot read the header line", path.display()))?
-        .clone();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for (i, h) in headers.iter().enumerate() {
-        index.insert(h.trim(), i);
-    }
-    // REVISED_x overrides x
-    let revised: Vec<(String, usize)> = index
-        .iter()
-        .filter_map(|(h, &i)| h.strip_prefix("REVISED_").map(|base| (base.to_string(), i)))
+    let mut table = Table::new(&bytes, path.display())?;
+    // Column names as `Table` matches them: ASCII case ignored.
+    let names: Vec<(usize, String)> = table
+        .names()
+        .map(|(i, h)| (i, h.to_ascii_lowercase()))
         .collect();
-    let mut cols: HashMap<String, usize> = index.iter().map(|(h, &i)| (h.to_string(), i)).collect();
-    cols.extend(revised);
+    let mut cols: HashMap<String, usize> = names.iter().map(|(i, h)| (h.clone(), *i)).collect();
+    // REVISED_x overrides x
+    cols.extend(names.iter().filter_map(|(i, h)| {
+        h.strip_prefix("revised_")
+            .map(|base| (base.to_string(), *i))
+    }));
     for req in REQUIRED {
         if !cols.contains_key(*req) {
-            bail!("{}: missing required column `{}`", path.display(), req);
+            table.column(&[req], "a StarExec unsat-core job CSV has it")?;
         }
     }
-    let checkers: Vec<usize> = headers
+    let checkers: Vec<usize> = names
         .iter()
-        .enumerate()
-        .filter(|(_, h)| h.trim().starts_with(CHECKER_PREFIX))
-        .map(|(i, _)| i)
+        .filter(|(_, h)| h.starts_with(CHECKER_PREFIX))
+        .map(|(i, _)| *i)
         .collect();
     let mut out = Import::default();
-    for record in rdr.records() {
+    for (line, record) in table.rows() {
+        let issue = |message: String| Issue {
+            file: path.to_path_buf(),
+            line: Some(line),
+            message,
+        };
         let record = match record {
             Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map(|p| lines.line_at(p.byte()));
-                out.issues.push(Issue {
-                    file: path.to_path_buf(),
-                    line,
-                    message: format!("unreadable CSV row: {e}"),
-                });
+            Err(message) => {
+                out.issues.push(issue(message));
                 continue;
             }
         };
-        let line = record.position().map_or(0, |p| lines.line_at(p.byte()));
         let r = Row {
             record: &record,
             cols: &cols,
@@ -115,60 +103,13 @@ pub fn import_reader(mut reader: impl Read, path: &Path) -> Result<Import> {
         match row(&r, &checkers) {
             Ok((mut rec, doubt)) => {
                 rec.origin = Some(format!("{}:{}", path.display(), line));
-                if let Some(message) = doubt {
-                    out.issues.push(Issue {
-                        file: path.to_path_buf(),
-                        line: Some(line),
-                        message,
-                    });
-                }
+                out.issues.extend(doubt.map(issue));
                 out.pairs.push(rec);
             }
-            Err(message) => out.issues.push(Issue {
-                file: path.to_path_buf(),
-                line: Some(line),
-                message,
-            }),
+            Err(message) => out.issues.push(issue(message)),
         }
     }
     Ok(out)
-}
-
-/// Line numbers of records. The csv crate's own are one short after a CRLF
-/// terminator (the SMT-COMP archives use CRLF) and after blank lines
-/// (BurntSushi/rust-csv#395, #208), so they are counted here from the
-/// record's byte offset.
-struct Lines<'a> {
-    bytes: &'a [u8],
-    /// Offset up to which line feeds are counted, and the line there.
-    pos: usize,
-    line: u64,
-}
-
-impl Lines<'_> {
-    /// 1-based line of the first byte at or after `byte` that is not a
-    /// line terminator: where the record starts. Lines end as records do,
-    /// with CRLF, LF or a lone CR. Records come in order, so
-    /// the counting resumes where it stopped.
-    fn line_at(&mut self, byte: u64) -> u64 {
-        let b = self.bytes;
-        let mut start = usize::try_from(byte).map_or(b.len(), |x| x.min(b.len()));
-        while start < b.len() && matches!(b[start], b'\r' | b'\n') {
-            start += 1;
-        }
-        if start < self.pos {
-            (self.pos, self.line) = (0, 1);
-        }
-        // A line ends with CRLF, LF or a lone CR, as a record does.
-        let span = &b[self.pos..start];
-        let lf = memchr::memchr_iter(b'\n', span).count();
-        let lone_cr = memchr::memchr_iter(b'\r', span)
-            .filter(|&i| span.get(i + 1) != Some(&b'\n'))
-            .count();
-        self.line += (lf + lone_cr) as u64;
-        self.pos = start;
-        self.line
-    }
 }
 
 /// One CSV row with its column index.
@@ -400,7 +341,7 @@ validation-check-sat-result_z3,validation-check-sat-result_cvc4,extra";
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "x/job.csv: missing required column `cpu time`"
+            "x/job.csv:1: missing required column `cpu time` (a StarExec unsat-core job CSV has it)"
         );
     }
 

@@ -210,7 +210,7 @@ pub fn check_generated(data: &[u8]) {
         let e = result.expect_err("a required column is missing");
         assert_eq!(
             e.to_string(),
-            format!("{FILE}: missing required column `{first}`")
+            format!("{FILE}:1: missing required column `{first}` (a StarExec unsat-core job CSV has it)")
         );
         return;
     }
