@@ -109,7 +109,8 @@ pub mod verdict_label {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
         let label = String::deserialize(d)?;
-        Verdict::from_label(&label).ok_or_else(|| D::Error::custom(format!("no verdict is called {label:?}")))
+        Verdict::from_label(&label)
+            .ok_or_else(|| D::Error::custom(format!("no verdict is called {label:?}")))
     }
 }
 
@@ -257,20 +258,31 @@ mod tests {
         let ill = Verdict::IllFormed {
             reason: IllFormed::NestedName,
         };
-        for v in [Verdict::Validated, Verdict::SatAnswer, Verdict::NoAnswer, ill] {
+        for v in [
+            Verdict::Validated,
+            Verdict::SatAnswer,
+            Verdict::NoAnswer,
+            ill,
+        ] {
             assert_eq!(Verdict::from_label(&v.label()), Some(v.clone()));
             let e = PairEvidence {
                 verdict: v.clone(),
                 ..Default::default()
             };
             let text = serde_json::to_string(&e).unwrap();
-            assert!(text.contains(&format!("\"verdict\":\"{}\"", v.label())), "{text}");
+            assert!(
+                text.contains(&format!("\"verdict\":\"{}\"", v.label())),
+                "{text}"
+            );
             let back: PairEvidence = serde_json::from_str(&text).unwrap();
             assert_eq!(back.verdict, v);
         }
         assert_eq!(Verdict::from_label("ill-formed:nonsense"), None);
         for s in [RunStatus::Complete, RunStatus::Timeout, RunStatus::Memout] {
-            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{}\"", s.label()));
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.label())
+            );
         }
     }
 }

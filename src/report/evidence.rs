@@ -34,7 +34,11 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
     for r in rows {
         let label = r.verdict.label();
         verdicts.insert(label.clone(), r.verdict.is_failure());
-        *counts.entry(&r.solver).or_default().entry(label).or_default() += 1;
+        *counts
+            .entry(&r.solver)
+            .or_default()
+            .entry(label)
+            .or_default() += 1;
     }
     out.push_str("<section id=\"overview\"><h2>Overview</h2>");
     if !counts.is_empty() {
