@@ -335,7 +335,7 @@ pub struct PairVerdict {
     /// For a refuted core: `certified` when a `sat` that counted comes with
     /// a model that satisfies the core, else `uncertified`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<String>,
+    pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
 /// What the report shows for a pair that did not pass (refuted, ill-formed,
@@ -373,7 +373,7 @@ pub struct PairEvidence {
     pub checkers: Vec<CheckerEvidence>,
     /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<String>,
+    pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
 /// One checker's run on a failed pair's core.

@@ -130,8 +130,8 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
 
 fn verdict_text(e: &PairEvidence) -> String {
     let mut v = e.verdict.label();
-    if let Some(r) = &e.refutation {
-        v.push_str(&format!(" ({r})"));
+    if let Some(r) = e.refutation {
+        v.push_str(&format!(" ({})", r.label()));
     }
     if e.disputed {
         v.push_str(" (disputed)");
