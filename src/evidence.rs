@@ -67,7 +67,7 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
         out.push(PairEvidence {
             solver: p.pair.solver.clone(),
             benchmark: p.pair.benchmark.clone(),
-            verdict: p.pair.verdict.label(),
+            verdict: p.pair.verdict.clone(),
             disputed: p.disputed,
             pending: p.pending,
             answer: run.map_or_else(String::new, |r| label(&r.answer)),

@@ -8,7 +8,7 @@
 //! core was confirmed by a checker of its producer's own team.
 
 use crate::answer::{self, Answer};
-use crate::campaign::certification::{refutation_label, Certification};
+use crate::campaign::certification::{Certification, Refutation};
 use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
 use crate::campaign::policy::{CheckAnswer, Decision};
@@ -158,7 +158,7 @@ fn certify(v: &mut PairVerdict, hash: &str, checks: &[CheckRecord]) {
             .filter(|(k, _)| v.checkers.get(*k) == Some(&CheckAnswer::Sat))
             .map(|(_, c)| Some(c.clone()))
             .collect::<Vec<_>>();
-        v.refutation = Some(refutation_label(counted.iter()).to_string());
+        v.refutation = Some(Refutation::of(counted.iter()));
     }
 }
 

@@ -6,7 +6,7 @@
 //! (a minimal core minus one member) are certified, and a cached `sat`
 //! keeps its certification.
 
-use coreval::campaign::certification::Certification;
+use coreval::campaign::certification::{Certification, Refutation};
 use coreval::campaign::context::Context;
 use coreval::campaign::pair::{PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
@@ -153,7 +153,7 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     c.config.check.policy = Policy::Smtcomp2016;
     for p in pairs(&c) {
         assert_eq!(p.pair.verdict, Verdict::Refuted);
-        assert_eq!(p.refutation.as_deref(), Some("uncertified"));
+        assert_eq!(p.refutation, Some(Refutation::Uncertified));
     }
 }
 
@@ -187,8 +187,8 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     for p in pairs(&c) {
         assert_eq!(p.pair.verdict, Verdict::Refuted, "{}", p.pair.benchmark);
         assert_eq!(
-            p.refutation.as_deref(),
-            Some("certified"),
+            p.refutation,
+            Some(Refutation::Certified),
             "{}",
             p.pair.benchmark
         );
@@ -243,5 +243,5 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     assert_eq!(s.certified_sats, sats.len(), "{s:?}");
     assert!(pairs(&c)
         .iter()
-        .all(|p| p.refutation.as_deref() == Some("certified")));
+        .all(|p| p.refutation == Some(Refutation::Certified)));
 }

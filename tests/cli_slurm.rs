@@ -6,6 +6,7 @@ mod common;
 
 use predicates::prelude::*;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 fn example(named: bool) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
@@ -128,4 +129,63 @@ fn merge_folds_shards_once() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a campaign folder"));
+}
+
+#[test]
+fn submit_and_status_refuse_a_broken_campaign_or_one_in_use_before_submitting() {
+    let (_t, dir) = example(true);
+    let config = dir.join("campaign.toml");
+    let good = std::fs::read_to_string(&config).unwrap();
+    let broken = good.replacen("[check]\n", "[check]\ncheckers = [\"z3\", \"nope\"]\n", 1);
+    let line = 1 + broken
+        .lines()
+        .position(|l| l.starts_with("checkers ="))
+        .unwrap();
+    std::fs::write(&config, &broken).unwrap();
+    let submit = |extra: &[&str]| {
+        common::cmd()
+            .args(["slurm", "submit"])
+            .arg(&dir)
+            .args(["--shards", "2"])
+            .args(extra)
+            .env("SLURM_CONF", "/nonexistent/slurm.conf")
+            .assert()
+            .code(2)
+    };
+    let at = format!("campaign.toml:{line}");
+    for extra in [&["--dry-run"][..], &[]] {
+        submit(extra).stderr(
+            predicate::str::contains(at.as_str())
+                .and(predicate::str::contains("no definition 'nope'")),
+        );
+    }
+    // The solve half needs no checker: what it submits can run.
+    common::cmd()
+        .args(["slurm", "submit"])
+        .arg(&dir)
+        .args(["--shards", "2", "--stage", "solve", "--dry-run"])
+        .assert()
+        .success();
+    // Status loads the same campaign (without starting anything).
+    std::fs::write(dir.join("slurm.json"), r#"{"shards":2,"submissions":[]}"#).unwrap();
+    let unknown = good.replacen("definition = \"z3\"", "definition = \"z9\"", 1);
+    let line = 1 + unknown.lines().position(|l| l.contains("\"z9\"")).unwrap();
+    std::fs::write(&config, &unknown).unwrap();
+    common::cmd()
+        .args(["slurm", "status"])
+        .arg(&dir)
+        .env("SLURM_CONF", "/nonexistent/slurm.conf")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("campaign.toml:{line}")));
+    std::fs::remove_file(dir.join("slurm.json")).unwrap();
+    // A campaign another coreval writes is not submitted.
+    std::fs::write(&config, &good).unwrap();
+    let held = coreval::lock::acquire_in(&dir, false, &AtomicBool::new(false)).unwrap();
+    submit(&[]).stderr(predicate::str::contains("in use by another coreval"));
+    drop(held);
+    assert!(
+        !dir.join("slurm.json").exists() && !dir.join("slurm").exists(),
+        "nothing was written"
+    );
 }

@@ -65,20 +65,43 @@ impl Policy {
     }
 }
 
-/// How a refutation stands, from the certifications of the `sat` votes
-/// that counted for it: `certified` when one of them is, else
-/// `uncertified`.
-pub fn refutation_label<'a>(sats: impl Iterator<Item = &'a Option<Certification>>) -> &'static str {
-    let mut any = false;
-    for c in sats {
-        any = true;
-        if matches!(c, Some(Certification::Certified { .. })) {
-            return "certified";
+/// How a refuted core's refutation stands (README, "Certified
+/// refutations"); serialised `certified`, `uncertified`, `no-sat-vote`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refutation {
+    /// A `sat` vote that counted came with a model that satisfies the core.
+    Certified,
+    /// `sat` votes counted, none of them certified.
+    Uncertified,
+    /// No `sat` vote counted.
+    NoSatVote,
+}
+
+impl Refutation {
+    /// From the certifications of the `sat` votes that counted for it:
+    /// certified when one of them is, else uncertified.
+    pub fn of<'a>(sats: impl Iterator<Item = &'a Option<Certification>>) -> Refutation {
+        let mut any = false;
+        for c in sats {
+            any = true;
+            if matches!(c, Some(Certification::Certified { .. })) {
+                return Refutation::Certified;
+            }
+        }
+        if any {
+            Refutation::Uncertified
+        } else {
+            Refutation::NoSatVote
         }
     }
-    if any {
-        "uncertified"
-    } else {
-        "no-sat-vote"
+
+    /// `certified`, `uncertified` or `no-sat-vote` (as serialised).
+    pub fn label(self) -> &'static str {
+        match self {
+            Refutation::Certified => "certified",
+            Refutation::Uncertified => "uncertified",
+            Refutation::NoSatVote => "no-sat-vote",
+        }
     }
 }

@@ -56,7 +56,8 @@ impl Context {
     }
 
     /// [`Context::load`] without starting the programs to see that they
-    /// can (tests of how the stages record a program that cannot start).
+    /// can (`slurm status`, which runs none; tests of how the stages record
+    /// a program that cannot start).
     pub fn load_unprobed(campaign: Campaign, stages: Stages) -> Result<Context> {
         Context::build(campaign, stages, false)
     }

@@ -68,6 +68,24 @@ impl Verdict {
         }
     }
 
+    /// The verdict a label names ([`Verdict::label`]'s inverse).
+    pub fn from_label(label: &str) -> Option<Verdict> {
+        use IllFormed::*;
+        let plain = [
+            Verdict::Validated,
+            Verdict::Refuted,
+            Verdict::NotValidated,
+            Verdict::Unchecked,
+            Verdict::UnsatNoCore,
+            Verdict::SatAnswer,
+            Verdict::Unknown,
+            Verdict::NoAnswer,
+        ];
+        let ill = [UnknownName, DuplicateName, NestedName, Empty, Unparsable]
+            .map(|reason| Verdict::IllFormed { reason });
+        plain.into_iter().chain(ill).find(|v| v.label() == label)
+    }
+
     /// True for the verdicts that rest on the checkers' answers, the ones a
     /// rules edition may re-judge from a [`CheckerTally`].
     pub fn is_checked_core(&self) -> bool {
@@ -75,6 +93,24 @@ impl Verdict {
             self,
             Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
         )
+    }
+}
+
+/// Serde of a verdict as its label (`refuted`, `ill-formed:unknown-name`):
+/// the form of the per-pair rows and the evidence list (`#[serde(with =
+/// "verdict_label")]`); journals keep the tagged form.
+pub mod verdict_label {
+    use super::Verdict;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.label())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Verdict, D::Error> {
+        let label = String::deserialize(d)?;
+        Verdict::from_label(&label)
+            .ok_or_else(|| D::Error::custom(format!("no verdict is called {label:?}")))
     }
 }
 
@@ -102,6 +138,15 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// `complete`, `timeout` or `memout` (as serialised).
+    pub fn label(self) -> &'static str {
+        match self {
+            RunStatus::Complete => "complete",
+            RunStatus::Timeout => "timeout",
+            RunStatus::Memout => "memout",
+        }
+    }
+
     /// How a recorded run ended: over the memory limit, at the time limit
     /// (also z3's own `timeout`), or by itself.
     pub fn of(r: &super::records::RunRecord) -> RunStatus {
@@ -207,6 +252,39 @@ mod tests {
         let back: PairRecord = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);
     }
+
+    #[test]
+    fn every_label_names_its_verdict() {
+        let ill = Verdict::IllFormed {
+            reason: IllFormed::NestedName,
+        };
+        for v in [
+            Verdict::Validated,
+            Verdict::SatAnswer,
+            Verdict::NoAnswer,
+            ill,
+        ] {
+            assert_eq!(Verdict::from_label(&v.label()), Some(v.clone()));
+            let e = PairEvidence {
+                verdict: v.clone(),
+                ..Default::default()
+            };
+            let text = serde_json::to_string(&e).unwrap();
+            assert!(
+                text.contains(&format!("\"verdict\":\"{}\"", v.label())),
+                "{text}"
+            );
+            let back: PairEvidence = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.verdict, v);
+        }
+        assert_eq!(Verdict::from_label("ill-formed:nonsense"), None);
+        for s in [RunStatus::Complete, RunStatus::Timeout, RunStatus::Memout] {
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.label())
+            );
+        }
+    }
 }
 
 /// A pair's verdict with the evidence behind it (`reports/pairs.jsonl`).
@@ -257,7 +335,7 @@ pub struct PairVerdict {
     /// For a refuted core: `certified` when a `sat` that counted comes with
     /// a model that satisfies the core, else `uncertified`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<String>,
+    pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
 /// What the report shows for a pair that did not pass (refuted, ill-formed,
@@ -267,8 +345,9 @@ pub struct PairVerdict {
 pub struct PairEvidence {
     pub solver: String,
     pub benchmark: String,
-    /// The verdict's label (`refuted`, `ill-formed:unknown-name`, …).
-    pub verdict: String,
+    /// The verdict, written as its label (`refuted`, `ill-formed:unknown-name`, …).
+    #[serde(with = "verdict_label")]
+    pub verdict: Verdict,
     pub disputed: bool,
     pub pending: bool,
     /// The run's answer, how it ended and its output flags.
@@ -294,7 +373,7 @@ pub struct PairEvidence {
     pub checkers: Vec<CheckerEvidence>,
     /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<String>,
+    pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
 /// One checker's run on a failed pair's core.

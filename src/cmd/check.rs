@@ -1,6 +1,7 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
+use crate::campaign::certification::Refutation;
 use crate::cmd::exit;
 use crate::pipeline::Stages;
 use anyhow::Result;
@@ -130,7 +131,7 @@ pub fn print_check_summary(
     if s.certified_sats > 0 || !refuted.is_empty() {
         let certified = refuted
             .iter()
-            .filter(|p| p.refutation.as_deref() == Some("certified"))
+            .filter(|p| p.refutation == Some(Refutation::Certified))
             .count();
         eprintln!(
             "certification: {} sat answer(s) asked for their models now ({:.1} s CPU); refuted cores: {} certified, {} uncertified",

@@ -2,8 +2,9 @@
 //! and check stages as Slurm job arrays, one task per shard, and follow
 //! them (see [`crate::slurm`]).
 
+use crate::campaign::context;
 use crate::campaign::Campaign;
-use crate::cmd::exit;
+use crate::cmd::{exit, interrupt};
 use crate::slurm::status::{self, ShardStatus, Work};
 use crate::slurm::{self, SlurmState, SubmitOptions};
 use anyhow::{bail, Context, Result};
@@ -123,10 +124,36 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
     Ok(abs)
 }
 
+/// The campaign at `dir` loaded for `stages` ([`context::Context::load`]: refused,
+/// with the config file and line, when it cannot work), with its notes
+/// printed; `probe`: start the programs to see that they can.
+fn load(dir: &Path, stages: context::Stages, probe: bool) -> Result<context::Context> {
+    let c = Campaign::load(dir)?;
+    let ctx = if probe {
+        context::Context::load(c, stages)?
+    } else {
+        context::Context::load_unprobed(c, stages)?
+    };
+    for n in &ctx.notes {
+        eprintln!("{n}");
+    }
+    Ok(ctx)
+}
+
+/// The stages the submitted tasks run.
+fn submitted_stages(a: &SubmitArgs) -> context::Stages {
+    context::Stages {
+        name: false,
+        solve: a.stage != Stages::Check,
+        check: a.stage != Stages::Solve,
+        score: a.stage != Stages::Solve && !a.no_score,
+    }
+}
+
 /// The work, refusing a campaign that has not been named yet.
-fn named_work(c: &Campaign) -> Result<Work> {
-    let campaign = &c.dir;
-    let work = Work::load(c)?;
+fn named_work(ctx: &context::Context) -> Result<Work> {
+    let campaign = &ctx.campaign.dir;
+    let work = Work::of(ctx)?;
     if work.benchmarks == 0 {
         bail!(
             "{} has no named benchmarks yet: name them once before submitting \
@@ -143,8 +170,20 @@ fn named_work(c: &Campaign) -> Result<Work> {
 
 fn submit(a: SubmitArgs) -> Result<u8> {
     let campaign = absolute(&a.campaign)?;
-    let camp = Campaign::load(&campaign)?;
-    let work = named_work(&camp)?;
+    // What the tasks would refuse is refused here, before anything is submitted.
+    let ctx = load(&campaign, submitted_stages(&a), true)?;
+    let work = named_work(&ctx)?;
+    // The journals are read (`--missing`) and slurm.json written under the
+    // campaign lock; a dry run writes nothing.
+    let _lock = if a.dry_run {
+        None
+    } else {
+        Some(crate::lock::acquire_in(
+            &campaign,
+            false,
+            interrupt::flag(),
+        )?)
+    };
     let previous = SlurmState::load(&campaign)?;
     let shards = match (a.shards, &previous) {
         (Some(n), _) => n,
@@ -162,7 +201,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     }
     let all: Vec<u32> = (0..shards).collect();
     let (mut solve, mut check) = if a.missing {
-        let st = status::shard_status(&camp, &work, shards, &BTreeMap::new())?;
+        let st = status::shard_status(&ctx.campaign, &work, shards, &BTreeMap::new())?;
         let s = status::missing_solve(&st);
         let c = if s.is_empty() {
             status::missing_check(&st)
@@ -224,7 +263,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
         score: !a.no_score,
         sbatch_args: a.sbatch,
     };
-    let sizing = slurm::sizing(&camp, &work, shards, max_array)?;
+    let sizing = slurm::sizing(&ctx, &work, shards, max_array);
     let jobs = slurm::plan(&campaign, &opts, &sizing);
     if a.dry_run {
         for j in &jobs {
@@ -288,14 +327,19 @@ fn status_cmd(a: StatusArgs) -> Result<u8> {
             slurm::STATE_FILE
         );
     };
-    let camp = Campaign::load(&campaign)?;
-    let work = Work::load(&camp)?;
+    // Only the solvers under test are needed: nothing is started.
+    let solve = context::Stages {
+        solve: true,
+        ..Default::default()
+    };
+    let ctx = load(&campaign, solve, false)?;
+    let work = Work::of(&ctx)?;
     let active = slurm::active_jobs(&state).unwrap_or_else(|e| {
         eprintln!("warning: cannot read the queue ({e:#}); showing the journals only");
         Vec::new()
     });
     let queue = slurm::queue_states(&state);
-    let st = status::shard_status(&camp, &work, state.shards, &queue)?;
+    let st = status::shard_status(&ctx.campaign, &work, state.shards, &queue)?;
     if a.json {
         let j = StatusJson {
             campaign: &campaign,

@@ -10,7 +10,7 @@
 use super::svg::esc;
 use crate::campaign::pair::PairEvidence;
 use crate::score::result::PairRow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// At most this many detail views (the overview still lists every pair).
@@ -28,25 +28,22 @@ code.cmd{font-size:12px;word-break:break-all}dl.kv dt{font-weight:600;float:left
 /// Pairs per solver and verdict, then the list of pairs to look at, then
 /// their detail views.
 pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
-    let mut counts: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
-    let mut verdicts = BTreeSet::new();
-    let failures: BTreeSet<&str> = rows
-        .iter()
-        .filter(|r| r.failure)
-        .map(|r| r.verdict.as_str())
-        .collect();
+    // Columns by label; each label names one verdict, failing or not.
+    let mut counts: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut verdicts: BTreeMap<String, bool> = BTreeMap::new();
     for r in rows {
+        let label = r.verdict.label();
+        verdicts.insert(label.clone(), r.verdict.is_failure());
         *counts
             .entry(&r.solver)
             .or_default()
-            .entry(&r.verdict)
+            .entry(label)
             .or_default() += 1;
-        verdicts.insert(r.verdict.as_str());
     }
     out.push_str("<section id=\"overview\"><h2>Overview</h2>");
     if !counts.is_empty() {
         out.push_str("<table class=\"sortable ov\"><thead><tr><th>solver</th><th>pairs</th>");
-        for v in &verdicts {
+        for v in verdicts.keys() {
             let _ = write!(out, "<th>{}</th>", esc(v));
         }
         out.push_str("</tr></thead><tbody>");
@@ -57,9 +54,9 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
                 "<tr><td>{}</td><td class=\"n\">{total}</td>",
                 esc(solver)
             );
-            for v in &verdicts {
+            for (v, failure) in &verdicts {
                 match per.get(v) {
-                    Some(n) if failures.contains(v) => {
+                    Some(n) if *failure => {
                         let _ = write!(out, "<td class=\"n bad\">{n}</td>");
                     }
                     Some(n) => {
@@ -132,9 +129,9 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
 }
 
 fn verdict_text(e: &PairEvidence) -> String {
-    let mut v = e.verdict.clone();
-    if let Some(r) = &e.refutation {
-        v.push_str(&format!(" ({r})"));
+    let mut v = e.verdict.label();
+    if let Some(r) = e.refutation {
+        v.push_str(&format!(" ({})", r.label()));
     }
     if e.disputed {
         v.push_str(" (disputed)");

@@ -8,7 +8,7 @@
 use super::svg::{bar_chart, cactus, esc, occupancy, scatter, Series, PALETTE};
 use super::table::{self, Mark, Show, Table};
 use super::{Exporter, ScoreReport};
-use crate::campaign::pair::PairEvidence;
+use crate::campaign::pair::{PairEvidence, Verdict};
 use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -153,7 +153,7 @@ fn plots(out: &mut String, d: &DivisionScore, rows: &[&PairRow]) {
         d.virtual_best.correct as f64,
         "#444444",
     ));
-    let valid = |r: &&&PairRow| r.scored_verdict == "validated" && !r.parallel.discarded;
+    let valid = |r: &&&PairRow| r.scored_verdict == Verdict::Validated && !r.parallel.discarded;
     let series: Vec<Series> = order
         .iter()
         .map(|(s, name, color)| {

@@ -63,9 +63,9 @@ fn row(r: &PairRow) -> Vec<String> {
         format!("{:.9}", r.weight),
         r.assertions.to_string(),
         opt(r.core_size),
-        r.verdict.clone(),
-        r.scored_verdict.clone(),
-        r.status.clone(),
+        r.verdict.label(),
+        r.scored_verdict.label(),
+        r.status.label().to_string(),
         check(|c| c.0),
         check(|c| c.1),
         check(|c| c.2),
@@ -85,7 +85,8 @@ fn row(r: &PairRow) -> Vec<String> {
         r.best_reduction.to_string(),
         r.gap.to_string(),
         r.origin.clone().unwrap_or_default(),
-        r.contradiction.clone().unwrap_or_default(),
+        r.contradiction
+            .map_or_else(String::new, |c| c.label().to_string()),
         r.logic.clone(),
     ]
 }

@@ -3,6 +3,7 @@
 //! or undecided (`[check] minimality`), and how far its validated cores are
 //! from the best-known cores of their benchmarks (`[check] best_known`).
 
+use crate::campaign::certification::{Certification, Refutation};
 use crate::campaign::minimality::Status;
 use crate::campaign::pair::{PairVerdict, Verdict};
 use crate::score::result::SolverBeyond;
@@ -49,7 +50,7 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
         let rejected = p
             .certifications
             .values()
-            .any(|c| c.label() == "model-rejected");
+            .any(|c| matches!(c, Certification::ModelRejected { .. }));
         if p.pair.verdict != Verdict::Refuted && !rejected {
             continue;
         }
@@ -58,8 +59,8 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
         row.model_rejected += u64::from(rejected);
         if p.pair.verdict == Verdict::Refuted {
             row.refuted += 1;
-            match p.refutation.as_deref() {
-                Some("certified") => row.certified += 1,
+            match p.refutation {
+                Some(Refutation::Certified) => row.certified += 1,
                 _ => row.uncertified += 1,
             }
         }

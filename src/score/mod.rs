@@ -18,7 +18,7 @@ pub mod pair;
 pub mod recognition;
 pub mod result;
 
-use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::campaign::pair::{PairRecord, Verdict};
 use crate::score::result::{
     BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
     SCHEMA_VERSION,
@@ -302,22 +302,16 @@ fn score_division<'a>(
             weight: weights.as_ref().map_or(1.0, |w| w[&s.rec.benchmark]),
             assertions: s.rec.assertions,
             core_size: s.rec.core_size,
-            verdict: s.rec.verdict.label(),
-            failure: s.rec.verdict.is_failure(),
-            scored_verdict: s.verdict.label(),
-            status: match s.rec.status {
-                RunStatus::Complete => "complete",
-                RunStatus::Timeout => "timeout",
-                RunStatus::Memout => "memout",
-            }
-            .to_string(),
+            verdict: s.rec.verdict.clone(),
+            scored_verdict: s.verdict.clone(),
+            status: s.rec.status,
             checks: s.rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
             sequential: s.seq,
             parallel: s.par,
             best_reduction: best_of(&s.rec.benchmark),
             gap: best_of(&s.rec.benchmark).saturating_sub(s.par.gain()),
             origin: s.rec.origin.clone(),
-            contradiction: s.rec.contradiction.map(|c| c.label().to_string()),
+            contradiction: s.rec.contradiction,
         })
         .collect();
     let virtual_best = VirtualBest {

@@ -2,6 +2,7 @@
 //! schema of `coreval score --json`, and every other report format renders
 //! the same value. Every field that reaches JSON has a doc comment.
 
+use crate::campaign::pair::{Contradiction, RunStatus, Verdict};
 use crate::score::pair::PairScore;
 use crate::score::rules::Rules;
 use serde::Serialize;
@@ -349,15 +350,14 @@ pub struct PairRow {
     pub assertions: u64,
     /// |core| when there was one.
     pub core_size: Option<u64>,
-    /// Verdict as recorded.
-    pub verdict: String,
-    /// Whether that verdict is a failure ([`crate::campaign::pair::Verdict::is_failure`]).
-    #[serde(skip)]
-    pub failure: bool,
+    /// Verdict as recorded (written as its label).
+    #[serde(with = "crate::campaign::pair::verdict_label")]
+    pub verdict: Verdict,
     /// Verdict scored (differs only when re-judged).
-    pub scored_verdict: String,
+    #[serde(with = "crate::campaign::pair::verdict_label")]
+    pub scored_verdict: Verdict,
     /// Run status: complete, timeout, memout.
-    pub status: String,
+    pub status: RunStatus,
     /// Checkers that said sat / unsat / unknown, when known.
     pub checks: Option<(u32, u32, u32)>,
     /// Sequential score of the pair.
@@ -373,7 +373,7 @@ pub struct PairRow {
     /// `contradictory-output` or `failed-after-answer` (scored as README's
     /// "Contradictory output" says), else none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradiction: Option<String>,
+    pub contradiction: Option<Contradiction>,
 }
 
 /// How one solver's refuted cores stand once the checkers' models were

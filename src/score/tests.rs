@@ -97,8 +97,8 @@ fn exclusions_duplicates_rejudging_and_gaps() {
         .find(|p| p.solver == "a" && p.assertions == 10)
         .unwrap();
     assert_eq!(
-        (row.verdict.as_str(), row.scored_verdict.as_str()),
-        ("validated", "refuted")
+        (&row.verdict, &row.scored_verdict),
+        (&Verdict::Validated, &Verdict::Refuted)
     );
 }
 

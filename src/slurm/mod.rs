@@ -199,28 +199,23 @@ pub fn plan(campaign: &Path, o: &SubmitOptions, z: &Sizing) -> Vec<PlannedJob> {
     jobs
 }
 
-/// The campaign's sizing figures; `max_array_size` from the cluster.
+/// The sizing figures of a loaded campaign ([`crate::campaign::context`]:
+/// its limits and the checkers selected); `max_array_size` from the cluster.
 pub fn sizing(
-    c: &crate::campaign::Campaign,
+    ctx: &crate::campaign::context::Context,
     work: &status::Work,
     shards: u32,
     max_array_size: u32,
-) -> Result<Sizing> {
-    let checkers = if c.config.check.checkers.is_empty() {
-        crate::checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))
-            .map(|defs| defs.iter().filter(|d| d.is_installed()).count())
-            .unwrap_or(0)
-    } else {
-        c.config.check.checkers.len()
-    };
-    Ok(Sizing {
+) -> Sizing {
+    let c = &ctx.campaign;
+    Sizing {
         pairs_per_shard: work.pairs_per_shard(shards),
         solve_secs: (c.time + c.grace).as_secs_f64(),
         check_secs: (c.checker_time + c.grace).as_secs_f64(),
-        checkers,
+        checkers: ctx.checkers.len(),
         memory_mb: c.memory.map(|b| b.div_ceil(1024 * 1024)),
         max_array_size,
-    })
+    }
 }
 
 /// How long a Slurm client command may take.

@@ -15,6 +15,7 @@
 //! - **Queue**: the live state of the recorded jobs' tasks from `squeue`
 //!   (pending, running), when the cluster answers.
 
+use crate::campaign::context;
 use crate::campaign::Campaign;
 use crate::journal;
 use crate::slurm::shard::{owner, pair_key, Shard};
@@ -87,13 +88,12 @@ pub struct Work {
 }
 
 impl Work {
-    /// The work of a named campaign.
-    pub fn load(c: &Campaign) -> Result<Work> {
-        let defs = crate::checkers::load_dir(&crate::campaign::solvers::checkers_dir(c))?;
-        let solvers = crate::campaign::solvers::solvers_under_test(c, &defs)?;
-        let index = crate::campaign::index::read_index(c)?;
+    /// The work of a loaded campaign: its solvers under test on the named
+    /// benchmarks of the divisions each is entered in.
+    pub fn of(ctx: &context::Context) -> Result<Work> {
+        let index = crate::campaign::index::read_index(&ctx.campaign)?;
         let mut pairs = Vec::new();
-        for s in &solvers {
+        for s in &ctx.solvers {
             for e in &index {
                 if entered(s, e) {
                     pairs.push((s.name.clone(), e.id.clone()));
@@ -102,7 +102,7 @@ impl Work {
         }
         Ok(Work {
             benchmarks: index.len(),
-            solvers: solvers.len(),
+            solvers: ctx.solvers.len(),
             pairs,
         })
     }

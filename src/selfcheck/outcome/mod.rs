@@ -192,7 +192,7 @@ pub fn classify(
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => {
             // An uncertified refutation is marked as such (README, "Certified refutations").
-            let cert = pair.verdict.refutation.as_deref().unwrap_or("uncertified");
+            let cert = pair.verdict.refutation.unwrap_or(crate::campaign::certification::Refutation::Uncertified).label();
             (Outcome::Failed, p.verdict.label(), format!("core refuted ({cert}): {} ({policy})", answers()))
         }
         Verdict::NotValidated if pair.no_checker => (
