@@ -119,7 +119,7 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
     let ctx = Context::load_unprobed(c.clone(), stages)?;
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    pipeline::run(&ctx, None, None, &no_cancel, &mut pipeline::Quiet)
+    pipeline::run(&ctx, None, None, &no_cancel, &pipeline::Quiet)
 }
 
 /// The stages to load a campaign for, to read what it did.

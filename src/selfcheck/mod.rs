@@ -299,7 +299,7 @@ pub fn run(
     }
     // The folder is new: the lock only keeps a second coreval out of it.
     let _lock = crate::lock::acquire_in(&dir, false, cancel)?;
-    let quiet = &mut crate::pipeline::Quiet;
+    let quiet = &crate::pipeline::Quiet;
     // Solve first: the checkers' programs seen running in the solver's
     // process tree join its team before any core is checked. Incremental
     // scripts alone: nothing to name or solve here (they run as written in
