@@ -16,6 +16,7 @@ use coreval::campaign::Campaign;
 use coreval::campaign::Loaded;
 use coreval::check::CheckSummary;
 use coreval::judge;
+use coreval::message::{Message, Severity};
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
 
@@ -580,8 +581,33 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
         pairs.iter().all(|p| p.pending),
         "unanimous waits for every checker"
     );
-    let s = check_only(&c).unwrap();
+    // A library caller hears why, from the worker threads, through its
+    // observer (and nothing goes past it to stderr).
+    let heard = Heard::default();
+    let ctx = Context::load_unprobed(c.clone(), CHECK).unwrap();
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    let s = pipeline::run(&ctx, None, None, &no_cancel, &heard).unwrap();
+    let s = s.check.unwrap();
     assert_eq!((s.ran, s.failed_to_start), (0, 2));
+    let heard = heard.0.into_inner().unwrap();
+    let said = |m: &Message| {
+        m.severity == Severity::Error
+            && m.to_string().starts_with("error: checker 'broken' could not be started: ")
+            && m.text.ends_with(
+                "; its answers are missing (install it, or remove it from check.checkers)",
+            )
+    };
+    assert_eq!(heard.iter().filter(|m| said(m)).count(), 1, "{heard:?}");
+}
+
+/// An observer that records the stages' messages.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<Message>>);
+
+impl pipeline::Observer for Heard {
+    fn message(&self, m: &Message) {
+        self.0.lock().unwrap().push(m.clone());
+    }
 }
 
 #[test]
