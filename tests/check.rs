@@ -592,7 +592,8 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
     let heard = heard.0.into_inner().unwrap();
     let said = |m: &Message| {
         m.severity == Severity::Error
-            && m.to_string().starts_with("error: checker 'broken' could not be started: ")
+            && m.to_string()
+                .starts_with("error: checker 'broken' could not be started: ")
             && m.text.ends_with(
                 "; its answers are missing (install it, or remove it from check.checkers)",
             )

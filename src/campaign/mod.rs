@@ -79,7 +79,8 @@ impl<'a> Loaded<'a> {
             .filter(|d| !run.iter().any(|k| k.name == d.name))
             .cloned()
             .collect();
-        let current = provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index, say);
+        let current =
+            provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index, say);
         let by_id = index
             .iter()
             .enumerate()

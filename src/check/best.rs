@@ -68,7 +68,10 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
     let cache_path = c.cache_dir().join(CACHE_FILE);
     let cached = load_cache(&cache_path, l.say);
     let cache = Journal::open(&cache_path)
-        .map_err(|e| l.say.warning(format!("{e:#}; best-known cores are not cached")))
+        .map_err(|e| {
+            l.say
+                .warning(format!("{e:#}; best-known cores are not cached"))
+        })
         .ok();
     let journal = Journal::open(&c.journal_path(BEST_KNOWN))?;
     let earlier: HashMap<String, BestKnown> = c
@@ -141,7 +144,8 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
         }) {
             if let Some(j) = &cache {
                 if let Err(err) = j.append(&best) {
-                    l.say.warning_once(format!("{err:#}; best-known cores are not cached"));
+                    l.say
+                        .warning_once(format!("{err:#}; best-known cores are not cached"));
                 }
             }
             note(&|s| s.cached += 1);
@@ -165,7 +169,9 @@ fn load_cache(path: &std::path::Path, say: Say) -> HashMap<String, BestKnown> {
             r
         }
         Err(e) => {
-            say.warning(format!("{e:#}; best-known cores from the cache are not used"));
+            say.warning(format!(
+                "{e:#}; best-known cores from the cache are not used"
+            ));
             Vec::new()
         }
     };

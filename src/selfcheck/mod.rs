@@ -314,7 +314,8 @@ pub fn run(
         check,
         score: false,
     };
-    let ctx = context::Context::load_with(c, stages(!inputs.is_empty(), false), definitions.clone())?;
+    let ctx =
+        context::Context::load_with(c, stages(!inputs.is_empty(), false), definitions.clone())?;
     let declared = ctx
         .solver(SOLVER_NAME)
         .context("no solver under test")?
