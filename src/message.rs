@@ -123,3 +123,30 @@ impl fmt::Debug for Say<'_> {
         f.write_str("Say")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_as_on_stderr_and_once_means_once() {
+        let heard = Mutex::new(Vec::new());
+        let hear = |m: &Message| heard.lock().unwrap().push(m.to_string());
+        let say = Say::to(&hear);
+        say.note("n");
+        say.warning("w");
+        say.error(String::from("e"));
+        let once = "message::tests: said once".to_string();
+        say.warning_once(once.clone());
+        say.warning_once(once);
+        assert_eq!(
+            heard.into_inner().unwrap(),
+            [
+                "note: n",
+                "warning: w",
+                "error: e",
+                "warning: message::tests: said once"
+            ]
+        );
+    }
+}

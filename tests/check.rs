@@ -8,7 +8,7 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
-use coreval::campaign::context::Context;
+use coreval::campaign::context::{Context, Definitions};
 use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
@@ -599,6 +599,23 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
             )
     };
     assert_eq!(heard.iter().filter(|m| said(m)).count(), 1, "{heard:?}");
+}
+
+#[test]
+fn a_campaign_is_loaded_with_its_own_definitions_only() {
+    let defs = [("z3", z3_def("z3", "[\"/bin/echo\", \"Z3 version 5.4.0\"]"))];
+    let (_d, c) = campaign_with_defs(&defs, "checkers = [\"z3\"]");
+    // Loaded once by the caller, then used as they are.
+    let own = Definitions::of(&c).unwrap();
+    let names: Vec<&str> = own.all().iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["z3"]);
+    let ctx = Context::load_with(c.clone(), CHECK, own).unwrap();
+    let checkers: Vec<&str> = ctx.checkers.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(checkers, ["z3"]);
+    // Another folder's definitions are refused, naming both folders.
+    let other = Definitions::load(&Path::new(ROOT).join("checkers")).unwrap();
+    let e = format!("{:#}", Context::load_with(c, CHECK, other).err().unwrap());
+    assert!(e.contains("are not those of") && e.contains("defs"), "{e}");
 }
 
 /// An observer that records the stages' messages.
