@@ -46,18 +46,11 @@ impl ReadReport {
     }
 }
 
-/// Print `warning: TEXT` on stderr unless this process already printed the
-/// same warning: a journal is read by several stages of one run, and its
-/// problems are said once.
+/// Print `warning: TEXT` on stderr unless this process already said the
+/// same warning ([`crate::message::Say::warning_once`]); stages say it to
+/// their observer instead.
 pub fn warn_once(text: String) {
-    static SAID: Mutex<Option<std::collections::HashSet<String>>> = Mutex::new(None);
-    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
-    if said
-        .get_or_insert_with(Default::default)
-        .insert(text.clone())
-    {
-        eprintln!("warning: {text}");
-    }
+    crate::message::Say::stderr().warning_once(text)
 }
 
 /// Read every record of a journal; a missing file is an empty journal.

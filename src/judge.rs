@@ -79,7 +79,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             .or_default()
             .insert(k.checker.clone(), k.counted(policy));
     }
-    warn_conflicts(&runs);
+    warn_conflicts(&runs, l.say);
     let mut seen = std::collections::HashSet::new();
     let mut maps = HashMap::new();
     let mut out = Vec::new();
@@ -103,7 +103,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             hash,
             hash.and_then(|h| answers.get(h)),
         );
-        v.original_core = original_core(c, e, r.core.as_deref(), &mut maps);
+        v.original_core = original_core(c, e, r.core.as_deref(), &mut maps, l.say);
         if let Some(h) = hash {
             certify(&mut v, h, &checks);
             v.raw_answers = checks
@@ -208,7 +208,7 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
 /// pair with different results: two runs of the campaign at once (before
 /// the campaign lock), or shards re-run with a nondeterministic solver.
 /// The first record counts, as everywhere.
-fn warn_conflicts(runs: &[RunRecord]) {
+fn warn_conflicts(runs: &[RunRecord], say: crate::message::Say) {
     let mut first: HashMap<(&str, &str), &RunRecord> = HashMap::new();
     let mut conflicting = std::collections::HashSet::new();
     for r in runs {
@@ -224,7 +224,7 @@ fn warn_conflicts(runs: &[RunRecord]) {
         }
     }
     if !conflicting.is_empty() {
-        crate::journal::warn_once(format!(
+        say.warning_once(format!(
             "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
              the first record of each counts (were two runs of this campaign writing at once?)",
             crate::campaign::records::RUNS,
@@ -315,12 +315,13 @@ fn original_core(
     e: &Bench,
     core: Option<&[String]>,
     maps: &mut HashMap<String, Option<DescrambleMap>>,
+    say: crate::message::Say,
 ) -> Option<Vec<usize>> {
     let (core, rel) = (core?, e.descramble.as_deref()?);
     let map = maps.entry(e.id.clone()).or_insert_with(|| {
         let path = crate::safepath::safe_join(&c.named_dir(), rel).ok()?;
         DescrambleMap::load(&path)
-            .map_err(|err| eprintln!("warning: {err:#}: cores of {} shown as printed", e.id))
+            .map_err(|err| say.warning(format!("{err:#}: cores of {} shown as printed", e.id)))
             .ok()
     });
     let map = map.as_ref()?;

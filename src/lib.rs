@@ -16,6 +16,7 @@ pub mod import;
 pub mod journal;
 pub mod judge;
 pub mod lock;
+pub mod message;
 pub mod model;
 pub mod name;
 pub mod pipeline;

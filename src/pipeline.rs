@@ -13,6 +13,7 @@ use crate::campaign::pair::PairVerdict;
 use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
 use crate::campaign::{Campaign, Loaded};
 use crate::check::CheckSummary;
+use crate::message::{Message, Say};
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
 use crate::report::{self, Outputs};
 use crate::score::result::{Occupancy, ScoreReport};
@@ -37,26 +38,38 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-/// What a caller hears as each stage finishes (the CLI prints a line per
-/// stage as it ends, not all at the end). Every method does nothing by
-/// default.
-pub trait Observer {
-    fn named(&mut self, _: &NameSummary) {}
-    fn solved(&mut self, _: &SolveSummary) {}
+/// What a caller hears from the stages: a call as each stage finishes (the
+/// CLI prints a line per stage as it ends, not all at the end) and every
+/// [`Message`] a stage says while it works. A stage says its messages from
+/// its worker threads as they happen, hence `Sync` and `&self` (an
+/// observer that records keeps a `Mutex`).
+///
+/// [`Observer::message`] prints on stderr by default (`warning: TEXT`, the
+/// progress bar suspended), exactly as the CLI shows it: an observer drops
+/// a warning or an error only by saying so.
+pub trait Observer: Sync {
+    fn named(&self, _: &NameSummary) {}
+    fn solved(&self, _: &SolveSummary) {}
     /// After check, with every pair judged.
-    fn checked(&mut self, _: &CheckSummary, _: &[PairVerdict]) {}
+    fn checked(&self, _: &CheckSummary, _: &[PairVerdict]) {}
+    /// A note, warning or error of a stage, from any thread.
+    fn message(&self, m: &Message) {
+        m.print()
+    }
 }
 
-/// An observer that hears nothing.
+/// An observer that hears no stage end; the stages' messages are printed
+/// on stderr (the default of [`Observer::message`]).
 pub struct Quiet;
 
 impl Observer for Quiet {}
 
-/// [`run`] to the end: no shard, no report outputs, no cancel flag and
-/// nothing printed (benches and library callers).
+/// [`run`] to the end: no shard, no report outputs, no cancel flag, no
+/// stage summaries printed, the stages' messages on stderr ([`Quiet`])
+/// (benches and library callers).
 pub fn run_to_end(c: &Campaign, stages: Stages) -> Result<Summary> {
     let ctx = Context::load(c.clone(), stages)?;
-    run(&ctx, None, None, &AtomicBool::new(false), &mut Quiet)
+    run(&ctx, None, None, &AtomicBool::new(false), &Quiet)
 }
 
 /// Run the stages a campaign was loaded for ([`Context::load`]), in order.
@@ -69,13 +82,15 @@ pub fn run(
     shard: Option<Shard>,
     outputs: Option<&Outputs>,
     cancel: &AtomicBool,
-    observer: &mut dyn Observer,
+    observer: &dyn Observer,
 ) -> Result<Summary> {
     let stopped = || cancel.load(Ordering::SeqCst);
     let (c, stages) = (&ctx.campaign, ctx.stages);
+    let hear = |m: &Message| observer.message(m);
+    let say = Say::to(&hear);
     let mut out = Summary::default();
     if stages.name {
-        let n = name(c)?;
+        let n = name(c, say)?;
         observer.named(&n);
         out.name = Some(n);
     }
@@ -83,7 +98,7 @@ pub fn run(
         out.interrupted = stopped();
         return Ok(out);
     }
-    let l = Loaded::new(ctx)?;
+    let l = Loaded::telling(ctx, say)?;
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
@@ -114,7 +129,7 @@ pub fn run(
 }
 
 /// Name the campaign's benchmarks into `named/` (resumable).
-fn name(c: &Campaign) -> Result<NameSummary> {
+fn name(c: &Campaign, say: Say) -> Result<NameSummary> {
     let n = &c.config.naming;
     let opts = TreeOptions {
         name: NameOptions {
@@ -137,6 +152,7 @@ fn name(c: &Campaign) -> Result<NameSummary> {
             }),
         jobs: Some(c.jobs),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        say,
     };
     name_tree(&c.benchmarks, &c.named_dir(), &opts)
         .with_context(|| format!("naming the benchmarks of {}", c.benchmarks.display()))
@@ -174,7 +190,7 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
     // of another configuration) is said first.
     let mut warnings = crate::campaign::current::warnings(l)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        l.say.warning(w.as_str());
     }
     warnings.extend(limit_warning(rules));
     let options = ScoreOptions {

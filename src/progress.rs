@@ -1,8 +1,14 @@
 //! The one progress bar of coreval: counts, rate and ETA on a terminal,
-//! nothing at all when stderr is not a terminal (CI logs, pipes).
+//! nothing at all when stderr is not a terminal (CI logs, pipes). The bar
+//! drawn last is remembered so that a message can be printed without
+//! tearing it ([`suspend`]).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, WeakProgressBar};
 use std::io::IsTerminal;
+use std::sync::Mutex;
+
+/// The bar drawn last (stages draw one at a time).
+static DRAWN: Mutex<Option<WeakProgressBar>> = Mutex::new(None);
 
 /// A bar for `total` jobs labelled `stage`; hidden off a terminal.
 pub fn bar(stage: &str, total: u64) -> ProgressBar {
@@ -18,5 +24,20 @@ pub fn bar(stage: &str, total: u64) -> ProgressBar {
         .progress_chars("=> "),
     );
     pb.set_prefix(stage.to_string());
+    *DRAWN.lock().unwrap_or_else(|p| p.into_inner()) = Some(pb.downgrade());
     pb
+}
+
+/// Run `f` (which prints on stderr) with the drawn bar, if any, cleared
+/// meanwhile and redrawn after.
+pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
+    let drawn = DRAWN
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .and_then(WeakProgressBar::upgrade);
+    match drawn.filter(|pb| !pb.is_finished()) {
+        Some(pb) => pb.suspend(f),
+        None => f(),
+    }
 }

@@ -109,7 +109,7 @@ mod tests {
                 .unwrap();
         let z3 = defs.iter().find(|d| d.name == "z3").unwrap();
         let expected = |version: Option<&str>, time: f64| {
-            let mut program = crate::campaign::provenance::identify(z3, dir.path(), false);
+            let mut program = crate::campaign::provenance::identify(z3, dir.path(), None);
             program
                 .executable
                 .get_or_insert(crate::campaign::provenance::FileId {

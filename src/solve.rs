@@ -141,7 +141,7 @@ pub fn solve(
         .filter(|r| l.current.run_stale(r).is_none())
         .map(|r| (r.solver.as_str(), r.benchmark.as_str()))
         .collect();
-    reap_orphans(c);
+    reap_orphans(c, l.say);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
     let mut redone = crate::campaign::current::Stale::new();
@@ -161,7 +161,7 @@ pub fn solve(
             }
         }
     }
-    crate::campaign::current::print_redone(&redone, "", "run(s)");
+    crate::campaign::current::print_redone(&redone, "", "run(s)", l.say);
     summary.redone = redone.values().sum();
     if todo.is_empty() {
         return Ok(summary);
@@ -174,7 +174,7 @@ pub fn solve(
     let cache = solvers.iter().any(|s| s.cached).then(|| {
         let (cache, warnings) = RunCache::open(&c.cache_dir());
         for w in warnings {
-            eprintln!("warning: {w}");
+            l.say.warning(w);
         }
         cache
     });
@@ -235,7 +235,7 @@ pub fn solve(
                 rec.provenance = provenance;
                 if let (Some(k), Some(cache)) = (&key, cache) {
                     if let Some(w) = cache.put(k, &rec) {
-                        eprintln!("warning: {w}");
+                        l.say.warning(w);
                     }
                 }
                 // Closed only when the writer stopped on an error.

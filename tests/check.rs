@@ -8,7 +8,7 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
-use coreval::campaign::context::Context;
+use coreval::campaign::context::{Context, Definitions};
 use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
 use coreval::campaign::policy::{CheckAnswer, Policy};
 use coreval::campaign::records::CheckRecord;
@@ -16,6 +16,7 @@ use coreval::campaign::Campaign;
 use coreval::campaign::Loaded;
 use coreval::check::CheckSummary;
 use coreval::judge;
+use coreval::message::{Message, Severity};
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
 
@@ -119,7 +120,7 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
     let ctx = Context::load_unprobed(c.clone(), stages)?;
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    pipeline::run(&ctx, None, None, &no_cancel, &mut pipeline::Quiet)
+    pipeline::run(&ctx, None, None, &no_cancel, &pipeline::Quiet)
 }
 
 /// The stages to load a campaign for, to read what it did.
@@ -580,8 +581,51 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
         pairs.iter().all(|p| p.pending),
         "unanimous waits for every checker"
     );
-    let s = check_only(&c).unwrap();
+    // A library caller hears why, from the worker threads, through its
+    // observer (and nothing goes past it to stderr).
+    let heard = Heard::default();
+    let ctx = Context::load_unprobed(c.clone(), CHECK).unwrap();
+    let no_cancel = std::sync::atomic::AtomicBool::new(false);
+    let s = pipeline::run(&ctx, None, None, &no_cancel, &heard).unwrap();
+    let s = s.check.unwrap();
     assert_eq!((s.ran, s.failed_to_start), (0, 2));
+    let heard = heard.0.into_inner().unwrap();
+    let said = |m: &Message| {
+        m.severity == Severity::Error
+            && m.to_string()
+                .starts_with("error: checker 'broken' could not be started: ")
+            && m.text.ends_with(
+                "; its answers are missing (install it, or remove it from check.checkers)",
+            )
+    };
+    assert_eq!(heard.iter().filter(|m| said(m)).count(), 1, "{heard:?}");
+}
+
+#[test]
+fn a_campaign_is_loaded_with_its_own_definitions_only() {
+    let defs = [("z3", z3_def("z3", "[\"/bin/echo\", \"Z3 version 5.4.0\"]"))];
+    let (_d, c) = campaign_with_defs(&defs, "checkers = [\"z3\"]");
+    // Loaded once by the caller, then used as they are.
+    let own = Definitions::of(&c).unwrap();
+    let names: Vec<&str> = own.all().iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["z3"]);
+    let ctx = Context::load_with(c.clone(), CHECK, own).unwrap();
+    let checkers: Vec<&str> = ctx.checkers.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(checkers, ["z3"]);
+    // Another folder's definitions are refused, naming both folders.
+    let other = Definitions::load(&Path::new(ROOT).join("checkers")).unwrap();
+    let e = format!("{:#}", Context::load_with(c, CHECK, other).err().unwrap());
+    assert!(e.contains("are not those of") && e.contains("defs"), "{e}");
+}
+
+/// An observer that records the stages' messages.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<Message>>);
+
+impl pipeline::Observer for Heard {
+    fn message(&self, m: &Message) {
+        self.0.lock().unwrap().push(m.clone());
+    }
 }
 
 #[test]

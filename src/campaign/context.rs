@@ -6,6 +6,13 @@
 //! work with the file and line ([`super::preflight`]). [`open`] adds the
 //! campaign lock for the entry points that write. Nothing loads a
 //! definition again after it; the stages get a [`super::Loaded`] view of it.
+//!
+//! The definitions are its first step, [`Definitions::load`]: a caller
+//! that must read them before it can write the campaign (`selfcheck`
+//! picks the solver's team and the checkers from them) loads them there
+//! and hands them to [`Context::load_with`], which uses them as they are
+//! (once they are the campaign's folder's); a caller that needs only the
+//! definitions of a campaign (Slurm sizing) takes [`Definitions::of`].
 
 use super::config_lines::{where_is, Key};
 use super::division_map::DivisionMap;
@@ -17,11 +24,46 @@ use super::validators::Validators;
 use super::{Campaign, CONFIG_FILE};
 use crate::checkers::SolverDef;
 use crate::lock::CampaignLock;
-use anyhow::{anyhow, Result};
-use std::path::Path;
+use anyhow::{anyhow, bail, Result};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 pub use super::preflight::Stages;
+
+/// The solver and checker definitions of one folder, loaded and checked
+/// once ([`crate::checkers::load_dir`]: a broken file is an error naming
+/// file and line, two files of one name are an error).
+#[derive(Clone, Debug)]
+pub struct Definitions {
+    dir: PathBuf,
+    defs: Vec<SolverDef>,
+}
+
+impl Definitions {
+    /// Every definition of `dir`.
+    pub fn load(dir: &Path) -> Result<Definitions> {
+        Ok(Definitions {
+            dir: dir.to_path_buf(),
+            defs: crate::checkers::load_dir(dir)?,
+        })
+    }
+
+    /// The definitions of a campaign's folder (`checkers_dir`).
+    pub fn of(campaign: &Campaign) -> Result<Definitions> {
+        Definitions::load(&super::solvers::checkers_dir(campaign))
+    }
+
+    /// Every definition, sorted by file name.
+    pub fn all(&self) -> &[SolverDef] {
+        &self.defs
+    }
+
+    /// Whether these are the definitions `campaign` reads.
+    fn are_of(&self, campaign: &Campaign) -> bool {
+        let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        real(&self.dir) == real(&super::solvers::checkers_dir(campaign))
+    }
+}
 
 /// A campaign with everything its stages read, loaded and checked once.
 pub struct Context {
@@ -52,17 +94,36 @@ impl Context {
     /// Load and check `campaign` for `stages`: refuse, naming the config
     /// file and line, anything that cannot work (see [`super::preflight`]).
     pub fn load(campaign: Campaign, stages: Stages) -> Result<Context> {
-        Context::build(campaign, stages, true)
+        Context::build(campaign, stages, None, true)
+    }
+
+    /// [`Context::load`] with the campaign's definitions loaded already
+    /// (they must be those of its definitions folder).
+    pub fn load_with(campaign: Campaign, stages: Stages, defs: Definitions) -> Result<Context> {
+        if !defs.are_of(&campaign) {
+            bail!(
+                "the definitions of {} are not those of {}, which reads {}",
+                defs.dir.display(),
+                campaign.dir.display(),
+                super::solvers::checkers_dir(&campaign).display()
+            );
+        }
+        Context::build(campaign, stages, Some(defs), true)
     }
 
     /// [`Context::load`] without starting the programs to see that they
     /// can (`slurm status`, which runs none; tests of how the stages record
     /// a program that cannot start).
     pub fn load_unprobed(campaign: Campaign, stages: Stages) -> Result<Context> {
-        Context::build(campaign, stages, false)
+        Context::build(campaign, stages, None, false)
     }
 
-    fn build(campaign: Campaign, stages: Stages, probe: bool) -> Result<Context> {
+    fn build(
+        campaign: Campaign,
+        stages: Stages,
+        defs: Option<Definitions>,
+        probe: bool,
+    ) -> Result<Context> {
         let config = campaign.dir.join(CONFIG_FILE);
         let at = |key| where_is(&config, key);
         super::preflight::refuse_unrunnable(&campaign, stages, &config)?;
@@ -80,7 +141,13 @@ impl Context {
         let mut notes = Vec::new();
         let resolve = stages.solve || stages.check || stages.score;
         let (defs, solvers, checkers) = if resolve {
-            super::preflight::resolve(&campaign, stages, &config, probe, &mut notes)?
+            let defs = match defs {
+                Some(d) => d.defs,
+                None => Definitions::of(&campaign)?.defs,
+            };
+            let (solvers, checkers) =
+                super::preflight::resolve(&campaign, &defs, stages, &config, probe, &mut notes)?;
+            (defs, solvers, checkers)
         } else {
             Default::default()
         };

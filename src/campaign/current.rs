@@ -203,9 +203,9 @@ pub fn warnings(l: &Loaded) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Print what a stage redoes and why: "z3: command changed: 12 runs redone".
-pub fn print_redone(stale: &Stale, what: &str, redone: &str) {
+/// Say what a stage redoes and why: "z3: command changed: 12 runs redone".
+pub fn print_redone(stale: &Stale, what: &str, redone: &str, say: crate::message::Say) {
     for ((name, why), n) in stale {
-        eprintln!("note: {what}{name}: {why}: {n} {redone} redone");
+        say.note(format!("{what}{name}: {why}: {n} {redone} redone"));
     }
 }

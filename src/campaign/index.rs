@@ -4,6 +4,7 @@
 use super::Campaign;
 use crate::benchmark::{Families, Ineligibility};
 use crate::journal;
+use crate::message::Say;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -150,16 +151,21 @@ impl Bench {
 /// The named benchmarks of a campaign (eligible entries of the index whose
 /// output is a safe path below `named/`, see [`crate::safepath`]).
 pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
+    read_index_telling(c, Say::stderr())
+}
+
+/// [`read_index`], its warnings said to `say` (once per process).
+pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
     let path = c.named_dir().join(INDEX_FILE);
     let (entries, report): (Vec<IndexEntry>, _) = journal::read_all(&path)?;
     for w in report.warnings(&path) {
-        crate::journal::warn_once(w);
+        say.warning_once(w);
     }
     let mut benches = Vec::new();
     for e in entries {
         // The index is data on disk: its paths must stay inside `named/`.
         if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
-            crate::journal::warn_once(format!(
+            say.warning_once(format!(
                 "{}: benchmark {:?} skipped: {err}",
                 path.display(),
                 e.id

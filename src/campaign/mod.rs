@@ -34,6 +34,7 @@ pub mod validators;
 pub use config::*;
 
 use crate::checkers::SolverDef;
+use crate::message::Say;
 use anyhow::Result;
 use index::Bench;
 use solvers::SolverUnderTest;
@@ -52,15 +53,23 @@ pub struct Loaded<'a> {
     /// What the configuration runs now: the provenance every record is
     /// compared with ([`provenance`], [`current`]).
     pub current: provenance::Current,
+    /// Where the stages' messages go (the pipeline's observer).
+    pub say: Say<'a>,
     by_id: HashMap<String, usize>,
 }
 
 impl<'a> Loaded<'a> {
-    /// Read the named index of a loaded campaign (warnings about it are
-    /// printed once, here) and what its configuration runs now.
+    /// [`Loaded::telling`] with the messages printed on stderr.
     pub fn new(ctx: &'a context::Context) -> Result<Loaded<'a>> {
+        Loaded::telling(ctx, Say::stderr())
+    }
+
+    /// Read the named index of a loaded campaign (warnings about it are
+    /// said once, here) and what its configuration runs now; the stages
+    /// say their messages to `say`.
+    pub fn telling(ctx: &'a context::Context, say: Say<'a>) -> Result<Loaded<'a>> {
         let campaign = &ctx.campaign;
-        let index = index::read_index(campaign)?;
+        let index = index::read_index_telling(campaign, say)?;
         // The checkers run here are identified (hashed, probed); the other
         // definitions only name answers that may be in the journals.
         let run = selection::configured_checkers(campaign, &ctx.defs).unwrap_or_default();
@@ -70,7 +79,8 @@ impl<'a> Loaded<'a> {
             .filter(|d| !run.iter().any(|k| k.name == d.name))
             .cloned()
             .collect();
-        let current = provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index);
+        let current =
+            provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index, say);
         let by_id = index
             .iter()
             .enumerate()
@@ -83,6 +93,7 @@ impl<'a> Loaded<'a> {
             solvers: &ctx.solvers,
             index,
             current,
+            say,
             by_id,
         })
     }

@@ -21,7 +21,7 @@
 use super::config_lines::{where_is, Key};
 use super::solvers::{self, SolverUnderTest};
 use super::Campaign;
-use crate::checkers::{self, Probe, SolverDef};
+use crate::checkers::{Probe, SolverDef};
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 
@@ -66,18 +66,18 @@ pub(super) fn refuse_unrunnable(c: &Campaign, stages: Stages, config: &Path) -> 
     Ok(())
 }
 
-/// The definitions, the solvers under test and (checking) the checkers
-/// selected; for solving and checking, every program to run must start
-/// (when `probe`).
+/// The solvers under test and (checking) the checkers selected among the
+/// campaign's definitions `defs`; for solving and checking, every program
+/// to run must start (when `probe`).
 /// Notes for the user go to `notes`.
 pub(super) fn resolve(
     c: &Campaign,
+    defs: &[SolverDef],
     stages: Stages,
     config: &Path,
     probe: bool,
     notes: &mut Vec<String>,
-) -> Result<(Vec<SolverDef>, Vec<SolverUnderTest>, Vec<SolverDef>)> {
-    let defs = checkers::load_dir(&solvers::checkers_dir(c))?;
+) -> Result<(Vec<SolverUnderTest>, Vec<SolverDef>)> {
     let mut subjects = Vec::new();
     let mut all = Vec::new();
     for (i, s) in c.config.solvers.iter().enumerate() {
@@ -90,7 +90,7 @@ pub(super) fn resolve(
         let mut one = c.clone();
         one.config.solvers = vec![s.clone()];
         let mut resolved =
-            solvers::solvers_under_test(&one, &defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
+            solvers::solvers_under_test(&one, defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
         if let (Some(_), Some((k, why))) = (&s.command, resolved[0].runs.first()) {
             if stages.check {
                 notes.push(format!(
@@ -116,7 +116,7 @@ pub(super) fn resolve(
         } else {
             Some(where_is(config, Key::Table("check", "checkers")))
         };
-        selected = super::selection::configured_checkers(c, &defs).map_err(|e| match &at {
+        selected = super::selection::configured_checkers(c, defs).map_err(|e| match &at {
             Some(at) => anyhow!("{at}: {e:#}"),
             None => e,
         })?;
@@ -136,7 +136,7 @@ pub(super) fn resolve(
     if probe {
         probe_all(&subjects)?;
     }
-    Ok((defs, all, selected))
+    Ok((all, selected))
 }
 
 /// Probe every subject in parallel; refuse those that cannot start.

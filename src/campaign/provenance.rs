@@ -21,6 +21,7 @@ use super::records::{CheckRecord, RunRecord};
 use super::solvers::SolverUnderTest;
 use super::Campaign;
 use crate::checkers::{Invocation, Probe, SolverDef};
+use crate::message::Say;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -76,8 +77,8 @@ fn interpreter(script: &Path) -> Option<Option<PathBuf>> {
 
 /// The identity of a definition's program (`base`: where relative script
 /// arguments are found, the campaign folder). The version is probed when
-/// `probe` holds.
-pub fn identify(def: &SolverDef, base: &Path, probe: bool) -> Program {
+/// `probe` is given; a failed probe is a warning said to it.
+pub fn identify(def: &SolverDef, base: &Path, probe: Option<Say>) -> Program {
     let Some(program) = def.program() else {
         return Program::default();
     };
@@ -101,19 +102,18 @@ pub fn identify(def: &SolverDef, base: &Path, probe: bool) -> Program {
             (file_id(&program), script)
         }
     };
-    let version = if probe && !def.version_command.is_empty() {
-        match def.probe() {
+    let version = match probe.filter(|_| !def.version_command.is_empty()) {
+        Some(say) => match def.probe() {
             Probe::Ok { version } => Some(version),
             Probe::Missing { detail } | Probe::Broken { detail } => {
-                crate::journal::warn_once(format!(
+                say.warning_once(format!(
                     "{}: version unknown ({detail}); its checker answers are not cached",
                     def.name
                 ));
                 None
             }
-        }
-    } else {
-        None
+        },
+        None => None,
     };
     Program {
         executable,
@@ -244,6 +244,7 @@ impl Current {
         checkers: &[SolverDef],
         others: &[SolverDef],
         index: &[Bench],
+        say: Say,
     ) -> Current {
         let memory_mb = c.memory.map(|m| m / (1024 * 1024));
         let limits = |time: Option<f64>, checker_time: Option<f64>| Limits {
@@ -267,7 +268,7 @@ impl Current {
         let programs: Vec<Program> = std::thread::scope(|s| {
             let handles: Vec<_> = distinct
                 .iter()
-                .map(|d| s.spawn(|| identify(d, &c.dir, true)))
+                .map(|d| s.spawn(|| identify(d, &c.dir, Some(say))))
                 .collect();
             handles
                 .into_iter()

@@ -194,10 +194,12 @@ pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
 /// Kill the solver and checker process groups that a killed coreval left
 /// running in this campaign (see [`runner::reap_orphans`]); every stage that
 /// starts processes calls it first.
-pub fn reap_orphans(c: &Campaign) {
+pub fn reap_orphans(c: &Campaign, say: crate::message::Say) {
     let killed = runner::reap_orphans(&c.pid_dir());
     if killed > 0 {
-        eprintln!("note: killed {killed} solver process group(s) left over by an interrupted run");
+        say.note(format!(
+            "killed {killed} solver process group(s) left over by an interrupted run"
+        ));
     }
 }
 

@@ -22,6 +22,7 @@ use crate::campaign::validators::Validators;
 use crate::campaign::{index::Bench, Campaign, Loaded};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
+use crate::message::Say;
 use crate::rebuild::Dialect;
 use anyhow::Result;
 use serde::Serialize;
@@ -56,6 +57,8 @@ pub struct Asker<'a> {
     stats: Mutex<AskStats>,
     failed: Mutex<BTreeMap<String, String>>,
     cancel: &'a AtomicBool,
+    /// Where the warnings and errors go ([`Loaded::say`]).
+    pub say: Say<'a>,
 }
 
 impl<'a> Asker<'a> {
@@ -75,7 +78,7 @@ impl<'a> Asker<'a> {
             }
         }
         let (cache, w) = Cache::open(&c.cache_dir());
-        super::warn(w);
+        super::warn(l.say, w);
         Ok(Asker {
             c,
             checkers,
@@ -88,6 +91,7 @@ impl<'a> Asker<'a> {
             stats: Mutex::new(AskStats::default()),
             failed: Mutex::new(BTreeMap::new()),
             cancel,
+            say: l.say,
         })
     }
 
@@ -213,7 +217,7 @@ impl<'a> Asker<'a> {
         self.journal.append(&rec)?;
         if fresh {
             if let Some(w) = self.cache.put(&rec) {
-                crate::journal::warn_once(format!("{w} (answers not cached)"));
+                self.say.warning_once(format!("{w} (answers not cached)"));
             }
         }
         got.insert(rec.checker.clone(), rec.answer);
@@ -227,7 +231,9 @@ impl<'a> Asker<'a> {
     /// What the asking cost so far; checkers that could not start are reported.
     pub fn finish(&self) -> AskStats {
         for (k, why) in self.failed.lock().unwrap().iter() {
-            eprintln!("error: checker '{k}' could not be started: {why}; its answers are missing");
+            self.say.error(format!(
+                "checker '{k}' could not be started: {why}; its answers are missing"
+            ));
         }
         self.stats.lock().unwrap().clone()
     }

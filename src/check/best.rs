@@ -24,6 +24,7 @@ use crate::campaign::policy::{decided_early, CheckAnswer, Decision, Tally};
 use crate::campaign::Loaded;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
+use crate::message::Say;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -65,9 +66,12 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
         }
     }
     let cache_path = c.cache_dir().join(CACHE_FILE);
-    let cached = load_cache(&cache_path);
+    let cached = load_cache(&cache_path, l.say);
     let cache = Journal::open(&cache_path)
-        .map_err(|e| eprintln!("warning: {e:#}; best-known cores are not cached"))
+        .map_err(|e| {
+            l.say
+                .warning(format!("{e:#}; best-known cores are not cached"))
+        })
         .ok();
     let journal = Journal::open(&c.journal_path(BEST_KNOWN))?;
     let earlier: HashMap<String, BestKnown> = c
@@ -111,12 +115,12 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
                 };
                 note(&|s| s.from_cache += 1);
             } else {
-                eprintln!(
-                    "warning: the best-known core of {} from {} ({} assertions) is not validated by this campaign's checkers; not used",
+                l.say.warning(format!(
+                    "the best-known core of {} from {} ({} assertions) is not validated by this campaign's checkers; not used",
                     e.id,
                     x.origin_text(&c.dir),
                     x.size()
-                );
+                ));
                 note(&|s| s.rejected += 1);
             }
         }
@@ -140,7 +144,8 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
         }) {
             if let Some(j) = &cache {
                 if let Err(err) = j.append(&best) {
-                    crate::journal::warn_once(format!("{err:#}; best-known cores are not cached"));
+                    l.say
+                        .warning_once(format!("{err:#}; best-known cores are not cached"));
                 }
             }
             note(&|s| s.cached += 1);
@@ -155,16 +160,18 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
 
 /// The cache's best core per benchmark hash (smallest; the first of equals,
 /// unless a later one is a proven MUS). An unreadable cache is a warning.
-fn load_cache(path: &std::path::Path) -> HashMap<String, BestKnown> {
+fn load_cache(path: &std::path::Path, say: Say) -> HashMap<String, BestKnown> {
     let recs: Vec<BestKnown> = match crate::journal::read_all(path) {
         Ok((r, rep)) => {
             for w in rep.warnings(path) {
-                crate::journal::warn_once(w);
+                say.warning_once(w);
             }
             r
         }
         Err(e) => {
-            eprintln!("warning: {e:#}; best-known cores from the cache are not used");
+            say.warning(format!(
+                "{e:#}; best-known cores from the cache are not used"
+            ));
             Vec::new()
         }
     };

@@ -49,6 +49,7 @@ use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS};
 use crate::campaign::Loaded;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
+use crate::message::Say;
 use crate::runner::{self, Exit};
 use anyhow::Result;
 use plan::Plan;
@@ -182,14 +183,14 @@ fn validate(
             })
             .collect();
         if !missing.is_empty() {
-            eprintln!(
-                "note: checkers not installed, not used: {}",
+            l.say.note(format!(
+                "checkers not installed, not used: {}",
                 missing.join(", ")
-            );
+            ));
         }
     }
     let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
-    crate::campaign::solvers::reap_orphans(c);
+    crate::campaign::solvers::reap_orphans(c, l.say);
 
     // 1. The pairs with a core to check, their core-only files.
     let pairs = plan::pairs_to_check(l, &runs, filter)?;
@@ -221,10 +222,10 @@ fn validate(
     }
     let mut redone = crate::campaign::current::stale_checks(l, &all);
     redone.retain(|(k, _), _| plan.checkers.iter().any(|x| &x.name == k));
-    crate::campaign::current::print_redone(&redone, "checker ", "answer(s)");
+    crate::campaign::current::print_redone(&redone, "checker ", "answer(s)", l.say);
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
     let (cache, w) = cache::Cache::open(&c.cache_dir());
-    warn(w);
+    warn(l.say, w);
     let jobs = plan.jobs(&mut answers, &cache, &l.current, &checks_journal, &done)?;
     (summary.cache_hits, summary.not_applicable) = (jobs.cache_hits, jobs.not_applicable);
 
@@ -235,6 +236,7 @@ fn validate(
         files: &jobs.files,
         cache: &cache,
         journal: &checks_journal,
+        say: l.say,
     };
     run.all(jobs.queue, answers, cancel, &mut summary)?;
     summary.interrupted = cancel.load(Ordering::SeqCst);
@@ -249,6 +251,7 @@ struct Run<'a> {
     files: &'a HashMap<(usize, usize), PathBuf>,
     cache: &'a cache::Cache,
     journal: &'a Journal,
+    say: Say<'a>,
 }
 
 impl Run<'_> {
@@ -359,13 +362,13 @@ impl Run<'_> {
         }
         let st = stats.into_inner().unwrap();
         if let Some(w) = st.cache_warning {
-            eprintln!("warning: {w} (answers not cached)");
+            self.say.warning(format!("{w} (answers not cached)"));
         }
         for (k, why) in &st.failures {
-            eprintln!(
-                "error: checker '{k}' could not be started: {why}; its answers are missing \
+            self.say.error(format!(
+                "checker '{k}' could not be started: {why}; its answers are missing \
                  (install it, or remove it from check.checkers)"
-            );
+            ));
         }
         (
             summary.ran,
@@ -518,8 +521,8 @@ pub fn checkable_core<'a>(
     Some(core)
 }
 
-pub(crate) fn warn(ws: Vec<String>) {
+pub(crate) fn warn(say: Say, ws: Vec<String>) {
     for w in ws {
-        eprintln!("warning: {w}");
+        say.warning(w);
     }
 }

@@ -66,7 +66,7 @@ pub struct NameArgs {
 
 impl NameArgs {
     /// The validated options.
-    pub fn options(&self) -> TreeOptions {
+    pub fn options(&self) -> TreeOptions<'static> {
         let named = match self.named_policy {
             NamedPolicyArg::Skip => NamedPolicy::Skip,
             NamedPolicyArg::Strip => NamedPolicy::Strip,
@@ -91,6 +91,7 @@ impl NameArgs {
             }),
             jobs: self.jobs,
             progress: std::io::stderr().is_terminal(),
+            say: crate::message::Say::stderr(),
         }
     }
 }

@@ -59,10 +59,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
         return Ok(exit::OK);
     };
     let c = &ctx.campaign;
-    let mut lines = Lines {
+    let lines = Lines {
         root: &c.benchmarks,
     };
-    let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &mut lines)?;
+    let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &lines)?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
@@ -82,13 +82,15 @@ pub fn run(args: RunArgs) -> Result<u8> {
     })
 }
 
-/// A line per stage as it ends, on stderr.
+/// A line per stage as it ends, on stderr; the stages' messages as they
+/// come (`warning: TEXT`, the progress bar suspended: the default of
+/// [`Observer::message`]).
 struct Lines<'a> {
     root: &'a std::path::Path,
 }
 
 impl Observer for Lines<'_> {
-    fn named(&mut self, n: &NameSummary) {
+    fn named(&self, n: &NameSummary) {
         for (path, why) in &n.skipped_links {
             eprintln!("{}: not followed: {why}", path.display());
         }
@@ -100,11 +102,11 @@ impl Observer for Lines<'_> {
         eprintln!("name: {}", n.line());
     }
 
-    fn solved(&mut self, s: &SolveSummary) {
+    fn solved(&self, s: &SolveSummary) {
         super::solve::print_solve_summary(s);
     }
 
-    fn checked(&mut self, k: &CheckSummary, pairs: &[PairVerdict]) {
+    fn checked(&self, k: &CheckSummary, pairs: &[PairVerdict]) {
         super::check::print_check_summary(k, pairs);
     }
 }

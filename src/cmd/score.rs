@@ -94,7 +94,7 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
         None,
         (!outputs.is_empty()).then_some(&outputs),
         &no_cancel,
-        &mut Quiet,
+        &Quiet,
     )?;
     let Some(report) = s.report else {
         bail!("{}: nothing to score", dir.display());

@@ -56,7 +56,7 @@ pub fn run_stage(
         shard,
         None,
         crate::cmd::interrupt::flag(),
-        &mut pipeline::Quiet,
+        &pipeline::Quiet,
     )?;
     Ok(Some(done))
 }

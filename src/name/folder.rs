@@ -18,6 +18,7 @@ use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
 use crate::campaign::index::{IndexEntry, Outcome, INDEX_FILE};
 use crate::journal::Journal;
+use crate::message::Say;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -29,7 +30,7 @@ use std::time::UNIX_EPOCH;
 
 /// Options of [`name_tree`].
 #[derive(Clone, Debug, Default)]
-pub struct TreeOptions {
+pub struct TreeOptions<'a> {
     pub name: NameOptions,
     /// Scramble each benchmark with these options before naming it
     /// (`coreval name --scramble SEED`; see `name::scrambled`).
@@ -38,6 +39,8 @@ pub struct TreeOptions {
     pub jobs: Option<usize>,
     /// Show a progress bar (the caller decides: only on a terminal).
     pub progress: bool,
+    /// Where the warnings go (the pipeline's observer; stderr by default).
+    pub say: Say<'a>,
 }
 
 /// The result of [`name_tree`].
@@ -76,7 +79,7 @@ impl NameSummary {
 }
 
 /// The settings string stored in every entry.
-fn settings(t: &TreeOptions) -> String {
+fn settings(t: &TreeOptions<'_>) -> String {
     let o = &t.name;
     let named = match o.policy.named {
         NamedPolicy::Skip => "skip",
@@ -124,7 +127,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         );
     }
     let index_path = out.join(INDEX_FILE);
-    let (previous, previous_lines) = read_index(&index_path)?;
+    let (previous, previous_lines) = read_index(&index_path, opts.say)?;
     let settings = settings(opts);
     // Opened when the first benchmark is named (a resumed run on a full or
     // read-only disk writes nothing). Not fsynced per entry: the index is
@@ -374,11 +377,11 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
 /// when the file is as [`write_index`] leaves it: well-formed entries sorted
 /// by id, one per benchmark (`None` otherwise). A
 /// torn last line (a killed run) or a damaged line is skipped with a warning
-/// on stderr, and its benchmark is named again.
-fn read_index(path: &Path) -> Result<(HashMap<String, IndexEntry>, Option<usize>)> {
+/// (to `say`), and its benchmark is named again.
+fn read_index(path: &Path, say: Say) -> Result<(HashMap<String, IndexEntry>, Option<usize>)> {
     let (entries, report): (Vec<IndexEntry>, _) = crate::journal::read_all(path)?;
     for w in report.warnings(path) {
-        eprintln!("warning: {w}");
+        say.warning(w);
     }
     let n = entries.len();
     let sorted = entries.windows(2).all(|w| w[0].id < w[1].id);

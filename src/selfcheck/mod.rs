@@ -37,6 +37,7 @@ mod words;
 use words::{origin_for_people, shown_command};
 pub use words::{solver_command, split_command};
 
+use crate::campaign::context::{self, Definitions};
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::policy::Policy;
@@ -189,8 +190,11 @@ pub fn run(
         .checkers_dir
         .clone()
         .unwrap_or_else(checkers::default_dir);
-    let defs = checkers::load_dir(&dir_defs)?;
-    let runs = checkers::identity::runs_words(&command, &defs);
+    // Loaded once, here: the team and the checkers are chosen from them,
+    // and both loads of the campaign below take them as they are.
+    let definitions = Definitions::load(&dir_defs)?;
+    let defs = definitions.all();
+    let runs = checkers::identity::runs_words(&command, defs);
     let team = match &opts.team {
         Some(t) if t.trim().is_empty() || t.chars().any(char::is_control) => {
             bail!("--team must be a non-empty name without control characters")
@@ -207,7 +211,7 @@ pub fn run(
                 .unwrap_or_default(),
         },
     };
-    let checkers = select_checkers(&defs, &opts.checkers)?;
+    let checkers = select_checkers(defs, &opts.checkers)?;
     let mut incremental_inputs = Vec::new();
     let mut single = Vec::new();
     let mut order: Vec<String> = Vec::new();
@@ -299,7 +303,7 @@ pub fn run(
     }
     // The folder is new: the lock only keeps a second coreval out of it.
     let _lock = crate::lock::acquire_in(&dir, false, cancel)?;
-    let quiet = &mut crate::pipeline::Quiet;
+    let quiet = &crate::pipeline::Quiet;
     // Solve first: the checkers' programs seen running in the solver's
     // process tree join its team before any core is checked. Incremental
     // scripts alone: nothing to name or solve here (they run as written in
@@ -310,7 +314,8 @@ pub fn run(
         check,
         score: false,
     };
-    let ctx = crate::campaign::context::Context::load(c, stages(!inputs.is_empty(), false))?;
+    let ctx =
+        context::Context::load_with(c, stages(!inputs.is_empty(), false), definitions.clone())?;
     let declared = ctx
         .solver(SOLVER_NAME)
         .context("no solver under test")?
@@ -324,12 +329,13 @@ pub fn run(
         Some(_) => ctx.campaign.read_journal(crate::campaign::records::RUNS)?,
         None => Vec::new(),
     };
-    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, &defs, &declared);
+    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, defs, &declared);
     config.solvers[0].teams = seen_teams;
     // Its notes are the setup's (`runs`, `excluded`).
-    let ctx = crate::campaign::context::Context::load(
+    let ctx = context::Context::load_with(
         Campaign::from_config(&dir, config)?,
         stages(false, true),
+        definitions,
     )?;
     let c = &ctx.campaign;
     let mut author = ctx
