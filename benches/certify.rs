@@ -12,6 +12,7 @@
 //! `cargo bench --bench certify -- [--jobs N] [--dir D]` (defaults: the
 //! number of cores, a temp dir; with `--dir` the stages resume).
 
+use coreval::campaign::certification::Refutation;
 use coreval::campaign::pair::Verdict;
 use coreval::campaign::Campaign;
 use coreval::pipeline::{self, Stages};
@@ -78,7 +79,7 @@ fn main() {
         .collect();
     let certified = refuted
         .iter()
-        .filter(|p| p.refutation.as_deref() == Some("certified"))
+        .filter(|p| p.refutation == Some(Refutation::Certified))
         .count();
     println!("{logics} QF logics, {} pairs", pairs.len());
     let mut other = std::collections::BTreeMap::new();
@@ -93,7 +94,7 @@ fn main() {
     );
     for p in refuted
         .iter()
-        .filter(|p| p.refutation.as_deref() != Some("certified"))
+        .filter(|p| p.refutation != Some(Refutation::Certified))
     {
         println!("uncertified: {}", p.pair.benchmark);
         for (k, cert) in &p.certifications {
