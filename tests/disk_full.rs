@@ -85,8 +85,22 @@ impl Tmpfs {
         }
     }
 
+    /// Remove the filler and wait until its space is back: a child that
+    /// another test of this process forked while the filler was open holds
+    /// a copy of its descriptor until it execs, and on a loaded machine that
+    /// can take a while.
     fn free(&self) {
         std::fs::remove_file(self.0.join(".filler")).unwrap();
+        let probe = self.0.join(".probe");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::fs::write(&probe, vec![0u8; 64 * 1024]).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the filler's space did not come back"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::fs::remove_file(&probe).unwrap();
     }
 }
 
