@@ -124,6 +124,7 @@ fn name(c: &Campaign) -> Result<NameSummary> {
                 allow_no_status: n.allow_no_status,
                 named: n.named_policy,
                 accept_any_status: n.accept_any_status,
+                incremental: n.incremental,
             },
             strict: false,
             known_status: None,

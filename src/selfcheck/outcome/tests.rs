@@ -24,6 +24,7 @@ fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
         source_mtime_ns: 0,
         named_hash: None,
         settings: String::new(),
+        incremental: false,
     }
 }
 
