@@ -12,6 +12,7 @@ pub mod checkers;
 pub mod cmd;
 pub mod evidence;
 pub mod import;
+pub mod incremental;
 pub mod journal;
 pub mod judge;
 pub mod lock;
