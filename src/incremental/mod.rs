@@ -9,8 +9,10 @@
 //! named assertions inside a `get-unsat-assumptions` answer are ignored;
 //! a `define-fun` assumption answered as its body counts as the assumption.
 
+pub mod record;
 pub mod script;
 pub mod sexp;
+pub mod verdict;
 
 use script::Cmd;
 use std::path::Path;
@@ -18,6 +20,12 @@ use std::path::Path;
 /// A script's commands, when it is incremental (`None`: a single-query
 /// script, or unreadable: the caller reports it).
 pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
+    read_commands(path).filter(|cmds| script::is_incremental(cmds))
+}
+
+/// Every command of the script at `path` (`None`: unreadable or not
+/// SMT-LIB).
+pub fn read_commands(path: &Path) -> Option<Vec<Cmd>> {
     let bytes = std::fs::read(path).ok()?;
     let cmds = crate::smtlib::scanner::commands(&bytes).ok()?;
     let cmds: Vec<Cmd> = cmds
@@ -28,7 +36,7 @@ pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
             Some(Cmd { sexp, line: c.line })
         })
         .collect();
-    script::is_incremental(&cmds).then_some(cmds)
+    Some(cmds)
 }
 
 /// For the S-expression of a command in tests.

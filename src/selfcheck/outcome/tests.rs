@@ -50,6 +50,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         programs: Vec::new(),
         cached: false,
         provenance: None,
+        transcript: None,
     }
 }
 

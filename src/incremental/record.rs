@@ -1,0 +1,138 @@
+//! What a campaign keeps of an incremental run once its output is matched
+//! to the script: one [`QueryRecord`] per run in `incremental.jsonl`,
+//! appended whole, with every `unsat` answer's check (the hash of its
+//! check script under `cores/`, or why it is ill-formed) and every query's
+//! answer with the status the script declared before it. A record counts
+//! only for the run it was built from ([`QueryRecord::source`]: the named
+//! script's hash and the solver's output), so a re-run builds it anew and
+//! an unchanged campaign redoes nothing.
+
+use super::script::{self, Check, Cmd};
+use super::sexp;
+use serde::{Deserialize, Serialize};
+
+/// File name of the journal.
+pub const INCREMENTAL: &str = "incremental.jsonl";
+
+/// The check of one `unsat` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum QueryCheck {
+    /// The check script `cores/<hash>.smt2`: the answer holds when the
+    /// checkers find it unsat.
+    Script { hash: String },
+    /// Ill-formed at once: `popped-scope`, `unknown-name`, `duplicate`,
+    /// `not-a-name`, `not-an-assumption`.
+    IllFormed { label: String, why: String },
+    /// `unsat`, then an `(error …)` or no list where the core should be.
+    NoCore { why: String },
+}
+
+/// One `unsat` answer followed by a core or an unsat-assumption set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryEntry {
+    /// Line of the `check-sat` / `check-sat-assuming` in the named script.
+    pub line: u64,
+    /// `get-unsat-core` or `get-unsat-assumptions`.
+    pub asked: String,
+    /// What the solver answered to it.
+    pub answer: String,
+    pub check: QueryCheck,
+    /// Accepted z3 conventions, said (README).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One query's answer and the status declared before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryAnswer {
+    pub line: u64,
+    pub answer: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+}
+
+/// `incremental.jsonl`: an incremental run matched to its script.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryRecord {
+    pub solver: String,
+    pub benchmark: String,
+    /// [`source`] of the run it was built from.
+    pub source: String,
+    pub queries: Vec<QueryEntry>,
+    pub answers: Vec<QueryAnswer>,
+    /// Output that contradicts the script (a non-answer to a query,
+    /// output left over).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+    /// The output ended before this line's command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_at: Option<u64>,
+    /// The output is not S-expressions: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ill_formed_output: Option<String>,
+}
+
+/// What a record is built from: the named script's hash and the output.
+pub fn source(bench_hash: Option<&str>, transcript: &str) -> String {
+    let text = format!("{}\n{transcript}", bench_hash.unwrap_or(""));
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
+/// Match `transcript` (the solver's stdout) to the commands of the named
+/// script: the record (its identity left to the caller to fill) and the
+/// check scripts to store, as (hash, text).
+pub fn build(cmds: &[Cmd], transcript: &str) -> (QueryRecord, Vec<(String, String)>) {
+    let mut rec = QueryRecord {
+        solver: String::new(),
+        benchmark: String::new(),
+        source: String::new(),
+        queries: Vec::new(),
+        answers: Vec::new(),
+        faults: Vec::new(),
+        cut_at: None,
+        ill_formed_output: None,
+    };
+    let output = match sexp::parse_all(transcript) {
+        Ok(o) => o,
+        Err(why) => {
+            rec.ill_formed_output = Some(why.to_string());
+            return (rec, Vec::new());
+        }
+    };
+    let m = script::judge(cmds, &output);
+    let mut scripts = Vec::new();
+    for q in m.queries {
+        let check = match q.check {
+            Check::Script(text) => {
+                let hash = blake3::hash(text.as_bytes()).to_hex().to_string();
+                scripts.push((hash.clone(), text));
+                QueryCheck::Script { hash }
+            }
+            Check::IllFormed(label, why) => QueryCheck::IllFormed {
+                label: label.to_string(),
+                why,
+            },
+            Check::Missing(why) => QueryCheck::NoCore { why },
+        };
+        rec.queries.push(QueryEntry {
+            line: q.line,
+            asked: q.asked,
+            answer: q.answer,
+            check,
+            notes: q.notes,
+        });
+    }
+    rec.answers = m
+        .answers
+        .into_iter()
+        .map(|a| QueryAnswer {
+            line: a.line,
+            answer: a.answer,
+            status: a.status,
+        })
+        .collect();
+    rec.faults = m.faults;
+    rec.cut_at = m.cut_at;
+    (rec, scripts)
+}
