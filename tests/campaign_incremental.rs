@@ -4,7 +4,8 @@
 //! scopes and `check-sat-assuming` (`tests/data/incremental/`); wrappers
 //! around z3 with the reported faults fail with the right flag — a
 //! too-small assumption core (z3#7098), `()` for a false assumption
-//! (z3#8045), a core naming an assertion of a popped scope (opensmt#619);
+//! (z3#8045), a core naming an assertion of a popped scope (opensmt#619),
+//! `sat` on a query declared and proven unsat (a contradiction);
 //! a re-run redoes nothing; without the option the scripts stay
 //! ineligible. Fault injection: `tests/fixtures/fake-solvers/`.
 
@@ -92,13 +93,17 @@ fn z3_and_cvc5_validate_and_faults_fail_with_their_flag() {
                 "stale",
                 words(&[&fake_solver("z3-stale-core.sh"), "{file}"]),
             ),
+            (
+                "liar",
+                words(&[&fake_solver("z3-first-unsat-sat.sh"), "{file}"]),
+            ),
         ],
         true,
     );
     let (code, stderr) = run(dir);
     assert_eq!(code, Some(1), "{stderr}");
     let rows = incremental_pairs(dir);
-    assert_eq!(rows.len(), 10, "{rows:#?}");
+    assert_eq!(rows.len(), 12, "{rows:#?}");
     for solver in ["z3", "cvc5"] {
         for bench in [SCOPES, ASSUMPTIONS] {
             let p = pair(&rows, solver, bench);
@@ -146,6 +151,23 @@ fn z3_and_cvc5_validate_and_faults_fail_with_their_flag() {
         .as_str()
         .unwrap()
         .contains("popped scope"));
+    // `sat` where the script declares `:status unsat` and other solvers'
+    // cores prove the query unsat: a contradiction, at that line.
+    let liar = pair(&rows, "liar", SCOPES);
+    assert_eq!(
+        (label(liar), &liar["line"]),
+        ("contradiction".into(), &Value::from(12))
+    );
+    let flags = liar["flags"].to_string();
+    assert!(
+        flags.contains("line 12: sat, but the script declares :status unsat before it"),
+        "{flags}"
+    );
+    assert!(
+        flags.contains("line 12: sat, but cvc5's core on this query was validated (unsat)")
+            || flags.contains("line 12: sat, but z3's core on this query was validated (unsat)"),
+        "{flags}"
+    );
     // Said on stderr and in the report, not in any division's score.
     assert!(
         stderr.contains(
@@ -166,7 +188,7 @@ fn z3_and_cvc5_validate_and_faults_fail_with_their_flag() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("reports/scores.json")).unwrap())
             .unwrap();
     assert_eq!(scores["pairs"], 0, "incremental pairs are not scored");
-    assert_eq!(scores["incremental"].as_array().unwrap().len(), 5);
+    assert_eq!(scores["incremental"].as_array().unwrap().len(), 6);
     // The index says which benchmarks are incremental.
     let index = common::read_index(&dir.join("named"));
     assert!(index.iter().all(|e| e.incremental), "{index:?}");
