@@ -73,9 +73,14 @@ pub struct QueryRecord {
     pub ill_formed_output: Option<String>,
 }
 
-/// What a record is built from: the named script's hash and the output.
+/// The version of the matching and of the check scripts it writes: a
+/// record of another version is built anew.
+const FORMAT: u32 = 1;
+
+/// What a record is built from: the named script's hash and the output
+/// (and the [`FORMAT`]).
 pub fn source(bench_hash: Option<&str>, transcript: &str) -> String {
-    let text = format!("{}\n{transcript}", bench_hash.unwrap_or(""));
+    let text = format!("{FORMAT}\n{}\n{transcript}", bench_hash.unwrap_or(""));
     blake3::hash(text.as_bytes()).to_hex().to_string()
 }
 
