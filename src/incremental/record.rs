@@ -141,3 +141,38 @@ pub fn build(cmds: &[Cmd], transcript: &str) -> (QueryRecord, Vec<(String, Strin
     rec.cut_at = m.cut_at;
     (rec, scripts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_keeps_every_answer_and_stores_one_script_per_unsat() {
+        let script = "(set-logic QF_LIA)\n(declare-const x Int)\n\
+            (assert (! (> x 0) :named cv1))\n(push 1)\n(assert (! (< x 0) :named cv2))\n\
+            (set-info :status unsat)\n(check-sat)\n(get-unsat-core)\n(pop 1)\n(check-sat)\n\
+            (get-unsat-core)\n(push 1)\n(assert (! (< x 1) :named cv3))\n(check-sat)\n\
+            (get-unsat-core)\n";
+        let cmds: Vec<_> = crate::smtlib::scanner::commands(script.as_bytes())
+            .unwrap()
+            .iter()
+            .map(|c| crate::incremental::parse_cmd(std::str::from_utf8(&c.text).unwrap(), c.line))
+            .collect();
+        let out = "unsat\n(cv1 cv2)\nsat\n(error \"no core\")\nunsat\n(cv3 cv2)\n";
+        let (rec, scripts) = build(&cmds, out);
+        assert_eq!(rec.answers.len(), 3);
+        assert_eq!(rec.answers[0].status.as_deref(), Some("unsat"));
+        assert_eq!(rec.answers[1].answer, "sat");
+        assert_eq!(scripts.len(), 1);
+        assert!(!scripts[0].1.contains(":status"), "{}", scripts[0].1);
+        assert!(
+            matches!(&rec.queries[0].check, QueryCheck::Script { hash } if *hash == scripts[0].0)
+        );
+        assert!(
+            matches!(&rec.queries[1].check, QueryCheck::IllFormed { label, .. } if label == "popped-scope")
+        );
+        let (bad, none) = build(&cmds, "unsat\n(cv1");
+        assert!(bad.ill_formed_output.is_some() && none.is_empty());
+        assert_ne!(source(Some("a"), out), source(Some("b"), out));
+    }
+}
