@@ -87,6 +87,10 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
         };
+        // Judged query by query (crate::incremental::verdict), not scored.
+        if e.incremental {
+            continue;
+        }
         if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
             continue; // a pair journaled twice (re-run shard): counted once
         }

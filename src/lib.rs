@@ -13,6 +13,7 @@ pub mod cmd;
 pub mod csv_table;
 pub mod evidence;
 pub mod import;
+pub mod incremental;
 pub mod journal;
 pub mod judge;
 pub mod lock;

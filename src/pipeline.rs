@@ -33,6 +33,9 @@ pub struct Summary {
     pub check: Option<CheckSummary>,
     /// Every pair with its verdict (judged after check, or for scoring).
     pub pairs: Option<Vec<PairVerdict>>,
+    /// The incremental pairs (`[naming] incremental`), judged query by
+    /// query, outside the scores.
+    pub incremental: Option<Vec<crate::incremental::verdict::IncrementalPair>>,
     pub report: Option<ScoreReport>,
     /// The cancel flag was raised: later stages did not run.
     pub interrupted: bool,
@@ -110,6 +113,7 @@ pub fn run(
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
         let k = crate::check::check(&l, &owns, cancel)?;
         let pairs = crate::judge::collect(&l)?;
+        out.incremental = Some(crate::incremental::verdict::collect(&l)?);
         observer.checked(&k, &pairs);
         out.check = Some(k);
         out.pairs = Some(pairs);
@@ -120,10 +124,12 @@ pub fn run(
     }
     if out.pairs.is_none() && stages.score {
         out.pairs = Some(crate::judge::collect(&l)?);
+        out.incremental = Some(crate::incremental::verdict::collect(&l)?);
     }
     if let (true, Some(pairs)) = (stages.score, &out.pairs) {
         let defaults = default_outputs(c);
-        out.report = Some(score(&l, pairs, outputs.unwrap_or(&defaults))?);
+        let incremental = out.incremental.as_deref().unwrap_or_default();
+        out.report = Some(score(&l, pairs, incremental, outputs.unwrap_or(&defaults))?);
     }
     Ok(out)
 }
@@ -139,6 +145,7 @@ fn name(c: &Campaign, say: Say) -> Result<NameSummary> {
                 allow_no_status: n.allow_no_status,
                 named: n.named_policy,
                 accept_any_status: n.accept_any_status,
+                incremental: n.incremental,
             },
             strict: false,
             known_status: None,
@@ -183,8 +190,14 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 }
 
 /// Scores and reports from the judged pairs (plus `reports/pairs.jsonl`,
-/// every pair with the evidence behind its verdict).
-fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreReport> {
+/// every pair with the evidence behind its verdict, and the incremental
+/// pairs with `"incremental": true`).
+fn score(
+    l: &Loaded,
+    pairs: &[PairVerdict],
+    incremental: &[crate::incremental::verdict::IncrementalPair],
+    outputs: &Outputs,
+) -> Result<ScoreReport> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first.
@@ -205,6 +218,7 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
     report.provenance = Some(crate::campaign::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
     report.refutations = crate::score::beyond::refutations(pairs);
+    report.incremental = crate::score::incremental::per_solver(incremental);
     if let Some(v) = &l.ctx.validators {
         report.validators_from = Some(v.source.clone());
         report.validators = report
@@ -236,6 +250,10 @@ fn score(l: &Loaded, pairs: &[PairVerdict], outputs: &Outputs) -> Result<ScoreRe
         v["division"] = division.into();
         v["logic"] = logic.into();
         serde_json::to_writer(&mut lines, &v)?;
+        lines.push(b'\n');
+    }
+    for p in incremental {
+        serde_json::to_writer(&mut lines, p)?;
         lines.push(b'\n');
     }
     crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;

@@ -110,7 +110,15 @@ pub fn record(
             .collect(),
         cached: false,
         provenance: None,
+        transcript: None,
     }
+}
+
+/// Keep what a solver printed on an incremental script (matched to the
+/// script by the check stage) instead of a single answer's core.
+pub fn keep_transcript(rec: &mut RunRecord, out: &RunOutcome) {
+    rec.transcript = Some(String::from_utf8_lossy(&out.stdout).into_owned());
+    rec.core = None;
 }
 
 /// What a solve pass did.
@@ -231,6 +239,9 @@ pub fn solve(
                 }
                 let memout = is_memout(&out, c.memory);
                 let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
+                if e.incremental {
+                    keep_transcript(&mut rec, &out);
+                }
                 rec.timing = Some(Timing::of(&out, slot));
                 rec.provenance = provenance;
                 if let (Some(k), Some(cache)) = (&key, cache) {

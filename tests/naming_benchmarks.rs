@@ -129,6 +129,7 @@ fn every_unsat_benchmark_names_lints_and_keeps_its_core() {
             allow_no_status: true,
             named: NamedPolicy::Keep,
             accept_any_status: false,
+            incremental: false,
         },
         strict: true,
         known_status: None,
@@ -276,6 +277,7 @@ fn default_settings_on_the_edge_benchmarks() {
                 allow_no_status: true,
                 named: NamedPolicy::Strip,
                 accept_any_status: false,
+                incremental: false,
             },
             ..NameOptions::default()
         },

@@ -24,6 +24,9 @@ pub enum Class {
     Assert,
     /// `check-sat`: followed by `(get-unsat-core)`.
     CheckSat,
+    /// `check-sat-assuming`: copied, followed by `(get-unsat-assumptions)`
+    /// in an incremental script that is named.
+    CheckSatAssuming,
     /// `set-logic`: preceded by `(set-option :produce-unsat-cores true)`.
     SetLogic,
     /// `get-unsat-core`: written once, right after `check-sat`.
@@ -190,6 +193,7 @@ impl Analyzer {
             "check-sat" => {
                 info.check_sats += 1;
                 if info.check_sats == 2 {
+                    info.incremental = true;
                     self.several_check_sat = Some(info.findings.len());
                     self.finding(cmd, Reason::SeveralCheckSat { count: 2 });
                 }
@@ -229,12 +233,15 @@ impl Analyzer {
             }
             "get-unsat-core" => Class::GetUnsatCore,
             "push" | "pop" => {
+                info.incremental = true;
                 self.finding(cmd, Reason::PushPop);
                 Class::Keep
             }
             "check-sat-assuming" => {
+                info.check_sats_assuming += 1;
+                info.incremental = true;
                 self.finding(cmd, Reason::CheckSatAssuming);
-                Class::Keep
+                Class::CheckSatAssuming
             }
             "reset" | "reset-assertions" => {
                 self.finding(cmd, Reason::Reset);

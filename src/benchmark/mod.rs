@@ -58,6 +58,11 @@ pub struct Policy {
     /// `coreval selfcheck` runs authors' benchmarks whatever they declare.
     #[serde(default)]
     pub accept_any_status: bool,
+    /// Accept incremental and assumption scripts (`push`/`pop`, several
+    /// `check-sat`s, `check-sat-assuming`; campaign key `[naming]
+    /// incremental`): their cores are judged query by query.
+    #[serde(default)]
+    pub incremental: bool,
 }
 
 impl Default for Policy {
@@ -67,6 +72,7 @@ impl Default for Policy {
             allow_no_status: false,
             named: NamedPolicy::Skip,
             accept_any_status: false,
+            incremental: false,
         }
     }
 }
@@ -204,6 +210,13 @@ pub struct BenchmarkInfo {
     pub assertions: usize,
     /// `check-sat` commands.
     pub check_sats: usize,
+    /// `check-sat-assuming` commands.
+    #[serde(default)]
+    pub check_sats_assuming: usize,
+    /// An incremental or assumption script: `push`/`pop`, several
+    /// `check-sat`s or `check-sat-assuming`.
+    #[serde(default)]
+    pub incremental: bool,
     /// Existing names of top-level assertions `(assert (! t :named X))`,
     /// with the 1-based number of the assertion, in order.
     pub top_level_names: Vec<(usize, String)>,
@@ -242,7 +255,22 @@ impl BenchmarkInfo {
         if self.status.is_none() && !policy.allow_no_status {
             out.push(none(Reason::NoStatus));
         }
-        if self.check_sats == 0 {
+        let incremental = policy.incremental && self.incremental;
+        if incremental {
+            // Judged query by query: scopes, several queries, assertions
+            // between them and a status per query are what such scripts are.
+            out.retain(|f| {
+                !matches!(
+                    f.reason,
+                    Reason::PushPop
+                        | Reason::SeveralCheckSat { .. }
+                        | Reason::CheckSatAssuming
+                        | Reason::AssertAfterCheckSat
+                        | Reason::StatusNotUnsat { .. }
+                )
+            });
+        }
+        if self.check_sats == 0 && !(incremental && self.check_sats_assuming > 0) {
             out.push(none(Reason::NoCheckSat));
         }
         if self.assertions < policy.min_assertions {

@@ -317,3 +317,29 @@ fn discovery_is_sorted_and_stays_in_the_root() {
     let one = discover(&root.join("UF/z.smt2")).unwrap();
     assert_eq!(one.files[0].id, "z.smt2");
 }
+
+#[test]
+fn incremental_scripts_are_eligible_only_when_asked() {
+    let script = "(set-logic QF_LIA)\n(set-info :status sat)\n(declare-fun x () Int)\n\
+        (assert (> x 0))\n(push 1)\n(assert (< x 0))\n(set-info :status unsat)\n(check-sat)\n\
+        (pop 1)\n(check-sat-assuming ((< x 0)))\n(check-sat)\n";
+    let default = kinds(script, &Policy::default());
+    assert!(default.contains(&Reason::PushPop), "{default:?}");
+    assert!(default.contains(&Reason::CheckSatAssuming), "{default:?}");
+    let asked = Policy {
+        incremental: true,
+        ..Policy::default()
+    };
+    assert_eq!(kinds(script, &asked), vec![]);
+    assert!(info_of(script).incremental);
+    // Only assumptions: no check-sat is needed.
+    let assuming = "(set-logic QF_LIA)\n(set-info :status unsat)\n(declare-fun x () Int)\n\
+        (assert (> x 0))\n(assert (> x 1))\n(check-sat-assuming ((< x 0)))\n";
+    assert_eq!(kinds(assuming, &asked), vec![]);
+    // Resets stay out: they would drop the options coreval sets.
+    let reset = format!("{script}(reset)\n");
+    assert_eq!(kinds(&reset, &asked), vec![Reason::Reset]);
+    // A single-query script is what it was.
+    assert_eq!(kinds(GOOD, &asked), vec![]);
+    assert!(!info_of(GOOD).incremental);
+}

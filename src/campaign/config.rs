@@ -124,6 +124,9 @@ pub struct Naming {
     pub scramble_seed: Option<u32>,
     /// With `scramble_seed`: also permute commutative arguments.
     pub scramble_commute: bool,
+    /// Name incremental and assumption scripts too (README "Incremental
+    /// and assumption cores"); off, they are ineligible.
+    pub incremental: bool,
 }
 
 impl Default for Naming {
@@ -136,6 +139,7 @@ impl Default for Naming {
             accept_any_status: false,
             scramble_seed: None,
             scramble_commute: false,
+            incremental: false,
         }
     }
 }
@@ -359,6 +363,13 @@ impl Campaign {
                 "naming.scramble_commute needs naming.scramble_seed (the seed to scramble with)",
             ));
         }
+        if config.naming.incremental && config.naming.scramble_seed.is_some() {
+            return Err(bad(
+                Key::Table("naming", "incremental"),
+                "naming.incremental cannot be combined with naming.scramble_seed \
+                 (incremental scripts are not scrambled)",
+            ));
+        }
         let mut seen = std::collections::HashSet::new();
         for (i, s) in config.solvers.iter().enumerate() {
             let at = |key| Key::Solver(i, key);
@@ -534,67 +545,5 @@ pub fn default_cache_dir() -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn load(text: &str) -> Result<Campaign> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
-        Campaign::load(dir.path())
-    }
-
-    #[test]
-    fn minimal_config_gets_defaults() {
-        let c =
-            load("benchmarks = \"b\"\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n").unwrap();
-        // The default edition's (smtcomp-2025) limit.
-        assert_eq!(c.time, Duration::from_secs(1200));
-        assert_eq!(c.config.check.policy, Policy::Smtcomp2025);
-        assert!(c.benchmarks.ends_with("b"));
-        assert!(c.jobs >= 1);
-    }
-
-    #[test]
-    fn time_limit_defaults_to_the_editions() {
-        let base = "benchmarks = \"b\"\n[score]\nrules = \"smtcomp-2019\"\n";
-        assert_eq!(load(base).unwrap().time, Duration::from_secs(2400));
-        let own = format!("{base}[limits]\ntime = 30.0\n");
-        assert_eq!(load(&own).unwrap().time, Duration::from_secs(30));
-        let later = base.replace("2019", "2020");
-        assert_eq!(load(&later).unwrap().time, Duration::from_secs(1200));
-        // The checker limit is no edition's: it keeps its own default.
-        assert_eq!(load(base).unwrap().checker_time, Duration::from_secs(60));
-    }
-
-    #[test]
-    fn unknown_keys_and_wrong_types_name_the_line() {
-        let e = load("benchmarks = \"b\"\n[limits]\ntime = \"long\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("campaign.toml") && e.contains("line 3"), "{e}");
-        let e = load("benchmarks = \"b\"\nbogus = 1\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("line 2") && e.contains("bogus"), "{e}");
-        let e = load("benchmarks = \"b\"\n[check]\npolicy = \"smtcomp-1999\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("expected one of"), "{e}");
-    }
-
-    #[test]
-    fn invalid_values_are_refused() {
-        let e = load("benchmarks = \"b\"\n[limits]\ntime = -1\n").unwrap_err();
-        assert!(format!("{e:#}").contains("limits.time"));
-        let e = load("benchmarks = \"b\"\n[check]\nminimality_budget = -1\n").unwrap_err();
-        assert!(
-            format!("{e:#}").contains("check.minimality_budget"),
-            "{e:#}"
-        );
-        let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"a\"\n").unwrap_err();
-        assert!(format!("{e:#}").contains("needs a `definition`"));
-        let e = load("benchmarks = \"b\"\n[[solver]]\nname = \"../x\"\ncommand = [\"x\"]\n")
-            .unwrap_err();
-        assert!(format!("{e:#}").contains("without '/'"));
-    }
-}
+#[path = "config_tests.rs"]
+mod tests;

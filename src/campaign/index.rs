@@ -80,6 +80,10 @@ pub struct IndexEntry {
     /// versions: then hashed when a campaign is loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named_hash: Option<String>,
+    /// An incremental or assumption script (named with `[naming]
+    /// incremental`): judged query by query, outside the track's scores.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incremental: bool,
 }
 
 impl IndexEntry {
@@ -125,6 +129,9 @@ pub struct Bench {
     pub descramble: Option<String>,
     /// BLAKE3 of the named file, when the index has it.
     pub hash: Option<String>,
+    /// An incremental or assumption script (README "Incremental and
+    /// assumption cores").
+    pub incremental: bool,
 }
 
 impl Bench {
@@ -142,6 +149,7 @@ impl Bench {
             nested: e.nested_names.iter().cloned().collect(),
             descramble: e.descramble.clone(),
             hash: e.named_hash.clone(),
+            incremental: e.incremental,
             top_level,
             id: e.id,
         })

@@ -68,6 +68,11 @@ pub struct RunRecord {
     /// record is of an unknown configuration and is redone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// For an incremental script (`[naming] incremental`): what the solver
+    /// printed on stdout, matched to the script's commands by the check
+    /// stage (`answer` and `core` are then not used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
 }
 
 /// When a run went and where: Unix seconds at the start and the end of the

@@ -39,6 +39,7 @@ pub mod ask;
 pub mod best;
 pub mod cache;
 pub mod certify;
+pub mod incremental;
 pub mod minimality;
 pub mod plan;
 pub mod schedule;
@@ -193,7 +194,8 @@ fn validate(
     crate::campaign::solvers::reap_orphans(c, l.say);
 
     // 1. The pairs with a core to check, their core-only files.
-    let pairs = plan::pairs_to_check(l, &runs, filter)?;
+    let mut pairs = plan::pairs_to_check(l, &runs, filter)?;
+    pairs.extend(incremental::pairs(l, &runs, filter)?);
     let plan = Plan::new(c, checkers, pairs, l.ctx.validators.as_ref());
     let mut summary = CheckSummary {
         cores: plan.pairs.len(),

@@ -80,6 +80,7 @@ impl NameArgs {
                     allow_no_status: self.allow_no_status,
                     named,
                     accept_any_status: false,
+                    incremental: false,
                 },
                 strict: self.strict,
                 known_status: None,

@@ -75,11 +75,24 @@ pub fn run(args: RunArgs) -> Result<u8> {
     print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(c).display());
-    Ok(if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
-        exit::FAILURES
-    } else {
-        exit::OK
-    })
+    let incremental = s.incremental.as_deref().unwrap_or_default();
+    for p in incremental.iter().filter(|p| p.verdict.is_failure()) {
+        let line = p.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        eprintln!(
+            "incremental: {} on {}: {}{line}",
+            p.solver,
+            p.benchmark,
+            p.verdict.label()
+        );
+    }
+    let failed = incremental.iter().any(|p| p.verdict.is_failure());
+    Ok(
+        if failed || pairs.iter().any(|p| p.pair.verdict.is_failure()) {
+            exit::FAILURES
+        } else {
+            exit::OK
+        },
+    )
 }
 
 /// A line per stage as it ends, on stderr; the stages' messages as they

@@ -91,8 +91,13 @@ fn settings(t: &TreeOptions<'_>) -> String {
     } else {
         ""
     };
+    let incremental = if o.policy.incremental {
+        ";incremental=true"
+    } else {
+        ""
+    };
     format!(
-        "prefix={};named={named};min-assertions={};allow-no-status={};strict={}{any_status}",
+        "prefix={};named={named};min-assertions={};allow-no-status={};strict={}{any_status}{incremental}",
         o.prefix.as_deref().unwrap_or("auto"),
         o.policy.min_assertions,
         o.policy.allow_no_status,
@@ -251,6 +256,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         source_mtime_ns: 0,
         settings: String::new(),
         named_hash: None,
+        incremental: false,
     };
     let target = match crate::safepath::safe_join(out, &file.id) {
         Ok(t) => t,
@@ -359,6 +365,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
             entry.prefix = Some(r.prefix.clone());
             entry.kept_names = r.kept.clone();
             entry.nested_names = r.nested_names.clone();
+            entry.incremental = r.info.incremental && opts.policy.incremental;
             entry.outcome = if r.info.is_malformed() {
                 Outcome::Malformed
             } else if r.eligible() {

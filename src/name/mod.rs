@@ -11,7 +11,14 @@
 //!   `get-unsat-core` commands are dropped (no duplicate);
 //! - commands that would disturb a core run are dropped
 //!   ([`Class::Remove`]); the text between commands is kept verbatim;
-//! - existing `:named` attributes are handled by [`NamedPolicy`].
+//! - existing `:named` attributes are handled by [`NamedPolicy`];
+//! - an incremental or assumption script (eligible with
+//!   [`Policy::incremental`]) is named the same way, every assertion of
+//!   every scope numbered in file order; `(get-unsat-assumptions)` follows
+//!   every `check-sat-assuming` (existing ones are dropped), and when the
+//!   script has a `check-sat-assuming`,
+//!   `(set-option :produce-unsat-assumptions true)` is written beside
+//!   `:produce-unsat-cores` (the script's own is dropped).
 //!
 //! The prefix `P` cannot clash with any symbol of the file (see [`prefix`]).
 //! The same pass feeds the [`Analyzer`], so the report says whether the
@@ -140,7 +147,9 @@ pub fn name_script<R: Read + Seek + Send, W: Write>(
         }
     };
     input.seek(SeekFrom::Start(start))?;
-    let report = rewrite(input, output, prefix, opts, false, None)?;
+    let assuming = asks_assumptions(&mut input, opts)?;
+    input.seek(SeekFrom::Start(start))?;
+    let report = rewrite(input, output, prefix, opts, false, None, assuming)?;
     Ok(report.expect("no clash watch"))
 }
 
@@ -166,13 +175,50 @@ pub fn name_file(
         });
     }
     let size = input.metadata().ok().map(|m| m.len());
-    if let Some(report) = rewrite(&mut *input, &mut *output, tentative, opts, true, size)? {
+    let assuming = asks_assumptions(&mut *input, opts)?;
+    input.seek(SeekFrom::Start(0))?;
+    if let Some(report) = rewrite(
+        &mut *input,
+        &mut *output,
+        tentative,
+        opts,
+        true,
+        size,
+        assuming,
+    )? {
         return Ok(report);
     }
     input.seek(SeekFrom::Start(0))?;
     output.set_len(0)?;
     output.seek(SeekFrom::Start(0))?;
     name_script(input, output, opts)
+}
+
+/// Whether the named script will ask for unsat assumptions: incremental
+/// scripts are accepted and the bytes `check-sat-assuming` occur in the
+/// input (read to its end; the caller seeks back). Without
+/// [`Policy::incremental`] nothing is read.
+fn asks_assumptions<R: Read>(input: &mut R, opts: &NameOptions) -> io::Result<bool> {
+    if !opts.policy.incremental {
+        return Ok(false);
+    }
+    let finder = memchr::memmem::Finder::new(b"check-sat-assuming");
+    let mut buf = vec![0u8; 1 << 16];
+    let mut carry = 0;
+    loop {
+        let n = input.read(&mut buf[carry..])?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let end = carry + n;
+        if finder.find(&buf[..end]).is_some() {
+            return Ok(true);
+        }
+        // Keep the tail that could start a match across reads.
+        let keep = end.min(17);
+        buf.copy_within(end - keep..end, 0);
+        carry = keep;
+    }
 }
 
 /// The rewrite with `prefix`; with `watch`, `Ok(None)` as soon as the bytes
@@ -187,6 +233,7 @@ fn rewrite<R: Read + Send, W: Write>(
     opts: &NameOptions,
     watch: bool,
     input_len: Option<u64>,
+    assumptions: bool,
 ) -> Result<Option<NameReport>, NameError> {
     let clash = AtomicBool::new(false);
     let input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
@@ -198,6 +245,7 @@ fn rewrite<R: Read + Send, W: Write>(
         kept: Vec::new(),
         tail: Vec::with_capacity(64),
         number: Counter::default(),
+        assumptions,
     };
     let mut analyzer = Analyzer::new();
     let mut size = 0u64;
@@ -292,6 +340,9 @@ struct Rewriter<'p> {
     tail: Vec<u8>,
     /// The current assertion number.
     number: Counter,
+    /// Ask for unsat assumptions (an incremental script with
+    /// `check-sat-assuming`, see [`asks_assumptions`]).
+    assumptions: bool,
 }
 
 impl Rewriter<'_> {
@@ -300,7 +351,13 @@ impl Rewriter<'_> {
         let named = &obs.named;
         if !self.option_written && !obs.preamble {
             out.write_all(b"(set-option :produce-unsat-cores true)\n")?;
+            if self.assumptions {
+                out.write_all(b"(set-option :produce-unsat-assumptions true)\n")?;
+            }
             self.option_written = true;
+        }
+        if self.assumptions && is_option(text, b":produce-unsat-assumptions") {
+            return Ok(());
         }
         let strip = if self.policy == NamedPolicy::Strip {
             strip_spans(named)
@@ -312,6 +369,10 @@ impl Rewriter<'_> {
             Class::CheckSat => {
                 out.write_all(text)?;
                 out.write_all(b"\n(get-unsat-core)")
+            }
+            Class::CheckSatAssuming => {
+                write_without(out, text, (0, text.len()), &strip)?;
+                out.write_all(b"\n(get-unsat-assumptions)")
             }
             Class::Assert => {
                 if self.policy == NamedPolicy::Keep {
@@ -338,6 +399,14 @@ impl Rewriter<'_> {
             Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
         }
     }
+}
+
+/// Whether `text` is `(set-option KEY …)`.
+fn is_option(text: &[u8], key: &[u8]) -> bool {
+    let mut words = text
+        .split(|b| b.is_ascii_whitespace() || *b == b'(' || *b == b')')
+        .filter(|w| !w.is_empty());
+    words.next() == Some(b"set-option") && words.next() == Some(key)
 }
 
 /// A decimal number kept as ASCII digits: assertions are numbered one after

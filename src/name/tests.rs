@@ -307,3 +307,38 @@ fn counter_increments_like_numbers() {
         assert_eq!(c.set(n), n.to_string().as_bytes(), "{n}");
     }
 }
+
+#[test]
+fn incremental_scripts_ask_for_every_core_and_assumption_set() {
+    let src = "(set-option :produce-unsat-assumptions true)\n(set-logic QF_LIA)\n\
+(set-info :status unsat)\n(declare-fun x () Int)\n(declare-fun p () Bool)\n(assert (> x 0))\n(push 1)\n(assert (< x 0))\n\
+(check-sat)\n(get-unsat-core)\n(pop 1)\n(check-sat-assuming (p))\n(get-unsat-assumptions)\n(exit)\n";
+    let opts = NameOptions {
+        policy: Policy {
+            incremental: true,
+            ..Policy::default()
+        },
+        ..NameOptions::default()
+    };
+    let (out, r) = name_with(src, &opts);
+    assert!(r.eligible(), "{:?}", r.reasons);
+    assert!(r.info.incremental);
+    assert_eq!(
+        out,
+        "\n(set-option :produce-unsat-cores true)\n\
+(set-option :produce-unsat-assumptions true)\n(set-logic QF_LIA)\n\
+(set-info :status unsat)\n(declare-fun x () Int)\n(declare-fun p () Bool)\n(assert (! (> x 0) :named cv1))\n(push 1)\n\
+(assert (! (< x 0) :named cv2))\n(check-sat)\n(get-unsat-core)\n\n(pop 1)\n\
+(check-sat-assuming (p))\n(get-unsat-assumptions)\n\n(exit)\n"
+    );
+    // The same through the one-pass file path.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.smt2"), dir.path().join("b.smt2"));
+    std::fs::write(&a, src).unwrap();
+    let mut input = std::fs::File::open(&a).unwrap();
+    let mut output = std::fs::File::create(&b).unwrap();
+    name_file(&mut input, &mut output, &opts).unwrap();
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), out);
+    // Without the option the script stays ineligible.
+    assert!(!name(src).1.eligible());
+}

@@ -346,6 +346,16 @@ impl Exporter for Html<'_> {
             );
             out.push_str("</section>");
         }
+        if !report.incremental.is_empty() {
+            let _ = write!(
+                out,
+                "<section id=\"incremental\"><h2>{}</h2><p class=\"meta\">{}</p>",
+                esc(super::incremental::TITLE),
+                esc(super::incremental::NOTE)
+            );
+            table(&mut out, &super::incremental::table(&report.incremental));
+            out.push_str("</section>");
+        }
         occupancy_plots(&mut out, &report.occupancy);
         let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
         Ok(out.into_bytes())

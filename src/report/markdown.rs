@@ -168,6 +168,16 @@ impl Exporter for Markdown {
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
         refutations(&mut out, &report.refutations);
+        if !report.incremental.is_empty() {
+            let _ = writeln!(
+                out,
+                "## {}\n\n{}\n",
+                super::incremental::TITLE,
+                super::incremental::NOTE
+            );
+            table(&mut out, &super::incremental::table(&report.incremental));
+            out.push('\n');
+        }
         if !report.validators.is_empty() {
             let _ = writeln!(out, "## {}\n", cell(&super::validators::title(report)));
             table(&mut out, &table::validators(&report.validators));

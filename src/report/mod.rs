@@ -6,6 +6,7 @@
 mod evidence;
 mod facts;
 pub mod html;
+mod incremental;
 pub mod json;
 pub mod markdown;
 pub mod pairs_csv;

@@ -14,6 +14,7 @@ pub mod beyond;
 // The scoring vocabulary lives with the campaign, which parses it once.
 pub use crate::campaign::{division_map, editions, participants, rules};
 pub mod division;
+pub mod incremental;
 pub mod pair;
 pub mod recognition;
 pub mod result;
@@ -221,6 +222,7 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
         warnings,
         beyond: Vec::new(),
         refutations: Vec::new(),
+        incremental: Vec::new(),
         validators_from: None,
         validators: Vec::new(),
         pair_rows,

@@ -63,6 +63,10 @@ pub struct ScoreReport {
     /// refutations"); absent when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refutations: Vec<SolverRefutations>,
+    /// Per solver with incremental or assumption scripts: their cores'
+    /// verdicts, outside the divisions' scores; absent when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incremental: Vec<SolverIncremental>,
     /// Campaigns with `[check] validators_from`: the single-query results
     /// file, and each division's validators (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -390,4 +394,25 @@ pub struct SolverRefutations {
     /// Cores (refuted or not) on which a checker's `sat` came with a model
     /// that falsifies the core: the checker's fault, shown as a dispute.
     pub model_rejected: u64,
+}
+
+/// Per solver with incremental or assumption scripts (`[naming]
+/// incremental`): how its cores and unsat-assumption sets stand. Not part
+/// of any division's score (README, "Incremental and assumption cores in
+/// campaigns").
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SolverIncremental {
+    pub solver: String,
+    /// Scripts run.
+    pub scripts: u64,
+    /// `unsat` answers followed by a core or an unsat-assumption set.
+    pub unsat_answers: u64,
+    /// Of these, validated.
+    pub validated: u64,
+    /// Scripts that failed: a refuted or ill-formed answer, `unsat`
+    /// without a core, output contradicting the script.
+    pub failed: u64,
+    /// Each failed script: `benchmark:line: verdict`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<String>,
 }

@@ -217,7 +217,7 @@ pub fn run(
     let mut order: Vec<String> = Vec::new();
     for i in inputs::collect(&opts.benchmarks, warn)? {
         order.push(i.shown.clone());
-        match incremental::commands(&i.source) {
+        match crate::incremental::commands(&i.source) {
             Some(cmds) => incremental_inputs.push((i, cmds)),
             None => single.push(i),
         }

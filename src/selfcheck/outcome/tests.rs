@@ -24,6 +24,7 @@ fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
         source_mtime_ns: 0,
         named_hash: None,
         settings: String::new(),
+        incremental: false,
     }
 }
 
@@ -49,6 +50,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         programs: Vec::new(),
         cached: false,
         provenance: None,
+        transcript: None,
     }
 }
 

@@ -123,6 +123,19 @@ pub struct Matched {
     pub faults: Vec<String>,
     /// The output ended before this line's command (timeout, crash).
     pub cut_at: Option<u64>,
+    /// Every `check-sat` / `check-sat-assuming` answered, in order.
+    pub answers: Vec<Answered>,
+}
+
+/// One query's answer and the `:status` the script declared before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answered {
+    /// Line of the `check-sat` / `check-sat-assuming`.
+    pub line: u64,
+    /// `sat`, `unsat`, `unknown`, or the output item as text.
+    pub answer: String,
+    /// The last `(set-info :status X)` before the query.
+    pub status: Option<String>,
 }
 
 /// Replay `cmds` against the solver's `output` items.
@@ -139,6 +152,7 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
     let mut live: Vec<Vec<usize>> = vec![Vec::new()];
     let mut popped: Vec<String> = Vec::new();
     let mut defines: HashMap<String, String> = HashMap::new();
+    let mut status: Option<String> = None;
     // The last query: (answer, its line, its assumptions).
     let mut last: Option<(String, u64, Vec<Sexp>)> = None;
     for (i, c) in cmds.iter().enumerate() {
@@ -180,6 +194,9 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
                     frames.last_mut().expect("a frame").push(n);
                 }
             }
+            "set-info" if c.arg(0).and_then(Sexp::atom) == Some(":status") => {
+                status = c.arg(1).and_then(Sexp::atom).map(str::to_string);
+            }
             "define-fun" => {
                 let a = |k| c.arg(k);
                 if let (Some(Sexp::Atom(name)), Some(Sexp::List(p)), Some(s), Some(body)) =
@@ -213,6 +230,11 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
                     ("check-sat-assuming", Some(Sexp::List(l))) => l.clone(),
                     _ => Vec::new(),
                 };
+                m.answers.push(Answered {
+                    line: c.line,
+                    answer: out.to_string(),
+                    status: status.clone(),
+                });
                 match out.atom() {
                     Some(a @ ("sat" | "unsat" | "unknown")) => {
                         last = Some((a.to_string(), c.line, assumptions))
@@ -351,7 +373,8 @@ fn assumptions_check(
 }
 
 /// The commands in scope at the query (a script without scopes: what a
-/// popped frame held is gone), without output options and, when `core`
+/// popped frame held is gone), without output options and `:status`
+/// (the checkers decide it) and, when `core`
 /// is given, without the named assertions outside it; then the assumed
 /// literals asserted, and `(check-sat)`.
 fn check_script(before: &[&Cmd], core: Option<&[&str]>, assumed: &[&Sexp]) -> String {
@@ -363,6 +386,11 @@ fn check_script(before: &[&Cmd], core: Option<&[&str]>, assumed: &[&Sexp]) -> St
         }
         let option = c.arg(0).and_then(Sexp::atom).unwrap_or("");
         if h == "set-option" && OUTPUT_OPTIONS.contains(&option) {
+            continue;
+        }
+        // The check script's status is what the checkers decide (cvc5
+        // aborts on a script whose declared status it does not find).
+        if h == "set-info" && option == ":status" {
             continue;
         }
         if h == "assert" {

@@ -1,7 +1,7 @@
 //! Matching answers to an incremental script, on z3's and cvc5's real
 //! output shapes and on the faults reported against solvers.
 
-use super::super::cmd;
+use super::super::parse_cmd;
 use super::super::sexp::parse_all;
 use super::*;
 
@@ -30,7 +30,7 @@ fn script() -> Vec<Cmd> {
         .lines()
         .map(|l| {
             line += 1;
-            cmd(l, line)
+            parse_cmd(l, line)
         })
         .collect()
 }
@@ -75,9 +75,9 @@ fn z3_conventions_are_accepted_and_noted() {
 #[test]
 fn a_name_from_a_popped_scope_is_ill_formed() {
     let mut cmds = script();
-    cmds.push(cmd("(assert (! (< x 5) :named small))", 19));
-    cmds.push(cmd("(check-sat)", 20));
-    cmds.push(cmd("(get-unsat-core)", 21));
+    cmds.push(parse_cmd("(assert (! (< x 5) :named small))", 19));
+    cmds.push(parse_cmd("(check-sat)", 20));
+    cmds.push(parse_cmd("(get-unsat-core)", 21));
     let out =
         parse_all("unsat\n(pbig q)\nunsat\n(neg pos)\nsat\n(model)\nunsat\n(neg small)").unwrap();
     let m = judge(&cmds, &out);
@@ -121,6 +121,6 @@ fn non_assumptions_missing_cores_and_cut_output() {
 #[test]
 fn scripts_needing_the_incremental_check() {
     assert!(is_incremental(&script()));
-    let single = vec![cmd("(assert true)", 1), cmd("(check-sat)", 2)];
+    let single = vec![parse_cmd("(assert true)", 1), parse_cmd("(check-sat)", 2)];
     assert!(!is_incremental(&single));
 }

@@ -10,38 +10,23 @@
 //! ill-formed or refuted answer, `unsat` without a core, or output that
 //! contradicts the script; it is skipped when nothing could be decided
 //! (no `unsat` query, a timeout before one, checkers undecided).
-
-pub mod script;
-pub mod sexp;
+//!
+//! The script model and the matching are shared with campaigns
+//! ([`crate::incremental`]).
 
 use super::inputs::Input;
 use super::outcome::{BenchResult, Outcome};
 use crate::campaign::policy::{CheckAnswer, Decision, Policy, Tally};
 use crate::campaign::solvers::SolverUnderTest;
 use crate::checkers::SolverDef;
+use crate::incremental::script::{self, Check, Cmd};
+use crate::incremental::sexp;
 use crate::runner::{self, RunSpec};
 use anyhow::{Context, Result};
-use script::{Check, Cmd};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// A script's commands, when it is one for this check (`Ok(None)`: a
-/// single-query script, or unreadable: the campaign reports it).
-pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
-    let bytes = std::fs::read(path).ok()?;
-    let cmds = crate::smtlib::scanner::commands(&bytes).ok()?;
-    let cmds: Vec<Cmd> = cmds
-        .iter()
-        .filter_map(|c| {
-            let text = std::str::from_utf8(&c.text).ok()?;
-            let sexp = sexp::parse_all(text).ok()?.pop()?;
-            Some(Cmd { sexp, line: c.line })
-        })
-        .collect();
-    script::is_incremental(&cmds).then_some(cmds)
-}
 
 /// What the check needs besides the script.
 pub struct Setting<'a> {
@@ -272,13 +257,4 @@ fn sanitize(id: &str) -> String {
             }
         })
         .collect()
-}
-
-/// For the S-expression of a command in tests.
-#[cfg(test)]
-pub fn cmd(text: &str, line: u64) -> Cmd {
-    Cmd {
-        sexp: sexp::parse_all(text).unwrap().pop().unwrap(),
-        line,
-    }
 }
