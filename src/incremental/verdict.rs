@@ -14,7 +14,7 @@
 //! `coreval selfcheck`. These pairs are not in the track's scores.
 
 use super::record::{QueryAnswer, QueryCheck, QueryRecord, INCREMENTAL};
-use crate::campaign::certification::Certification;
+use crate::campaign::certification::{Certification, Refutation};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::{CheckRecord, RunRecord};
 use crate::campaign::Loaded;
@@ -100,7 +100,7 @@ pub struct QueryVerdict {
     pub checkers: BTreeMap<String, CheckAnswer>,
     /// For a refutation: `certified` or `uncertified`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<String>,
+    pub refutation: Option<Refutation>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -245,8 +245,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                             .filter_map(|(k, _)| mine?.get(k))
                             .map(|rec| rec.certification.clone());
                         let sats: Vec<Option<Certification>> = sats.collect();
-                        let label = crate::campaign::certification::refutation_label(sats.iter());
-                        v.refutation = Some(label.to_string());
+                        v.refutation = Some(Refutation::of(sats.iter()));
                         "refuted".into()
                     } else if decision == Decision::Validated && t.unsat > 0 {
                         "validated".into()
