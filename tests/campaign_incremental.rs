@@ -58,12 +58,9 @@ fn pair<'a>(rows: &'a [Value], solver: &str, bench: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no pair {solver} {bench}: {rows:#?}"))
 }
 
+/// The pair's verdict: its label, as for single-query pairs.
 fn label(p: &Value) -> String {
-    let v = &p["verdict"];
-    match v.get("label").and_then(Value::as_str) {
-        Some(l) => format!("{}:{l}", v["kind"].as_str().unwrap()),
-        None => v["kind"].as_str().unwrap().to_string(),
-    }
+    p["verdict"].as_str().expect("a verdict label").to_string()
 }
 
 fn words(w: &[&str]) -> Vec<String> {

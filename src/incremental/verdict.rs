@@ -22,9 +22,11 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
-/// The verdict on an incremental pair.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+/// The verdict on an incremental pair, and on each of its `unsat`
+/// answers with a core or assumptions (a query is `Validated`, `Refuted`,
+/// `NotValidated`, `IllFormed` or `NoCore`). Written as its label, as a
+/// single-query pair's verdict is.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IncrementalVerdict {
     /// Every `unsat` answer's core or assumption set validated.
     Validated,
@@ -80,6 +82,12 @@ impl IncrementalVerdict {
     }
 }
 
+impl Serialize for IncrementalVerdict {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.label())
+    }
+}
+
 /// One `unsat` answer with its core or assumptions, decided.
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryVerdict {
@@ -89,7 +97,7 @@ pub struct QueryVerdict {
     pub answer: String,
     /// `validated`, `refuted`, `not-validated`, `ill-formed:LABEL`,
     /// `unsat-no-core`.
-    pub verdict: String,
+    pub verdict: IncrementalVerdict,
     /// Why, for an ill-formed answer or one without a core.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
@@ -133,7 +141,10 @@ pub struct IncrementalPair {
 impl IncrementalPair {
     /// Unsat answers with a core or assumptions, and those validated.
     pub fn counts(&self) -> (usize, usize) {
-        let ok = self.queries.iter().filter(|q| q.verdict == "validated");
+        let ok = self
+            .queries
+            .iter()
+            .filter(|q| q.verdict == IncrementalVerdict::Validated);
         (self.queries.len(), ok.count())
     }
 }
@@ -209,7 +220,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                 line: entry.line,
                 asked: entry.asked.clone(),
                 answer: entry.answer.clone(),
-                verdict: String::new(),
+                verdict: IncrementalVerdict::NotValidated,
                 why: None,
                 file: None,
                 checkers: BTreeMap::new(),
@@ -218,11 +229,13 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
             };
             match &entry.check {
                 QueryCheck::IllFormed { label, why } => {
-                    v.verdict = format!("ill-formed:{label}");
+                    v.verdict = IncrementalVerdict::IllFormed {
+                        label: label.clone(),
+                    };
                     v.why = Some(why.clone());
                 }
                 QueryCheck::NoCore { why } => {
-                    v.verdict = "unsat-no-core".into();
+                    v.verdict = IncrementalVerdict::NoCore;
                     v.why = Some(why.clone());
                 }
                 QueryCheck::Script { hash } => {
@@ -246,11 +259,11 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                             .map(|rec| rec.certification.clone());
                         let sats: Vec<Option<Certification>> = sats.collect();
                         v.refutation = Some(Refutation::of(sats.iter()));
-                        "refuted".into()
+                        IncrementalVerdict::Refuted
                     } else if decision == Decision::Validated && t.unsat > 0 {
-                        "validated".into()
+                        IncrementalVerdict::Validated
                     } else {
-                        "not-validated".into()
+                        IncrementalVerdict::NotValidated
                     };
                 }
             }
@@ -294,16 +307,17 @@ fn fold(p: &mut IncrementalPair, q: &QueryRecord, r: &RunRecord) {
         p.flags
             .push(format!("the output ended before line {line} ({how})"));
     }
-    let first = |pred: &dyn Fn(&str) -> bool| p.queries.iter().find(|v| pred(&v.verdict));
-    let failing = first(&|v| v == "refuted")
-        .map(|v| (IncrementalVerdict::Refuted, v.line))
-        .or_else(|| {
-            first(&|v| v.starts_with("ill-formed:")).map(|v| {
-                let label = v.verdict["ill-formed:".len()..].to_string();
-                (IncrementalVerdict::IllFormed { label }, v.line)
-            })
-        })
-        .or_else(|| first(&|v| v == "unsat-no-core").map(|v| (IncrementalVerdict::NoCore, v.line)));
+    let first = |pred: &dyn Fn(&IncrementalVerdict) -> bool| {
+        p.queries
+            .iter()
+            .find(|v| pred(&v.verdict))
+            .map(|v| (v.verdict.clone(), v.line))
+    };
+    // The first failing query decides, refutations before ill-formed
+    // answers before missing cores.
+    let failing = first(&|v| *v == IncrementalVerdict::Refuted)
+        .or_else(|| first(&|v| matches!(v, IncrementalVerdict::IllFormed { .. })))
+        .or_else(|| first(&|v| *v == IncrementalVerdict::NoCore));
     let contradicted = !q.faults.is_empty() || q.answers.iter().any(|a| declared(&a));
     let (verdict, line) = if let Some(ill) = &q.ill_formed_output {
         p.flags
@@ -323,10 +337,14 @@ fn fold(p: &mut IncrementalPair, q: &QueryRecord, r: &RunRecord) {
         (v, q.cut_at)
     } else if p.queries.is_empty() {
         (IncrementalVerdict::NoUnsatQuery, None)
-    } else if p.queries.iter().all(|v| v.verdict == "validated") {
+    } else if p
+        .queries
+        .iter()
+        .all(|v| v.verdict == IncrementalVerdict::Validated)
+    {
         (IncrementalVerdict::Validated, None)
     } else {
-        let line = first(&|v| v != "validated").map(|v| v.line);
+        let line = first(&|v| *v != IncrementalVerdict::Validated).map(|(_, line)| line);
         (IncrementalVerdict::NotValidated, line)
     };
     p.verdict = verdict;
@@ -339,7 +357,11 @@ fn fold(p: &mut IncrementalPair, q: &QueryRecord, r: &RunRecord) {
 fn proofs_of_unsat(pairs: &mut [IncrementalPair]) {
     let mut proved: HashMap<(String, u64), String> = HashMap::new();
     for p in pairs.iter() {
-        for q in p.queries.iter().filter(|q| q.verdict == "validated") {
+        for q in p
+            .queries
+            .iter()
+            .filter(|q| q.verdict == IncrementalVerdict::Validated)
+        {
             proved
                 .entry((p.benchmark.clone(), q.line))
                 .or_insert_with(|| p.solver.clone());
