@@ -3,6 +3,13 @@
 //! comments skipped. A quoted symbol `|abc|` whose contents are a simple
 //! symbol reads as `abc`, so names compare the way SMT-LIB defines them.
 //! [`Sexp`]'s `Display` is the canonical text: one space between items.
+//!
+//! Why not [`crate::model::sexp`], the model evaluator's reader: that one
+//! stands on the SMT-LIB lexer, which refuses what is not SMT-LIB, and
+//! keeps token kinds for evaluation. A solver's transcript is judged as it
+//! is, whatever it printed (a warning line is an answer that does not
+//! match its command, not an unreadable output), and names keep the text
+//! they were written with (`|a b|`), so the messages quote them as printed.
 
 use std::fmt;
 
@@ -53,15 +60,6 @@ impl fmt::Display for Sexp {
     }
 }
 
-/// Whether `s` is a simple symbol (SMT-LIB 2.6 §3.1), so `|s|` means `s`.
-fn simple_symbol(s: &str) -> bool {
-    const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
-    !s.is_empty()
-        && !s.starts_with(|c: char| c.is_ascii_digit())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
-}
-
 /// Every top-level expression of `text`, or where it stops making sense.
 pub fn parse_all(text: &str) -> Result<Vec<Sexp>, String> {
     let b = text.as_bytes();
@@ -102,7 +100,7 @@ pub fn parse_all(text: &str) -> Result<Vec<Sexp>, String> {
                 i += 1;
                 let raw = &text[start..i];
                 let inner = &raw[1..raw.len() - 1];
-                let atom = if c == b'|' && simple_symbol(inner) {
+                let atom = if c == b'|' && crate::smtlib::symbol::is_simple(inner) {
                     inner
                 } else {
                     raw
