@@ -175,3 +175,23 @@ fn incremental_and_single_query_results_keep_argument_order() {
         .collect();
     assert_eq!(files, [SCOPES, prime, ASSUMPTIONS], "{text}");
 }
+
+#[test]
+fn an_answer_against_the_declared_status_fails() {
+    const STATUS: &str = "tests/fixtures/selfcheck/incremental/scopes-status.smt2";
+    let (out, text) = selfcheck("checkers/venv/bin/z3 -smt2 {file}", &[STATUS]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(block(&text, STATUS)[0].starts_with("PASS"), "{text}");
+    // The first `unsat` printed as `sat`, where the script says unsat.
+    let (out, text) = selfcheck(
+        "tests/fixtures/fake-solvers/z3-first-unsat-sat.sh {file}",
+        &[STATUS],
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let b = block(&text, STATUS);
+    assert!(b[0].starts_with("FAIL contradictory-output"), "{text}");
+    assert!(
+        b.contains(&"     line 12: sat, but the script declares :status unsat before it"),
+        "{text}"
+    );
+}

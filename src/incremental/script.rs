@@ -138,6 +138,23 @@ pub struct Answered {
     pub status: Option<String>,
 }
 
+/// Why a query's answer contradicts the `:status` the script declares
+/// before it (`sat` after `:status unsat`, or `unsat` after `:status
+/// sat`), or `None`: the script's author says otherwise, so the output
+/// earns no credit (campaigns and selfcheck alike).
+pub fn against_status(line: u64, answer: &str, status: Option<&str>) -> Option<String> {
+    let contradicts = matches!(
+        (answer, status),
+        ("sat", Some("unsat")) | ("unsat", Some("sat"))
+    );
+    contradicts.then(|| {
+        format!(
+            "line {line}: {answer}, but the script declares :status {} before it",
+            status.unwrap_or("")
+        )
+    })
+}
+
 /// Replay `cmds` against the solver's `output` items.
 pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
     let output: Vec<&Sexp> = output

@@ -14,6 +14,7 @@
 //! `coreval selfcheck`. These pairs are not in the track's scores.
 
 use super::record::{QueryAnswer, QueryCheck, QueryRecord, INCREMENTAL};
+use super::script::against_status;
 use crate::campaign::certification::{Certification, Refutation};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::{CheckRecord, RunRecord};
@@ -280,24 +281,17 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
 
 /// The pair's verdict from its queries, the record's faults and the run.
 fn fold(p: &mut IncrementalPair, q: &QueryRecord, r: &RunRecord) {
-    let declared = |a: &&QueryAnswer| {
-        matches!(
-            (a.answer.as_str(), a.status.as_deref()),
-            ("sat", Some("unsat")) | ("unsat", Some("sat"))
-        )
-    };
+    let declared =
+        |a: &&QueryAnswer| against_status(a.line, &a.answer, a.status.as_deref()).is_some();
     for f in &q.faults {
         p.flags
             .push(format!("output does not match the script: {f}"));
     }
-    for a in q.answers.iter().filter(|a| declared(a)) {
-        p.flags.push(format!(
-            "line {}: {}, but the script declares :status {} before it",
-            a.line,
-            a.answer,
-            a.status.as_deref().unwrap_or("")
-        ));
-    }
+    p.flags.extend(
+        q.answers
+            .iter()
+            .filter_map(|a| against_status(a.line, &a.answer, a.status.as_deref())),
+    );
     if let Some(line) = q.cut_at {
         let how = if r.timed_out {
             "time limit".to_string()

@@ -131,6 +131,12 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         r.details
             .push(format!("output does not match the script: {f}"));
     }
+    for a in &m.answers {
+        if let Some(why) = script::against_status(a.line, &a.answer, a.status.as_deref()) {
+            fails.push("contradictory-output".into());
+            r.details.push(why);
+        }
+    }
     let mut validated = 0;
     for (n, q) in m.queries.iter().enumerate() {
         let what = format!("line {}: unsat, {} {}", q.line, q.asked, q.answer);
