@@ -45,24 +45,16 @@ pub fn starexec_file(path: &Path) -> Result<AnswerImport> {
         col.insert(c, table.column(&[c], "an answer-track job CSV has it")?);
     }
     let mut out = AnswerImport::default();
-    for (line, row) in table.rows() {
-        let issue = |message: String| Issue {
-            file: path.to_path_buf(),
-            line: Some(line),
-            message,
-        };
-        let row = match row {
-            Ok(r) => r,
-            Err(m) => {
-                out.issues.push(issue(m));
-                continue;
-            }
-        };
-        match record(&row, &col, path, line) {
-            Ok(r) => out.records.push(r),
-            Err(m) => out.issues.push(issue(m)),
+    let records = &mut out.records;
+    super::each_row(&mut table, path, &mut out.issues, |line, row| match record(
+        row, &col, path, line,
+    ) {
+        Ok(r) => {
+            records.push(r);
+            None
         }
-    }
+        Err(m) => Some(m),
+    });
     Ok(out)
 }
 

@@ -48,6 +48,29 @@ impl fmt::Display for Issue {
     }
 }
 
+/// Read every row of a job CSV: `take` gets each readable row with its
+/// line and keeps what it makes of it, returning a message when the row is
+/// skipped or doubted; that message, or why a row is unreadable, becomes an
+/// issue of `path` at that line, and the import goes on.
+fn each_row(
+    table: &mut crate::csv_table::Table<'_>,
+    path: &std::path::Path,
+    issues: &mut Vec<Issue>,
+    mut take: impl FnMut(u64, &csv::StringRecord) -> Option<String>,
+) {
+    for (line, row) in table.rows() {
+        let message = match row {
+            Ok(row) => take(line, &row),
+            Err(message) => Some(message),
+        };
+        issues.extend(message.map(|message| Issue {
+            file: path.to_path_buf(),
+            line: Some(line),
+            message,
+        }));
+    }
+}
+
 /// What an import produced.
 #[derive(Clone, Debug, Default)]
 pub struct Import {

@@ -22,7 +22,7 @@
 //! Status `complete` / `timeout …` / `memout` map to [`RunStatus`]; any
 //! other status (pending, run-script errors) is reported and skipped.
 
-use super::{Import, Issue};
+use super::Import;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use crate::csv_table::Table;
 use anyhow::{Context, Result};
@@ -83,32 +83,21 @@ pub fn import_reader(mut reader: impl Read, path: &Path) -> Result<Import> {
         .map(|(i, _)| *i)
         .collect();
     let mut out = Import::default();
-    for (line, record) in table.rows() {
-        let issue = |message: String| Issue {
-            file: path.to_path_buf(),
-            line: Some(line),
-            message,
-        };
-        let record = match record {
-            Ok(r) => r,
-            Err(message) => {
-                out.issues.push(issue(message));
-                continue;
-            }
-        };
+    let pairs = &mut out.pairs;
+    super::each_row(&mut table, path, &mut out.issues, |line, record| {
         let r = Row {
-            record: &record,
+            record,
             cols: &cols,
         };
         match row(&r, &checkers) {
             Ok((mut rec, doubt)) => {
                 rec.origin = Some(format!("{}:{}", path.display(), line));
-                out.issues.extend(doubt.map(issue));
-                out.pairs.push(rec);
+                pairs.push(rec);
+                doubt
             }
-            Err(message) => out.issues.push(issue(message)),
+            Err(message) => Some(message),
         }
-    }
+    });
     Ok(out)
 }
 
