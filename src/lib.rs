@@ -14,6 +14,7 @@ pub mod csv_table;
 pub mod evidence;
 pub mod import;
 pub mod incremental;
+pub mod jobs;
 pub mod journal;
 pub mod judge;
 pub mod lock;

@@ -93,7 +93,7 @@ pub fn run(
     let say = Say::to(&hear);
     let mut out = Summary::default();
     if stages.name {
-        let n = name(c, say)?;
+        let n = name(c, say, cancel)?;
         observer.named(&n);
         out.name = Some(n);
     }
@@ -135,7 +135,7 @@ pub fn run(
 }
 
 /// Name the campaign's benchmarks into `named/` (resumable).
-fn name(c: &Campaign, say: Say) -> Result<NameSummary> {
+fn name(c: &Campaign, say: Say, cancel: &AtomicBool) -> Result<NameSummary> {
     let n = &c.config.naming;
     let opts = TreeOptions {
         name: NameOptions {
@@ -160,6 +160,7 @@ fn name(c: &Campaign, say: Say) -> Result<NameSummary> {
         jobs: Some(c.jobs),
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         say,
+        cancel: Some(cancel),
     };
     name_tree(&c.benchmarks, &c.named_dir(), &opts)
         .with_context(|| format!("naming the benchmarks of {}", c.benchmarks.display()))

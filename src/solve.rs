@@ -100,6 +100,7 @@ pub fn record(
         cpu: out.cpu,
         max_rss: out.max_rss,
         stdout_dropped: out.stdout_dropped,
+        stderr_dropped: out.stderr_dropped,
         solver_version: version,
         timing: None,
         stderr_tail: crate::campaign::records::output_tail(&out.stderr, STDERR_LINES, 4096),

@@ -28,8 +28,9 @@ pub struct BenchmarkFile {
 pub struct Discovery {
     /// The benchmarks, sorted by id.
     pub files: Vec<BenchmarkFile>,
-    /// Directory links not followed, and `.smt2` names that are not
-    /// regular files (a FIFO would block), with the reason.
+    /// Directory links not followed, broken links, link loops, unreadable
+    /// entries, and `.smt2` names that are not regular files (a FIFO would
+    /// block), with the reason.
     pub skipped: Vec<(PathBuf, String)>,
     /// Regular files that look like benchmarks under another extension
     /// (`.SMT2`, `.smt`): not benchmarks, but worth a hint when nothing
@@ -96,12 +97,14 @@ fn walk(
             .file_type()
             .with_context(|| format!("cannot stat {}", path.display()))?;
         let is_link = ftype.is_symlink();
-        // A dangling link is neither a file nor a directory: skip it.
-        let Ok(meta) = std::fs::metadata(&path) else {
-            if is_link {
-                out.skipped.push((path, "dangling link".into()));
+        // A link that leads nowhere is neither a file nor a directory: skip
+        // it, saying why.
+        let meta = match std::fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                out.skipped.push((path, unresolved(is_link, &e)));
+                continue;
             }
-            continue;
         };
         if name.ends_with(".smt2") && !meta.is_file() && !meta.is_dir() {
             // A FIFO would block the open(), a device read forever.
@@ -146,6 +149,16 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// Why an entry whose `stat` failed is skipped: a broken link, a link loop,
+/// or an unreadable entry.
+fn unresolved(is_link: bool, e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::ELOOP) => "symbolic link loop (too many levels of links)".into(),
+        Some(libc::ENOENT) if is_link => "broken link (its target does not exist)".into(),
+        _ => format!("unreadable: {e}"),
+    }
 }
 
 /// Which grouping of benchmarks counts as a family.

@@ -448,13 +448,8 @@ impl Campaign {
         } else {
             dir.join(&config.benchmarks)
         };
-        let jobs = if config.jobs == 0 {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        } else {
-            config.jobs
-        };
+        // Capped silently here; `cmd::solve::load` says so.
+        let (jobs, _) = crate::jobs::resolve(config.jobs);
         Ok(Campaign {
             dir: dir.to_path_buf(),
             edition,

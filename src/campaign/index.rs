@@ -74,6 +74,17 @@ pub struct IndexEntry {
     pub source_size: u64,
     /// Source modification time (ns since the epoch), for resuming.
     pub source_mtime_ns: u64,
+    /// Source status-change time (ns since the epoch), device and inode:
+    /// with size and mtime what tells an edit, as git's index does (an
+    /// edit that keeps size and mtime, `touch -r`, still changes the
+    /// ctime); the device and inode also tell one file under several names.
+    /// 0 in indexes of earlier versions (then named again once).
+    #[serde(default)]
+    pub source_ctime_ns: u64,
+    #[serde(default)]
+    pub source_dev: u64,
+    #[serde(default)]
+    pub source_inode: u64,
     /// The settings the entry was made with, for resuming.
     pub settings: String,
     /// BLAKE3 of the named benchmark (absent in indexes of earlier
@@ -103,6 +114,83 @@ impl IndexEntry {
             out.push(format!("{}: {e}", path.display()));
         }
         out
+    }
+}
+
+/// Files that naming skipped (`OUT/skipped.json`): FIFOs, broken links,
+/// link loops, directory links not followed, names that are not UTF-8.
+pub const SKIPPED_FILE: &str = "skipped.json";
+
+/// One skipped path and why, as [`SKIPPED_FILE`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub path: String,
+    pub why: String,
+}
+
+/// The skipped paths recorded in a named folder (none when unreadable).
+pub fn read_skipped(named_dir: &Path) -> Vec<Skipped> {
+    std::fs::read(named_dir.join(SKIPPED_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Counts of FILES by outcome: one file listed under several ids (through
+/// links) counts once, under the outcome of its first id, and a file
+/// counts once whatever number of reasons it has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCounts {
+    /// Index entries (benchmark ids).
+    pub names: usize,
+    /// Distinct files among them.
+    pub files: usize,
+    pub named: usize,
+    pub ineligible: usize,
+    pub malformed: usize,
+    /// Outcome `failed`: could not be read (or named).
+    pub unreadable: usize,
+}
+
+impl FileCounts {
+    /// The counts of `entries`. Files are told apart by device and inode
+    /// (entries of indexes of earlier versions, without them, by id).
+    pub fn of<'a>(entries: impl IntoIterator<Item = &'a IndexEntry>) -> FileCounts {
+        let mut seen = HashSet::new();
+        let mut c = FileCounts::default();
+        for e in entries {
+            c.names += 1;
+            let key = if e.source_inode != 0 {
+                (e.source_dev, e.source_inode, "")
+            } else {
+                (0, 0, e.id.as_str())
+            };
+            if !seen.insert(key) {
+                continue;
+            }
+            c.files += 1;
+            *match e.outcome {
+                Outcome::Named => &mut c.named,
+                Outcome::Ineligible => &mut c.ineligible,
+                Outcome::Malformed => &mut c.malformed,
+                Outcome::Failed => &mut c.unreadable,
+            } += 1;
+        }
+        c
+    }
+
+    /// `N files: a named, b ineligible, c malformed, d unreadable, e
+    /// skipped`, with the number of names when some file has several.
+    pub fn line(&self, skipped: usize) -> String {
+        let names = if self.names != self.files {
+            format!(" ({} names)", self.names)
+        } else {
+            String::new()
+        };
+        format!(
+            "{} files{names}: {} named, {} ineligible, {} malformed, {} unreadable, {skipped} skipped",
+            self.files, self.named, self.ineligible, self.malformed, self.unreadable
+        )
     }
 }
 

@@ -45,6 +45,9 @@ pub struct RunRecord {
     pub max_rss: u64,
     /// Bytes of stdout beyond the cap (not kept).
     pub stdout_dropped: u64,
+    /// Bytes of stderr beyond the cap (not kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stderr_dropped: u64,
     /// Solver version, from its version probe.
     pub solver_version: Option<String>,
     /// When and in which slot it ran (absent in journals of earlier versions).
@@ -148,6 +151,13 @@ pub struct CheckRecord {
     /// Output flags of the checker run (two answers, error before the answer…).
     #[serde(default)]
     pub flags: Vec<String>,
+    /// Bytes of stdout and of stderr beyond the output cap (not kept: a
+    /// checker that prints `unsat` and then a gigabyte is judged on what was
+    /// kept, and the rest is counted here).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stdout_dropped: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stderr_dropped: u64,
     /// The first lines the checker printed (stdout, then stderr), for the
     /// report's evidence of a failed pair.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,6 +193,21 @@ impl CheckRecord {
             self.answer
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What the detail views say of bytes dropped beyond the output cap
+/// (`None` when nothing was).
+pub fn dropped_note(stdout: u64, stderr: u64) -> Option<String> {
+    let part = |n: u64, what: &str| (n > 0).then(|| format!("{n} bytes of {what}"));
+    let parts: Vec<String> = [part(stdout, "stdout"), part(stderr, "stderr")]
+        .into_iter()
+        .flatten()
+        .collect();
+    (!parts.is_empty()).then(|| format!("[{} beyond the output cap dropped]", parts.join(" and ")))
 }
 
 /// File names of the check stage's journals.

@@ -163,6 +163,8 @@ mod tests {
             cached: false,
             note: None,
             flags: Vec::new(),
+            stdout_dropped: 0,
+            stderr_dropped: 0,
             output: None,
             timing: None,
             provenance: Some(prov(version, "aa", 20.0)),

@@ -490,20 +490,31 @@ pub(crate) fn to_record(
         cpu: out.cpu,
         cached: false,
         note,
-        // Paths into the campaign are written relative to it, so the record
-        // is the same wherever the campaign lives (shards, copies, archives).
-        output: crate::campaign::records::output_head(&out.stdout, &out.stderr, 8, 800)
-            .map(|text| crate::campaign::records::relative_to(&text, dir)),
+        output: output_shown(out, dir),
         flags: parsed
             .flags
             .iter()
             .map(crate::campaign::records::flag_name)
             .collect(),
+        stdout_dropped: out.stdout_dropped,
+        stderr_dropped: out.stderr_dropped,
         // The caller knows the slot the run had.
         timing: None,
         provenance: None,
         // The caller checks a `sat`'s model.
         certification: None,
+    }
+}
+
+/// The first lines a checker printed, paths into the campaign relative to
+/// it (so the record is the same wherever the campaign lives: shards,
+/// copies, archives), and what was dropped beyond the output cap.
+fn output_shown(out: &runner::RunOutcome, dir: &std::path::Path) -> Option<String> {
+    use crate::campaign::records::{dropped_note, output_head, relative_to};
+    let head = output_head(&out.stdout, &out.stderr, 8, 800).map(|text| relative_to(&text, dir));
+    match (head, dropped_note(out.stdout_dropped, out.stderr_dropped)) {
+        (Some(h), Some(d)) => Some(format!("{h}\n{d}")),
+        (h, d) => h.or(d),
     }
 }
 

@@ -304,6 +304,8 @@ pub(crate) fn not_applicable(
         timing: None,
         provenance: None,
         flags: Vec::new(),
+        stdout_dropped: 0,
+        stderr_dropped: 0,
         certification: None,
     }
 }

@@ -41,7 +41,7 @@ pub fn run(args: LintArgs) -> Result<u8> {
     };
     let results = match args.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(crate::jobs::noted(n))
             .build()?
             .install(check),
         None => check(),

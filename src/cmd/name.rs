@@ -93,11 +93,15 @@ impl NameArgs {
             jobs: self.jobs,
             progress: std::io::stderr().is_terminal(),
             say: crate::message::Say::stderr(),
+            cancel: None,
         }
     }
 }
 
 pub fn run(args: NameArgs) -> Result<u8> {
+    if let Some(n) = args.jobs {
+        crate::jobs::noted(n);
+    }
     let summary = name_tree(&args.root, &args.output, &args.options())?;
     for (link, why) in &summary.skipped_links {
         eprintln!("{}: not followed: {why}", link.display());

@@ -69,8 +69,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
         );
         return Ok(exit::INTERRUPTED);
     }
+    // A benchmark that could not be named (malformed, unreadable) fails
+    // the run, as README's exit codes say.
+    let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
     let (Some(pairs), Some(_)) = (&s.pairs, &s.report) else {
-        return Ok(exit::OK);
+        return Ok(if unnamed { exit::FAILURES } else { exit::OK });
     };
     print_summary(pairs);
     eprintln!("reports: {}", c.reports_dir().display());
@@ -85,7 +88,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
             p.verdict.label()
         );
     }
-    let failed = incremental.iter().any(|p| p.verdict.is_failure());
+    let failed = unnamed || incremental.iter().any(|p| p.verdict.is_failure());
     Ok(
         if failed || pairs.iter().any(|p| p.pair.verdict.is_failure()) {
             exit::FAILURES

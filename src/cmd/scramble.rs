@@ -153,7 +153,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
+        .num_threads(crate::jobs::noted(args.jobs.unwrap_or(0)))
         .build()
         .context("starting worker threads")?;
     let results: Vec<Result<(), String>> = pool.install(|| {

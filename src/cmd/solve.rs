@@ -29,9 +29,7 @@ pub struct SolveArgs {
 /// Load a campaign and apply the `--jobs` and `--shard` overrides.
 pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) -> Result<Campaign> {
     let mut c = Campaign::load(dir)?;
-    if let Some(j) = jobs.filter(|j| *j > 0) {
-        c.jobs = j;
-    }
+    c.jobs = crate::jobs::noted(jobs.filter(|j| *j > 0).unwrap_or(c.config.jobs));
     c.shard_dir = shard.map(|s| s.dir(&c.dir));
     Ok(c)
 }

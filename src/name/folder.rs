@@ -11,12 +11,13 @@
 //!   its file is done; at the end it is rewritten, sorted by id, one entry
 //!   per benchmark. A torn last line is ignored when reading.
 //! - Resuming: a benchmark is skipped when the index has an entry for its id
-//!   with the same source size, modification time and settings, and (for a
-//!   named one) its output exists.
+//!   with the same source size, modification and status-change times, device
+//!   and inode (as git's index) and settings, and (for a named one) its
+//!   output exists.
 
 use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
-use crate::campaign::index::{IndexEntry, Outcome, INDEX_FILE};
+use crate::campaign::index::{FileCounts, IndexEntry, Outcome, Skipped, INDEX_FILE, SKIPPED_FILE};
 use crate::journal::Journal;
 use crate::message::Say;
 use anyhow::{bail, Result};
@@ -26,7 +27,6 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::time::UNIX_EPOCH;
 
 /// Options of [`name_tree`].
 #[derive(Clone, Debug, Default)]
@@ -41,6 +41,9 @@ pub struct TreeOptions<'a> {
     pub progress: bool,
     /// Where the warnings go (the pipeline's observer; stderr by default).
     pub say: Say<'a>,
+    /// Once true, no further benchmark is started and the summary says
+    /// `interrupted` (the index journal keeps what was named).
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// The result of [`name_tree`].
@@ -50,8 +53,12 @@ pub struct NameSummary {
     pub entries: Vec<IndexEntry>,
     /// Entries taken from an earlier run.
     pub resumed: usize,
-    /// Directory links not followed.
+    /// Paths not named, with why: directory links not followed, broken
+    /// links, link loops, FIFOs (also in `OUT/skipped.json`).
     pub skipped_links: Vec<(PathBuf, String)>,
+    /// The cancel flag stopped naming before every benchmark was done
+    /// (`entries` then holds only those done).
+    pub interrupted: bool,
 }
 
 impl NameSummary {
@@ -64,15 +71,13 @@ impl NameSummary {
         self.count(Outcome::Malformed) + self.count(Outcome::Failed) > 0
     }
 
-    /// `N benchmarks: a named, b ineligible, c malformed, d failed (r resumed)`.
+    /// `N files: a named, b ineligible, c malformed, d unreadable, e
+    /// skipped (r from an earlier run)`: files, each counted once
+    /// ([`FileCounts`]).
     pub fn line(&self) -> String {
         format!(
-            "{} benchmarks: {} named, {} ineligible, {} malformed, {} failed ({} from an earlier run)",
-            self.entries.len(),
-            self.count(Outcome::Named),
-            self.count(Outcome::Ineligible),
-            self.count(Outcome::Malformed),
-            self.count(Outcome::Failed),
+            "{} ({} from an earlier run)",
+            FileCounts::of(&self.entries).line(self.skipped_links.len()),
             self.resumed
         )
     }
@@ -131,6 +136,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
             root.display()
         );
     }
+    write_skipped(out, &found.skipped)?;
     let index_path = out.join(INDEX_FILE);
     let (previous, previous_lines) = read_index(&index_path, opts.say)?;
     let settings = settings(opts);
@@ -151,16 +157,19 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let work = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
-        let (size, mtime) = stamp(&file.path);
+    let cancelled = || {
+        opts.cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+    };
+    let name_or_resume = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
+        let stamp = Stamp::of(&file.path);
         if let Some(old) = previous.get(&file.id) {
             let exists = |o: &String| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file());
             let output_ok = old.output.as_ref().is_none_or(exists)
                 && old.descramble.as_ref().is_none_or(exists);
             // A failure may have been passing (an unreadable file): retried.
             if old.outcome != Outcome::Failed
-                && old.source_size == size
-                && old.source_mtime_ns == mtime
+                && Stamp::from_entry(old) == stamp
                 && old.settings == settings
                 && output_ok
             {
@@ -176,17 +185,22 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
             }
         }
         let mut entry = name_one(file, out, opts)?;
-        entry.source_size = size;
-        entry.source_mtime_ns = mtime;
+        stamp.set(&mut entry);
         entry.settings = settings.clone();
         entry.named_hash = named_hash(out, &entry);
         journal()?.append(&entry)?;
         bar.inc(1);
         Ok((entry, false))
     };
-    let results: Vec<Result<(IndexEntry, bool)>> = match opts.jobs {
+    let work = |file: &BenchmarkFile| -> Result<Option<(IndexEntry, bool)>> {
+        if cancelled() {
+            return Ok(None);
+        }
+        Ok(Some(name_or_resume(file)?))
+    };
+    let results: Vec<Result<Option<(IndexEntry, bool)>>> = match opts.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(crate::jobs::resolve(n).0)
             .build()?
             .install(|| found.files.par_iter().map(work).collect()),
         None => found.files.par_iter().map(work).collect(),
@@ -197,9 +211,16 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         ..NameSummary::default()
     };
     for r in results {
-        let (entry, resumed) = r?;
+        let Some((entry, resumed)) = r? else {
+            summary.interrupted = true;
+            continue;
+        };
         summary.resumed += resumed as usize;
         summary.entries.push(entry);
+    }
+    if summary.interrupted {
+        // The index stays the journal; the next run rewrites it.
+        return Ok(summary);
     }
     // Nothing new and nothing stale: the index is already what it should
     // be (and a full or read-only disk does not stop a resumed run here).
@@ -215,19 +236,69 @@ fn named_hash(out: &Path, entry: &IndexEntry) -> Option<String> {
     crate::campaign::provenance::hash_file(&path)
 }
 
-/// Size and modification time (ns) of a file, zeros when unreadable.
-fn stamp(path: &Path) -> (u64, u64) {
-    match fs::metadata(path) {
-        Ok(m) => {
-            let mtime = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(0);
-            (m.len(), mtime)
+/// Records the skipped paths in `OUT/skipped.json` for the reports (left
+/// alone when it already says the same: a resumed run writes nothing).
+fn write_skipped(out: &Path, skipped: &[(PathBuf, String)]) -> Result<()> {
+    let list: Vec<Skipped> = skipped
+        .iter()
+        .map(|(p, why)| Skipped {
+            path: p.display().to_string(),
+            why: why.clone(),
+        })
+        .collect();
+    let path = out.join(SKIPPED_FILE);
+    let bytes = serde_json::to_vec_pretty(&list)?;
+    if fs::read(&path).ok().as_deref() == Some(&bytes[..]) || (list.is_empty() && !path.exists()) {
+        return Ok(());
+    }
+    crate::journal::write_atomic(&path, &bytes)
+}
+
+/// What tells that a source changed, as git's index does: size,
+/// modification and status-change times (ns), device and inode; zeros when
+/// unreadable. A content edit that keeps size and mtime (`touch -r`)
+/// changes the ctime, which no user call can set back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stamp {
+    size: u64,
+    mtime_ns: u64,
+    ctime_ns: u64,
+    dev: u64,
+    inode: u64,
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        let ns = |s: i64, n: i64| (s.max(0) as u64).saturating_mul(1_000_000_000) + n.max(0) as u64;
+        match fs::metadata(path) {
+            Ok(m) => Stamp {
+                size: m.len(),
+                mtime_ns: ns(m.mtime(), m.mtime_nsec()),
+                ctime_ns: ns(m.ctime(), m.ctime_nsec()),
+                dev: m.dev(),
+                inode: m.ino(),
+            },
+            Err(_) => Stamp::default(),
         }
-        Err(_) => (0, 0),
+    }
+
+    fn from_entry(e: &IndexEntry) -> Stamp {
+        Stamp {
+            size: e.source_size,
+            mtime_ns: e.source_mtime_ns,
+            ctime_ns: e.source_ctime_ns,
+            dev: e.source_dev,
+            inode: e.source_inode,
+        }
+    }
+
+    fn set(self, e: &mut IndexEntry) {
+        e.source_size = self.size;
+        e.source_mtime_ns = self.mtime_ns;
+        e.source_ctime_ns = self.ctime_ns;
+        e.source_dev = self.dev;
+        e.source_inode = self.inode;
     }
 }
 
@@ -254,6 +325,9 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         descramble: None,
         source_size: 0,
         source_mtime_ns: 0,
+        source_ctime_ns: 0,
+        source_dev: 0,
+        source_inode: 0,
         settings: String::new(),
         named_hash: None,
         incremental: false,

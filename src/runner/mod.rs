@@ -63,9 +63,30 @@ mod pidfile;
 mod process;
 mod reap;
 mod spawn;
+mod trampoline;
 mod workdir;
 
 pub use pidfile::reap_orphans;
+pub use trampoline::main_if_asked as trampoline_main;
+
+/// The trampoline executable when runs go through one (`trampoline.rs`),
+/// and the path its `/proc/PID/exe` reads as (left out of `programs`).
+static TRAMPOLINE: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
+
+/// Start every later run through the trampoline `exe`: coreval's own
+/// executable, whose `main` calls [`trampoline_main`] first (`coreval`
+/// passes `/proc/self/exe`; a test passes the built binary). Without it,
+/// runs are started directly and `max_rss` is at least coreval's own peak.
+/// Only the first call counts.
+pub fn use_trampoline(exe: impl Into<PathBuf>) {
+    let exe = exe.into();
+    let seen = std::fs::canonicalize(&exe).unwrap_or_else(|_| exe.clone());
+    let _ = TRAMPOLINE.set((exe, seen));
+}
+
+fn trampoline_exe() -> Option<&'static std::path::Path> {
+    TRAMPOLINE.get().map(|(exe, _)| exe.as_path())
+}
 
 use capture::Capture;
 use reap::{Status, Usage};
@@ -286,25 +307,27 @@ fn run_timed(spec: &RunSpec, cancel: &AtomicBool) -> RunOutcome {
                 .pid_dir
                 .as_deref()
                 .and_then(|dir| pidfile::PidFile::create(dir, child.pid));
-            let outcome = supervise(spec, cancel, child, started);
+            let outcome = supervise(spec, workdir, cancel, child, started);
             if let Some(record) = record {
                 record.remove();
             }
             outcome
         }
-        Err(e) => {
-            let msg = format!(
-                "cannot run {} in {}: {e}",
-                spec.program.display(),
-                workdir.display()
-            );
-            RunOutcome::failed_to_start(msg, false)
-        }
+        Err(e) => RunOutcome::failed_to_start(cannot_run(spec, workdir, &e), false),
     };
     if let Some(dir) = leased {
         dir.release();
     }
     outcome
+}
+
+/// Why `spec` did not start.
+fn cannot_run(spec: &RunSpec, workdir: &std::path::Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot run {} in {}: {e}",
+        spec.program.display(),
+        workdir.display()
+    )
 }
 
 /// Where a run is in the stop sequence.
@@ -344,11 +367,13 @@ fn external_stop(exit: &Exit, cancel: &AtomicBool) -> bool {
 
 fn supervise(
     spec: &RunSpec,
+    workdir: &std::path::Path,
     cancel: &AtomicBool,
     child: process::Spawned,
     started: Instant,
 ) -> RunOutcome {
     let pid = child.pid;
+    let report = child.report;
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
     let pidfd = pidfd.filter(|_| !tests::NO_PIDFD.with(|no| no.get()));
@@ -407,13 +432,32 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let (exit, mut usage) = match reap::reap(pid) {
-        Ok((Status::Exited(code), usage)) => (Exit::Exited(code), usage),
-        Ok((Status::Signaled(sig), usage)) => (Exit::Signaled(sig), usage),
-        Err(e) => (
-            Exit::FailedToStart(format!("process {pid} was reaped elsewhere: {e}")),
-            Usage::default(),
+    let reaped = reap::reap(pid);
+    let through = report.map(trampoline::read_report);
+    let reported = matches!(through, Some(Some(_)));
+    let (status, mut usage) = match (through, reaped) {
+        (Some(Some(trampoline::Report::Started(status, usage))), _) => (Ok(status), usage),
+        (Some(Some(trampoline::Report::ExecError(errno))), _) => {
+            reap::reap_group(pid, REAP_BOUND);
+            let e = std::io::Error::from_raw_os_error(errno);
+            return RunOutcome::failed_to_start(cannot_run(spec, workdir, &e), false);
+        }
+        // A trampoline killed before it reported: its own peak is
+        // coreval's, only its CPU time (with the orphans it reaped) counts.
+        (Some(None), Ok((status, usage))) => (
+            Ok(status),
+            Usage {
+                max_rss: 0,
+                ..usage
+            },
         ),
+        (None, Ok((status, usage))) => (Ok(status), usage),
+        (_, Err(e)) => (Err(e), Usage::default()),
+    };
+    let exit = match status {
+        Ok(Status::Exited(code)) => Exit::Exited(code),
+        Ok(Status::Signaled(sig)) => Exit::Signaled(sig),
+        Err(e) => Exit::FailedToStart(format!("process {pid} was reaped elsewhere: {e}")),
     };
     let drain_until = Instant::now() + DRAIN_AFTER_EXIT;
     loop {
@@ -428,6 +472,9 @@ fn supervise(
     out.close();
     err.close();
     usage.add(reap::reap_group(pid, REAP_BOUND));
+    if !reported {
+        reap::kill_strays();
+    }
 
     let cancelled = cancelled || (stop == Stop::Running && external_stop(&exit, cancel));
     let wall = exited_at.duration_since(started);
@@ -450,7 +497,15 @@ fn supervise(
         memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
         start: 0.0,
         end: 0.0,
-        programs: observer.map(observe::Observer::finish).unwrap_or_default(),
+        programs: observer
+            .map(|o| {
+                let mut seen = o.finish();
+                if let Some((_, exe)) = TRAMPOLINE.get() {
+                    seen.retain(|p| p != exe);
+                }
+                seen
+            })
+            .unwrap_or_default(),
     }
 }
 

@@ -78,7 +78,7 @@ fn tree(leader: libc::pid_t) -> Vec<libc::pid_t> {
 }
 
 /// The children of `/proc/<pid>` (of each of its threads).
-fn children(pid: &str) -> Vec<libc::pid_t> {
+pub(super) fn children(pid: &str) -> Vec<libc::pid_t> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();
     };

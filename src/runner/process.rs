@@ -20,12 +20,15 @@ use std::sync::Once;
 use std::time::Duration;
 
 /// A started command: its pid (also its process-group id), a pidfd when the
-/// kernel has `pidfd_open` (Linux ≥ 5.3), and the read ends of its pipes.
+/// kernel has `pidfd_open` (Linux ≥ 5.3), and the read ends of its pipes
+/// (with the trampoline's report, `trampoline.rs`, when it runs through
+/// one).
 pub(super) struct Spawned {
     pub pid: libc::pid_t,
     pub pidfd: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
+    pub report: Option<OwnedFd>,
 }
 
 /// Makes this process the reaper of its orphaned descendants, once: a
@@ -55,18 +58,53 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     } else {
         spec.program.clone()
     };
-    let prepared = super::spawn::Prepared::new(&program, spec, workdir)?;
+    let limit = spec.memory_limit.map(address_space_limit);
     let (stdout_r, stdout_w) = pipe()?;
     let (stderr_r, stderr_w) = pipe()?;
     let null = std::fs::File::open("/dev/null")?;
-    let limit = spec.memory_limit.map(address_space_limit);
-    let fds = [null.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd()];
-    let pid = prepared.start(fds, limit)?;
+    let mut fds = [
+        null.as_raw_fd(),
+        stdout_w.as_raw_fd(),
+        stderr_w.as_raw_fd(),
+        -1,
+    ];
+    // (A program path that is not text is started directly.)
+    let trampoline = super::trampoline_exe().zip(program.to_str());
+    let (pid, report) = match trampoline {
+        Some((exe, name)) => {
+            // The trampoline starts the program under the limit.
+            let mut through = spec.clone();
+            let (var, off) = super::trampoline::NO_THP;
+            let thp = match spec.env.iter().rev().find(|(k, _)| k == var) {
+                Some((_, v)) => Some(v.clone()),
+                None => std::env::var(var).ok(),
+            };
+            through.env.push((var.into(), off.into()));
+            through.args = [
+                limit.map_or("-".to_string(), |l| l.rlim_cur.to_string()),
+                thp.map_or("-".to_string(), |v| format!("={v}")),
+                name.to_string(),
+            ]
+            .into_iter()
+            .chain(spec.args.iter().cloned())
+            .collect();
+            let mut prepared = super::spawn::Prepared::new(exe, &through, workdir)?;
+            prepared.set_argv0(super::trampoline::ARGV0)?;
+            let (report_r, report_w) = pipe()?;
+            fds[3] = report_w.as_raw_fd();
+            (prepared.start(fds, None)?, Some(report_r))
+        }
+        None => {
+            let prepared = super::spawn::Prepared::new(&program, spec, workdir)?;
+            (prepared.start(fds, limit)?, None)
+        }
+    };
     Ok(Spawned {
         pid,
         pidfd: pidfd_open(pid),
         stdout: stdout_r,
         stderr: stderr_r,
+        report,
     })
 }
 

@@ -55,7 +55,7 @@ pub(super) fn reap(pid: libc::pid_t) -> io::Result<(Status, Usage)> {
     }
 }
 
-fn decode(status: libc::c_int) -> Status {
+pub(super) fn decode(status: libc::c_int) -> Status {
     if libc::WIFSIGNALED(status) {
         Status::Signaled(libc::WTERMSIG(status))
     } else {
@@ -90,7 +90,7 @@ pub(super) fn reap_group(pgid: libc::pid_t, bound: Duration) -> Usage {
 
 /// `wait4` on one pid or one `-pgid`, any kind of child (`__WALL`).
 /// `Ok(None)`: WNOHANG and nothing has exited yet.
-fn wait4(
+pub(super) fn wait4(
     target: libc::pid_t,
     flags: libc::c_int,
 ) -> io::Result<Option<(libc::pid_t, libc::c_int, Usage)>> {
@@ -103,5 +103,40 @@ fn wait4(
         -1 => Err(io::Error::last_os_error()),
         0 => Ok(None),
         pid => Ok(Some((pid, status, Usage::from_rusage(&ru)))),
+    }
+}
+
+/// Kills and reaps the children of this process that left its session
+/// (`setsid`): daemons of runs whose trampoline could not reap them (it was
+/// killed), or of runs started without one. Run leaders stay in coreval's
+/// session (they only get a process group of their own), so none of them
+/// is taken for a stray. Their usage is not added to any run: which run
+/// started them is unknown.
+pub(super) fn kill_strays() {
+    // SAFETY: getsid(0) reads our own session id.
+    let ours = unsafe { libc::getsid(0) };
+    for _ in 0..100 {
+        let strays: Vec<libc::pid_t> = super::observe::children("self")
+            .into_iter()
+            // SAFETY: getsid only reads another process's session id.
+            .filter(|&c| {
+                let sid = unsafe { libc::getsid(c) };
+                sid >= 0 && sid != ours
+            })
+            .collect();
+        if strays.is_empty() {
+            return;
+        }
+        for &c in &strays {
+            // SAFETY: SIGKILL to a child of ours that leads its own session
+            // (and group), and to that group.
+            unsafe {
+                libc::kill(-c, libc::SIGKILL);
+                libc::kill(c, libc::SIGKILL);
+            }
+        }
+        for c in strays {
+            let _ = wait4(c, 0);
+        }
     }
 }

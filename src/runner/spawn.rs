@@ -51,8 +51,9 @@ struct ChildArgs {
     argv: *const *const libc::c_char,
     envp: *const *const libc::c_char,
     workdir: *const libc::c_char,
-    /// Descriptors to become stdin, stdout, stderr.
-    fds: [RawFd; 3],
+    /// Descriptors to become 0, 1, 2 (stdin, stdout, stderr) and 3 (the
+    /// trampoline's report pipe, `trampoline.rs`; -1: none).
+    fds: [RawFd; 4],
     limit: Option<libc::rlimit>,
     parent: libc::pid_t,
     error: libc::c_int,
@@ -68,26 +69,11 @@ impl Prepared {
             env.push((k.into(), v.into()));
         }
         let name = program.as_os_str();
-        let candidates = if name.is_empty() {
-            return Err(io::Error::from_raw_os_error(libc::ENOENT));
-        } else if name.as_bytes().contains(&b'/') {
-            vec![cstring(name)?]
-        } else {
-            let path = env
-                .iter()
-                .find(|(k, _)| k == "PATH")
-                .map_or_else(|| OsString::from("/bin:/usr/bin"), |(_, v)| v.clone());
-            std::env::split_paths(&path)
-                .map(|dir| {
-                    let dir = if dir.as_os_str().is_empty() {
-                        Path::new(".").to_path_buf()
-                    } else {
-                        dir
-                    };
-                    cstring(dir.join(name).as_os_str())
-                })
-                .collect::<io::Result<_>>()?
-        };
+        let path = env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.as_os_str());
+        let candidates = candidates(name, path)?;
         let mut argv = vec![cstring(name)?];
         for a in &spec.args {
             argv.push(cstring(OsStr::new(a))?);
@@ -109,14 +95,20 @@ impl Prepared {
         })
     }
 
-    /// Starts the child with `fds` as its stdin, stdout and stderr (they
-    /// may be close-on-exec: they are duplicated), in a process group of
+    /// Replaces `argv[0]` (by default the program as given).
+    pub(super) fn set_argv0(&mut self, argv0: &str) -> io::Result<()> {
+        self.argv[0] = cstring(OsStr::new(argv0))?;
+        Ok(())
+    }
+
+    /// Starts the child with `fds` as its descriptors 0 to 3 (they may be
+    /// close-on-exec: they are duplicated; -1: left closed), in a process group of
     /// its own, killed when the calling thread dies, under `limit`
     /// (RLIMIT_AS). Returns its pid once it has called `execve`; an error
     /// when it could not (the child is reaped then).
     pub(super) fn start(
         &self,
-        fds: [RawFd; 3],
+        fds: [RawFd; 4],
         limit: Option<libc::rlimit>,
     ) -> io::Result<libc::pid_t> {
         let list = |v: &[CString]| -> Vec<*const libc::c_char> {
@@ -178,7 +170,29 @@ impl Prepared {
     }
 }
 
-fn cstring(s: &OsStr) -> io::Result<CString> {
+/// The paths `execvp` would try for `name`: itself when it holds a `/`,
+/// else `name` in each directory of `path` (`/bin:/usr/bin` when unset).
+pub(super) fn candidates(name: &OsStr, path: Option<&OsStr>) -> io::Result<Vec<CString>> {
+    if name.is_empty() {
+        return Err(io::Error::from_raw_os_error(libc::ENOENT));
+    }
+    if name.as_bytes().contains(&b'/') {
+        return Ok(vec![cstring(name)?]);
+    }
+    let path = path.unwrap_or(OsStr::new("/bin:/usr/bin"));
+    std::env::split_paths(path)
+        .map(|dir| {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".").to_path_buf()
+            } else {
+                dir
+            };
+            cstring(dir.join(name).as_os_str())
+        })
+        .collect()
+}
+
+pub(super) fn cstring(s: &OsStr) -> io::Result<CString> {
     CString::new(s.as_bytes()).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -202,7 +216,7 @@ extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
 
 /// The current error number (in the parent thread's `errno`, which the
 /// child shares and the suspended parent does not use).
-fn errno() -> libc::c_int {
+pub(super) fn errno() -> libc::c_int {
     // SAFETY: __errno_location returns this thread's errno slot.
     unsafe { *libc::__errno_location() }
 }
@@ -215,21 +229,7 @@ fn errno() -> libc::c_int {
 /// dispositions, process group, limits, directory and descriptors of the
 /// calling process.
 unsafe fn exec(a: &ChildArgs) -> libc::c_int {
-    let mut old: libc::sigaction = std::mem::zeroed();
-    let mut default: libc::sigaction = std::mem::zeroed();
-    default.sa_sigaction = libc::SIG_DFL;
-    for sig in 1..NSIG {
-        if sig == libc::SIGKILL
-            || sig == libc::SIGSTOP
-            || libc::sigaction(sig, ptr::null(), &mut old) != 0
-        {
-            continue;
-        }
-        let handled = old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN;
-        if handled || sig == libc::SIGPIPE {
-            libc::sigaction(sig, &default, ptr::null_mut());
-        }
-    }
+    reset_signals(&[libc::SIGPIPE]);
     if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
     {
         return errno();
@@ -247,19 +247,66 @@ unsafe fn exec(a: &ChildArgs) -> libc::c_int {
         return errno();
     }
     for (target, &fd) in a.fds.iter().enumerate() {
-        // The runtime keeps 0, 1 and 2 open, so our descriptors are ≥ 3.
-        if libc::dup2(fd, target as libc::c_int) < 0 {
+        if fd < 0 {
+            continue;
+        }
+        // The runtime keeps 0, 1 and 2 open, so our descriptors are ≥ 3;
+        // one that already is 3 only loses close-on-exec.
+        let target = target as libc::c_int;
+        let done = if fd == target {
+            libc::fcntl(fd, libc::F_SETFD, 0)
+        } else {
+            libc::dup2(fd, target)
+        };
+        if done < 0 {
             return errno();
+        }
+    }
+    exec_candidates(a.candidates, a.argv, a.envp)
+}
+
+/// Resets every caught signal, and those of `also` (ignored ones), to the
+/// default action, and unblocks all signals: what a program expects to
+/// start with.
+///
+/// # Safety
+/// Only in a child between fork (or clone) and exec.
+pub(super) unsafe fn reset_signals(also: &[libc::c_int]) {
+    let mut old: libc::sigaction = std::mem::zeroed();
+    let mut default: libc::sigaction = std::mem::zeroed();
+    default.sa_sigaction = libc::SIG_DFL;
+    for sig in 1..NSIG {
+        if sig == libc::SIGKILL
+            || sig == libc::SIGSTOP
+            || libc::sigaction(sig, ptr::null(), &mut old) != 0
+        {
+            continue;
+        }
+        let handled = old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN;
+        if handled || also.contains(&sig) {
+            libc::sigaction(sig, &default, ptr::null_mut());
         }
     }
     let mut none: libc::sigset_t = std::mem::zeroed();
     libc::sigemptyset(&mut none);
     libc::pthread_sigmask(libc::SIG_SETMASK, &none, ptr::null_mut());
-    // As execvp: try each candidate; remember a permission problem.
+}
+
+/// As `execvp`: `execve` each candidate in turn (NULL-terminated arrays);
+/// returns the error number when none could be run, a permission problem
+/// first.
+///
+/// # Safety
+/// Only in a child between fork (or clone) and exec, with valid arrays.
+pub(super) unsafe fn exec_candidates(
+    candidates: *const *const libc::c_char,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+) -> libc::c_int {
     let (mut error, mut denied) = (libc::ENOENT, false);
-    let mut next = a.candidates;
+    let mut next = candidates;
     while !(*next).is_null() {
-        libc::execve(*next, a.argv, a.envp);
+        libc::execve(*next, argv, envp);
         error = errno();
         match error {
             libc::EACCES => denied = true,

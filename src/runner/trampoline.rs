@@ -1,0 +1,311 @@
+//! The trampoline: a small process between coreval and each solver, so that
+//! what a run records is the solver's own.
+//!
+//! Why: a child's `ru_maxrss` starts from the resident size of the memory
+//! it ran in before `execve` (the kernel keeps the larger of the old and the
+//! new memory's peak). A child started by coreval — with `fork` or with the
+//! `clone(CLONE_VM)` of `spawn.rs` — runs in coreval's memory until
+//! `execve`, so every run recorded coreval's own peak (tens to hundreds of
+//! MB) instead of the solver's. The trampoline is coreval's own executable
+//! started with [`ARGV0`]: tiny, single-threaded, it `fork`s the solver
+//! (whose memory before `execve` is then a copy of the trampoline's few
+//! hundred KB, the same as under `/usr/bin/time`), waits for it, and reports
+//! its usage on descriptor 3.
+//!
+//! It is also the run's child subreaper: descendants whose parent ends —
+//! grandchildren, and daemons that left the group with `setsid` or a double
+//! fork — become its children rather than coreval's. When the solver has
+//! ended, the trampoline kills and reaps every other child until none is
+//! left (a daemon's own group with it), so no process a run started
+//! survives the run, and adds their usage. Orphans that end during the run
+//! are reaped as they end.
+//!
+//! Report (one line on descriptor 3, close-on-exec for the solver):
+//! `ok STATUS USER SYS MAXRSS` (the solver's `wait` status; CPU seconds and
+//! the largest resident set in bytes over the solver and every reaped
+//! descendant), or `exec-error ERRNO` when the solver could not be started.
+//! A trampoline killed by SIGKILL (a run that ignored SIGTERM past the
+//! grace period) reports nothing; the runner then reaps what is left
+//! itself (`mod.rs`).
+//!
+//! Arguments: `ARGV0 LIMIT THP PROGRAM ARG…`, LIMIT being the
+//! address-space limit in bytes or `-`, THP the solver's value of
+//! [`NO_THP`]'s variable (`=VALUE`, or `-`: unset); the working directory, descriptors 0–2, process
+//! group and environment are set up by the runner before the trampoline
+//! starts.
+
+use super::observe::children;
+use super::reap::{wait4, Usage};
+use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals};
+use std::ffi::{CString, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::ptr;
+
+/// Set in the trampoline's environment by the runner: the allocator's
+/// transparent huge pages off. Its first allocations (before `main`) would
+/// otherwise fault in 2 MiB pages, which the solver's copy of the
+/// trampoline's memory, and so its `ru_maxrss`, would start with. The
+/// solver gets the variable as it was (`THP` argument).
+pub(super) const NO_THP: (&str, &str) = ("MIMALLOC_ALLOW_THP", "0");
+
+/// `argv[0]` that makes the coreval executable a trampoline.
+pub const ARGV0: &str = "coreval-trampoline";
+/// The report descriptor.
+const REPORT_FD: libc::c_int = 3;
+/// Signals the runner sends to the group to stop a run: the trampoline
+/// outlives them to reap and report (SIGKILL still ends it).
+const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+/// Rounds of killing leftover children at the end (each round kills the
+/// children that the previous round's victims left to us).
+const SWEEP_ROUNDS: usize = 1000;
+
+/// When this process was started as a trampoline, do its work and exit;
+/// otherwise return at once. Call it first in `main`.
+pub fn main_if_asked() {
+    let mut args = std::env::args_os();
+    if args.next().as_deref() != Some(std::ffi::OsStr::new(ARGV0)) {
+        return;
+    }
+    let args: Vec<OsString> = args.collect();
+    // SAFETY: the trampoline is single-threaded; see `trampoline`.
+    let code = unsafe { trampoline(&args) };
+    std::process::exit(code);
+}
+
+/// The trampoline's work; returns its exit code.
+///
+/// # Safety
+/// Only in a single-threaded process (it forks and the child runs Rust
+/// code that allocates nothing).
+unsafe fn trampoline(args: &[OsString]) -> i32 {
+    libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
+    let Some((limit, thp, program, rest)) = parse(args) else {
+        report(&format!("exec-error {}\n", libc::EINVAL));
+        return 127;
+    };
+    // The solver's environment as the runner made it.
+    match thp {
+        Some(v) => std::env::set_var(NO_THP.0, v),
+        None => std::env::remove_var(NO_THP.0),
+    }
+    let path = std::env::var_os("PATH");
+    let (Ok(cands), Ok(argv)) = (
+        candidates(program.as_os_str(), path.as_deref()),
+        std::iter::once(program)
+            .chain(rest)
+            .map(|a| cstring(a.as_os_str()))
+            .collect::<std::io::Result<Vec<CString>>>(),
+    ) else {
+        report(&format!("exec-error {}\n", libc::EINVAL));
+        return 127;
+    };
+    let list = |v: &[CString]| -> Vec<*const libc::c_char> {
+        v.iter()
+            .map(|s| s.as_ptr())
+            .chain(std::iter::once(ptr::null()))
+            .collect()
+    };
+    let (cands, argv) = (list(&cands), list(&argv));
+    extern "C" {
+        static environ: *const *const libc::c_char;
+    }
+    let mut restore = Vec::new();
+    for sig in STOP_SIGNALS {
+        if libc::signal(sig, libc::SIG_IGN) != libc::SIG_IGN {
+            restore.push(sig);
+        }
+    }
+    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    let mut pipe = [0; 2];
+    if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+        report(&format!("exec-error {}\n", errno()));
+        return 127;
+    }
+    let me = libc::getpid();
+    let solver = libc::fork();
+    if solver == 0 {
+        reset_signals(&restore);
+        let mut error = 0;
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+            error = errno();
+        } else if libc::getppid() != me {
+            error = libc::ESRCH;
+        } else if let Some(limit) = &limit {
+            if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
+                error = errno();
+            }
+        }
+        if error == 0 {
+            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), environ);
+        }
+        libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
+        libc::_exit(127);
+    }
+    libc::close(pipe[1]);
+    if solver < 0 {
+        report(&format!("exec-error {}\n", errno()));
+        return 127;
+    }
+    let mut error: libc::c_int = 0;
+    let n = loop {
+        let n = libc::read(pipe[0], ptr::addr_of_mut!(error).cast(), 4);
+        if n >= 0 || errno() != libc::EINTR {
+            break n;
+        }
+    };
+    if n == 4 {
+        let _ = wait4(solver, 0);
+        report(&format!("exec-error {}\n", error.max(1)));
+        return 127;
+    }
+    let mut total = Usage::default();
+    wait_for(solver, &mut total);
+    sweep(solver, &mut total);
+    let (status, usage) = loop {
+        match wait4(solver, 0) {
+            Ok(Some((_, status, usage))) => break (status, usage),
+            Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+            _ => {
+                report(&format!("exec-error {}\n", libc::ECHILD));
+                return 127;
+            }
+        }
+    };
+    total.add(usage);
+    report(&format!(
+        "ok {status} {} {} {}\n",
+        total.user, total.sys, total.max_rss
+    ));
+    0
+}
+
+/// What [`parse`] returns: limit, the solver's value of [`NO_THP`]'s
+/// variable, program, arguments.
+type Parsed = (
+    Option<libc::rlimit>,
+    Option<OsString>,
+    OsString,
+    Vec<OsString>,
+);
+
+/// `LIMIT THP PROGRAM ARG…` → (limit, THP, program, args); THP is `-`
+/// (unset) or `=VALUE`.
+fn parse(args: &[OsString]) -> Option<Parsed> {
+    let (limit, rest) = args.split_first()?;
+    let (thp, rest) = rest.split_first()?;
+    let (program, rest) = rest.split_first()?;
+    let thp = match thp.as_bytes() {
+        b"-" => None,
+        [b'=', value @ ..] => Some(OsString::from(std::ffi::OsStr::from_bytes(value))),
+        _ => return None,
+    };
+    let limit = match limit.as_bytes() {
+        b"-" => None,
+        bytes => {
+            let v: libc::rlim_t = std::str::from_utf8(bytes).ok()?.parse().ok()?;
+            Some(libc::rlimit {
+                rlim_cur: v,
+                rlim_max: v,
+            })
+        }
+    };
+    Some((limit, thp, program.clone(), rest.to_vec()))
+}
+
+fn report(line: &str) {
+    // SAFETY: write of a valid buffer to our report descriptor.
+    unsafe { libc::write(REPORT_FD, line.as_ptr().cast(), line.len()) };
+}
+
+/// Waits until `solver` has ended (without reaping it), reaping every other
+/// child that ends meanwhile and adding its usage.
+fn wait_for(solver: libc::pid_t, total: &mut Usage) {
+    loop {
+        // SAFETY: zeroed siginfo_t is a valid out-parameter for waitid.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOWAIT | libc::__WALL;
+        // SAFETY: waitid on any child with a valid siginfo_t.
+        let r = unsafe { libc::waitid(libc::P_ALL, 0, &mut info, flags) };
+        if r != 0 {
+            if errno() == libc::EINTR {
+                continue;
+            }
+            return;
+        }
+        // SAFETY: waitid filled `info`.
+        let pid = unsafe { info.si_pid() };
+        if pid == solver {
+            return;
+        }
+        if let Ok(Some((_, _, usage))) = wait4(pid, 0) {
+            total.add(usage);
+        }
+    }
+}
+
+/// Kills and reaps every child but `solver` (a group leader with its
+/// group), round after round, until no other child is left.
+fn sweep(solver: libc::pid_t, total: &mut Usage) {
+    // SAFETY: getpid and getpgrp cannot fail.
+    let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
+    for _ in 0..SWEEP_ROUNDS {
+        let others: Vec<libc::pid_t> = children(&me.to_string())
+            .into_iter()
+            .filter(|&c| c != solver)
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        for &c in &others {
+            // SAFETY: signals to our own children (and the groups they
+            // lead, never ours).
+            unsafe {
+                if libc::getpgid(c) == c && c != group {
+                    libc::kill(-c, libc::SIGKILL);
+                }
+                libc::kill(c, libc::SIGKILL);
+            }
+        }
+        for c in others {
+            if let Ok(Some((_, _, usage))) = wait4(c, 0) {
+                total.add(usage);
+            }
+        }
+    }
+}
+
+/// What a trampoline reported.
+pub(super) enum Report {
+    /// The solver ran: its `wait` status, and the usage of it and its
+    /// descendants.
+    Started(super::reap::Status, Usage),
+    /// The solver could not be started (error number).
+    ExecError(i32),
+}
+
+/// Reads the report of a trampoline that has ended; `None` when it wrote
+/// none (it was killed).
+pub(super) fn read_report(fd: std::os::fd::OwnedFd) -> Option<Report> {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    // The trampoline has ended: what it wrote is in the pipe. Non-blocking,
+    // in case a copy of the write end lingers.
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+    let mut bytes = Vec::new();
+    let _ = std::fs::File::from(fd).read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["ok", status, user, sys, rss] => Some(Report::Started(
+            super::reap::decode(status.parse().ok()?),
+            Usage {
+                user: user.parse().ok()?,
+                sys: sys.parse().ok()?,
+                max_rss: rss.parse().ok()?,
+            },
+        )),
+        ["exec-error", errno] => Some(Report::ExecError(errno.parse().ok()?)),
+        _ => None,
+    }
+}

@@ -1,0 +1,126 @@
+//! Measurements of the solver alone: runs go through the trampoline (as the
+//! `coreval` binary starts them) and record the solver's own peak memory,
+//! within 10 % of what `/usr/bin/time -f %M` says for the same command, and
+//! leave no process behind, daemons that left the group with `setsid`
+//! included.
+
+use coreval::runner::{run, use_trampoline, Exit, RunOutcome, RunSpec};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fake-solvers")
+        .join(name)
+}
+
+fn run_through_trampoline(program: &Path, args: &[String]) -> RunOutcome {
+    use_trampoline(env!("CARGO_BIN_EXE_coreval"));
+    let spec = RunSpec::new(program, args.to_vec(), Duration::from_secs(60));
+    run(&spec, &AtomicBool::new(false))
+}
+
+/// `/usr/bin/time -f %M` of the same command, in bytes.
+fn time_max_rss(program: &Path, args: &[String]) -> u64 {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(program)
+        .args(args)
+        .output()
+        .expect("/usr/bin/time (Debian package `time`, checkers/install.sh --dev)");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stderr);
+    let kib: u64 = text.trim().lines().last().unwrap().trim().parse().unwrap();
+    kib * 1024
+}
+
+/// Our `max_rss` and `/usr/bin/time`'s for `program ARGS`, asserted within
+/// 10 % of each other; returns ours.
+fn assert_like_time(program: &Path, args: &[String]) -> u64 {
+    let o = run_through_trampoline(program, args);
+    assert_eq!(o.exit, Exit::Exited(0), "{o:?}");
+    let theirs = time_max_rss(program, args);
+    let ours = o.max_rss;
+    let ratio = ours as f64 / theirs as f64;
+    assert!(
+        (0.9..=1.1).contains(&ratio),
+        "{} {args:?}: max_rss {ours} vs /usr/bin/time {theirs} ({ratio:.3})",
+        program.display()
+    );
+    ours
+}
+
+#[test]
+fn max_rss_of_a_3_mb_and_a_200_mb_program_is_what_time_says() {
+    let small = assert_like_time(&fixture("rss.sh"), &["700000".into()]);
+    assert!((2 << 20..5 << 20).contains(&small), "{small}");
+    let large = assert_like_time(&fixture("rss.sh"), &["100000000".into()]);
+    assert!((150 << 20..260 << 20).contains(&large), "{large}");
+}
+
+#[test]
+fn a_solver_that_only_exits_is_not_charged_corevals_memory() {
+    // coreval (this test binary) holds far more than `true` ever does.
+    let hog = vec![1u8; 64 << 20];
+    let ours = assert_like_time(Path::new("/bin/true"), &[]);
+    assert!(ours < 8 << 20, "{ours}");
+    drop(hog);
+}
+
+#[test]
+fn the_trampoline_passes_exit_codes_signals_and_start_failures() {
+    let sh =
+        |script: &str| run_through_trampoline(Path::new("/bin/sh"), &["-c".into(), script.into()]);
+    assert_eq!(sh("exit 3").exit, Exit::Exited(3));
+    assert_eq!(sh("kill -SEGV $$").exit, Exit::Signaled(libc::SIGSEGV));
+    let o = run_through_trampoline(&fixture("no-such-solver"), &[]);
+    let Exit::FailedToStart(msg) = &o.exit else {
+        panic!("{:?}", o.exit)
+    };
+    assert!(msg.contains("no-such-solver"), "{msg}");
+    for bad in ["no-shebang.sh", "bad-interpreter.sh"] {
+        let o = run_through_trampoline(&fixture(bad), &[]);
+        assert!(matches!(o.exit, Exit::FailedToStart(_)), "{bad}: {o:?}");
+    }
+    // A bare name is looked up in PATH, as without the trampoline.
+    let o = run_through_trampoline(Path::new("echo"), &["unsat".into()]);
+    assert_eq!((o.exit, o.stdout), (Exit::Exited(0), b"unsat\n".to_vec()));
+}
+
+/// Whether process `pid` is alive (not a zombie).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|t| {
+        let state = t[t.rfind(')').unwrap() + 1..].trim_start().chars().next();
+        !matches!(state, Some('Z' | 'X'))
+    })
+}
+
+#[test]
+fn a_setsid_daemon_of_a_solver_does_not_survive_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let arg = dir.path().to_string_lossy().into_owned();
+    let o = run_through_trampoline(&fixture("setsid-daemon.sh"), &[arg]);
+    assert_eq!((o.exit, o.stdout), (Exit::Exited(0), b"unsat\n".to_vec()));
+    let pid: i32 = std::fs::read_to_string(dir.path().join("daemon.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!alive(pid), "daemon {pid} outlived the run");
+}
+
+#[test]
+fn bytes_dropped_from_a_flood_are_counted() {
+    use_trampoline(env!("CARGO_BIN_EXE_coreval"));
+    let mut spec = RunSpec::new(
+        "/bin/sh",
+        vec!["-c".into(), "echo unsat; head -c 1000000 /dev/zero".into()],
+        Duration::from_secs(60),
+    );
+    spec.output_cap = 1000;
+    let o = run(&spec, &AtomicBool::new(false));
+    assert_eq!(o.stdout.len(), 1000);
+    assert_eq!(o.stdout_dropped, 1_000_006 - 1000);
+}
