@@ -13,6 +13,13 @@ use std::time::{Duration, Instant};
 /// small and shared).
 const SLACK: f64 = 0.75;
 
+/// Runs go through the trampoline, as the `coreval` binary starts them
+/// (`runner/trampoline.rs`); the direct start is tested by the runner's
+/// unit tests and by the library-level campaign tests.
+fn through_trampoline() {
+    coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval"));
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/fake-solvers")
@@ -82,6 +89,7 @@ fn live_members(pgid: i32) -> Vec<i32> {
 
 #[test]
 fn well_behaved_solver_answers() {
+    through_trampoline();
     let (o, secs) = timed(&spec("unsat-core.sh", 10.0));
     assert_eq!(o.exit, Exit::Exited(0));
     assert_eq!(o.stdout, b"unsat\n(a1 a2)\n");
@@ -94,6 +102,7 @@ fn well_behaved_solver_answers() {
 
 #[test]
 fn relative_program_path_is_taken_from_our_directory() {
+    through_trampoline();
     // Integration tests run in the package root.
     let mut s = spec("unsat-core.sh", 10.0);
     s.program = PathBuf::from("tests/fixtures/fake-solvers/unsat-core.sh");
@@ -104,6 +113,7 @@ fn relative_program_path_is_taken_from_our_directory() {
 
 #[test]
 fn absurd_limits_do_not_overflow() {
+    through_trampoline();
     let mut s = spec("unsat-core.sh", 1.0);
     s.wall_limit = Duration::MAX;
     s.grace = Duration::MAX;
@@ -114,6 +124,7 @@ fn absurd_limits_do_not_overflow() {
 
 #[test]
 fn answer_shaped_fixtures_are_captured_verbatim() {
+    through_trampoline();
     let cases: [(&str, &[u8]); 5] = [
         (
             "success-lines.sh",
@@ -141,6 +152,7 @@ fn answer_shaped_fixtures_are_captured_verbatim() {
 
 #[test]
 fn crash_by_signal_is_reported() {
+    through_trampoline();
     let (o, secs) = timed(&spec("crash.sh", 10.0));
     assert_eq!(o.exit, Exit::Signaled(libc::SIGSEGV));
     assert!(o.stdout.is_empty());
@@ -151,6 +163,7 @@ fn crash_by_signal_is_reported() {
 
 #[test]
 fn hang_ignoring_sigterm_is_killed_after_grace() {
+    through_trampoline();
     let s = spec("hang.sh", 0.5);
     let (o, secs) = timed(&s);
     assert_eq!(o.exit, Exit::Signaled(libc::SIGKILL));
@@ -162,6 +175,7 @@ fn hang_ignoring_sigterm_is_killed_after_grace() {
 
 #[test]
 fn answer_after_the_limit_is_a_timeout() {
+    through_trampoline();
     let mut s = spec("late-answer.sh", 0.5);
     s.grace = Duration::from_secs(2);
     let (o, secs) = timed(&s);
@@ -173,6 +187,7 @@ fn answer_after_the_limit_is_a_timeout() {
 
 #[test]
 fn grandchild_holding_the_pipe_is_killed_and_does_not_block() {
+    through_trampoline();
     let (o, secs) = timed(&spec("grandchild-pipe.sh", 10.0));
     assert_eq!(o.exit, Exit::Exited(0));
     assert_eq!(o.stdout, b"unsat\n(a1 a2)\n");
@@ -195,6 +210,7 @@ fn grandchild_holding_the_pipe_is_killed_and_does_not_block() {
 
 #[test]
 fn grandchild_that_left_the_group_stops_reading_in_bounded_time() {
+    through_trampoline();
     let (o, secs) = timed(&spec("escaped-grandchild.sh", 10.0));
     assert_eq!(o.exit, Exit::Exited(0));
     assert_eq!(o.stdout, b"unsat\n(a1 a2)\n");
@@ -204,6 +220,7 @@ fn grandchild_that_left_the_group_stops_reading_in_bounded_time() {
 
 #[test]
 fn one_gigabyte_flood_is_capped_and_drained() {
+    through_trampoline();
     let mut s = spec("flood.sh", 120.0);
     s.output_cap = 1 << 20;
     let (o, secs) = timed(&s);
@@ -218,6 +235,7 @@ fn one_gigabyte_flood_is_capped_and_drained() {
 
 #[test]
 fn stderr_is_capped_like_stdout() {
+    through_trampoline();
     let mut s = sh("head -c 100000 /dev/zero >&2; echo unsat", 10.0);
     s.output_cap = 1000;
     let (o, _) = timed(&s);
@@ -228,6 +246,7 @@ fn stderr_is_capped_like_stdout() {
 
 #[test]
 fn memory_hog_fails_under_the_limit() {
+    through_trampoline();
     let mut s = spec("memhog.py", 60.0);
     s.memory_limit = Some(256 << 20);
     let (o, secs) = timed(&s);
@@ -252,6 +271,7 @@ fn memory_hog_fails_under_the_limit() {
 
 #[test]
 fn program_that_cannot_start_is_an_outcome() {
+    through_trampoline();
     let (o, _) = timed(&RunSpec::new(
         fixture("no-such-solver"),
         vec![],
@@ -272,6 +292,7 @@ fn program_that_cannot_start_is_an_outcome() {
 
 #[test]
 fn runs_in_a_fresh_directory_with_env_and_null_stdin() {
+    through_trampoline();
     // `cat` would block forever on an inherited terminal or pipe.
     let script = "cat; pwd; echo \"$COREVAL_T\"; touch left-behind";
     let mut s = sh(script, 10.0);
@@ -312,6 +333,7 @@ fn runs_in_a_fresh_directory_with_env_and_null_stdin() {
 
 #[test]
 fn cancel_kills_the_group_and_pid_record_lives_only_while_running() {
+    through_trampoline();
     let pid_dir = tempfile::tempdir().unwrap();
     let mut s = spec("hang.sh", 60.0);
     s.grace = Duration::from_millis(300);
@@ -348,6 +370,7 @@ fn cancel_kills_the_group_and_pid_record_lives_only_while_running() {
 #[test]
 #[ignore = "helper process of reap_orphans_kills_groups_of_a_killed_coreval"]
 fn helper_coreval_that_gets_killed() {
+    through_trampoline();
     let Some(dir) = std::env::var_os("COREVAL_TEST_PID_DIR") else {
         return;
     };
@@ -358,6 +381,7 @@ fn helper_coreval_that_gets_killed() {
 
 #[test]
 fn reap_orphans_kills_groups_of_a_killed_coreval() {
+    through_trampoline();
     let pid_dir = tempfile::tempdir().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
@@ -417,6 +441,7 @@ fn real_python() -> String {
 
 #[test]
 fn cpu_time_of_process_trees_is_exact_in_parallel() {
+    through_trampoline();
     let python = real_python();
     let secs_each = 1.0;
     let expected = 2.0 * secs_each; // two busy loops per run
@@ -461,6 +486,7 @@ fn cpu_time_of_process_trees_is_exact_in_parallel() {
 /// run is then cancelled (not recorded, run again on resume), not a crash.
 #[test]
 fn external_sigterm_followed_by_a_stop_is_a_cancel() {
+    through_trampoline();
     let s = sh("echo unsat; kill -TERM $$; sleep 5", 10.0);
     let cancel = AtomicBool::new(false);
     let o = std::thread::scope(|scope| {
@@ -477,6 +503,7 @@ fn external_sigterm_followed_by_a_stop_is_a_cancel() {
 /// outcome and is recorded (after waiting a second for a stop).
 #[test]
 fn sigterm_without_a_stop_is_the_solvers_own_outcome() {
+    through_trampoline();
     let (o, secs) = timed(&sh("kill -TERM $$; sleep 5", 10.0));
     assert_eq!(o.exit, Exit::Signaled(libc::SIGTERM));
     assert!(!o.cancelled && !o.timed_out);
@@ -491,9 +518,10 @@ fn sigterm_without_a_stop_is_the_solvers_own_outcome() {
 
 #[test]
 fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
+    through_trampoline();
     // A bare name is looked up in PATH (the run's own PATH when it sets one);
     // the child blocks no signal and does not inherit the ignored SIGPIPE of
-    // the Rust runtime; it leads a process group of its own.
+    // the Rust runtime; it runs in a process group of its own.
     let mut s = RunSpec::new(
         "cat",
         vec!["/proc/self/status".into(), "/proc/self/stat".into()],
@@ -517,7 +545,11 @@ fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
     let after = &stat[stat.rfind(')').unwrap() + 2..];
     let f: Vec<&str> = after.split_whitespace().collect();
     let pid: &str = stat.split_whitespace().next().unwrap();
-    assert_eq!(f[2], pid, "process group id (field 5) is the child's pid");
+    // Field 5, the group: the run's own, led by the trampoline (the
+    // solver's parent, field 4), not ours.
+    assert_eq!(f[2], f[1], "the trampoline leads the run's group");
+    assert_ne!(f[2], pid);
+    assert_ne!(f[2], unsafe { libc::getpgrp() }.to_string());
 
     let missing = RunSpec::new("no-such-program-xyz", vec![], Duration::from_secs(10));
     let (o, _) = timed(&missing);

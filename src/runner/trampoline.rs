@@ -109,7 +109,8 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
     extern "C" {
         static environ: *const *const libc::c_char;
     }
-    let mut restore = Vec::new();
+    // SIGPIPE, which the Rust runtime ignores, as `spawn.rs` does.
+    let mut restore = vec![libc::SIGPIPE];
     for sig in STOP_SIGNALS {
         if libc::signal(sig, libc::SIG_IGN) != libc::SIG_IGN {
             restore.push(sig);
