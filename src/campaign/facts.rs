@@ -2,13 +2,14 @@
 //! coreval's version, the rules edition and decision policy, the limits,
 //! each solver's command, identity and version, each checker's identity and
 //! version, per solver the checkers that judge it and those of its team
-//! left out, the benchmarks found, named, ineligible (by reason) and
-//! malformed (with `file:line`), and the hashes of the configuration and of
+//! left out, the benchmark files found, named, ineligible (by reason),
+//! malformed (with `file:line`), unreadable and skipped (FIFOs, broken
+//! links, link loops), each file counted once, and the hashes of the configuration and of
 //! the named index, so a published result can be tied to its inputs.
 //! Built once from the loaded campaign ([`Facts::of`]); the reports only
 //! render it.
 
-use super::index::{IndexEntry, Outcome, INDEX_FILE};
+use super::index::{read_skipped, FileCounts, IndexEntry, Outcome, INDEX_FILE};
 use super::provenance::{hash_file, Limits, Program};
 use super::{Loaded, CONFIG_FILE};
 use serde::{Deserialize, Serialize};
@@ -56,16 +57,38 @@ pub struct CheckerFacts {
     pub program: Program,
 }
 
-/// What became of the benchmarks.
+/// What became of the benchmarks. Counts are of FILES: a file listed under
+/// several ids (through links) counts once, and a file with several
+/// reasons once ([`FileCounts`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BenchmarkFacts {
     /// Files found below the benchmark root.
     pub found: usize,
+    /// Their ids (names), more than `found` when a file has several.
+    #[serde(default)]
+    pub names: usize,
+    /// Files named.
     pub named: usize,
-    /// Ineligible benchmarks by reason: reason → ids.
+    /// Files ineligible (each once, whatever its reasons).
+    #[serde(default)]
+    pub ineligible_files: usize,
+    /// Ineligible benchmarks by reason: reason → ids (a file with several
+    /// reasons is under each).
     pub ineligible: BTreeMap<String, Vec<String>>,
-    /// Malformed (and unreadable) benchmarks: `file:line:col: message`.
+    /// Files malformed.
+    #[serde(default)]
+    pub malformed_files: usize,
+    /// Malformed benchmarks: `file:line:col: message`.
     pub malformed: Vec<String>,
+    /// Files that could not be read (or named): `file: why`.
+    #[serde(default)]
+    pub unreadable: Vec<String>,
+    #[serde(default)]
+    pub unreadable_files: usize,
+    /// Paths not taken as benchmarks, as what they are: `path: why` (a
+    /// FIFO, a broken link, a link loop, a directory link not followed).
+    #[serde(default)]
+    pub skipped: Vec<String>,
 }
 
 /// What ties a report to its inputs.
@@ -143,13 +166,36 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
     let entries: Vec<IndexEntry> = crate::journal::read_all(&path)
         .map(|(e, _)| e)
         .unwrap_or_default();
+    let counts = FileCounts::of(&entries);
     let mut out = BenchmarkFacts {
-        found: entries.len(),
+        found: counts.files,
+        names: counts.names,
+        named: counts.named,
+        ineligible_files: counts.ineligible,
+        malformed_files: counts.malformed,
+        unreadable_files: counts.unreadable,
+        skipped: read_skipped(&c.named_dir())
+            .into_iter()
+            .map(|s| format!("{}: {}", s.path, s.why))
+            .collect(),
         ..Default::default()
     };
     for e in &entries {
+        let shown = |e: &IndexEntry| {
+            let id = std::path::Path::new(&e.id);
+            e.messages(std::path::Path::new(""))
+                .into_iter()
+                .map(|m| {
+                    if m.is_empty() {
+                        id.display().to_string()
+                    } else {
+                        m
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
         match e.outcome {
-            Outcome::Named => out.named += 1,
+            Outcome::Named => {}
             Outcome::Ineligible => {
                 for r in &e.reasons {
                     let reason = serde_json::to_value(&r.reason)
@@ -159,17 +205,8 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
                     out.ineligible.entry(reason).or_default().push(e.id.clone());
                 }
             }
-            Outcome::Malformed | Outcome::Failed => {
-                let shown = std::path::Path::new(&e.id);
-                out.malformed
-                    .extend(e.messages(std::path::Path::new("")).into_iter().map(|m| {
-                        if m.is_empty() {
-                            shown.display().to_string()
-                        } else {
-                            m
-                        }
-                    }));
-            }
+            Outcome::Malformed => out.malformed.extend(shown(e)),
+            Outcome::Failed => out.unreadable.extend(shown(e)),
         }
     }
     out

@@ -106,9 +106,14 @@ impl IndexEntry {
         }
     }
 
-    /// One line per problem, `path:line:col: message`, for the user.
+    /// One line per problem, `path:line:col: message`, for the user; `root`
+    /// is the benchmark root (a folder, or the one benchmark file named).
     pub fn messages(&self, root: &Path) -> Vec<String> {
-        let path = root.join(&self.id);
+        let path = if root.is_file() {
+            root.to_path_buf()
+        } else {
+            root.join(&self.id)
+        };
         let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
         if let Some(e) = &self.error {
             out.push(format!("{}: {e}", path.display()));

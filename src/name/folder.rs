@@ -429,8 +429,15 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         let _ = fs::remove_file(&tmp);
         remove_stale()?;
     }
+    // A read error mid-file reaches the scanner as a syntax error: a file
+    // that cannot be read is no malformed benchmark (outcome `failed`).
+    let unreadable = match &result {
+        Ok(r) if r.info.is_malformed() => read_error(&source),
+        _ => None,
+    };
     match result {
         Err(e) => entry.error = Some(e.to_string()),
+        Ok(_) if unreadable.is_some() => entry.error = unreadable,
         Ok(r) => {
             entry.family = Families::of(&file.id, r.info.logic.as_deref());
             entry.logic = r.info.logic.clone();
@@ -452,6 +459,13 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         }
     }
     Ok(entry)
+}
+
+/// Why `path` cannot be read to its end, if it cannot.
+fn read_error(path: &Path) -> Option<String> {
+    let read =
+        crate::regular::open(path).and_then(|mut f| std::io::copy(&mut f, &mut std::io::sink()));
+    read.err().map(|e| format!("cannot read: {e}"))
 }
 
 /// The entries of an index (last one per id wins), and the number of lines

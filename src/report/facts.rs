@@ -98,15 +98,7 @@ pub fn markdown(out: &mut String, r: &ScoreReport, cell: &dyn Fn(&str) -> String
         );
     }
     let b = &f.benchmarks;
-    let ineligible: usize = b.ineligible.values().map(Vec::len).sum();
-    let _ = writeln!(
-        out,
-        "\nBenchmarks: {} found, {} named, {} ineligible, {} malformed.\n",
-        b.found,
-        b.named,
-        ineligible,
-        b.malformed.len()
-    );
+    let _ = writeln!(out, "\nBenchmarks: {}.\n", counts(b));
     for (reason, ids) in &b.ineligible {
         let _ = writeln!(
             out,
@@ -116,10 +108,40 @@ pub fn markdown(out: &mut String, r: &ScoreReport, cell: &dyn Fn(&str) -> String
             cell(&ids.join(", "))
         );
     }
-    for m in &b.malformed {
-        let _ = writeln!(out, "- malformed: {}", cell(m));
+    for (label, lines) in listed(b) {
+        for m in lines {
+            let _ = writeln!(out, "- {label}: {}", cell(m));
+        }
     }
     out.push('\n');
+}
+
+/// `N files found (M names), a named, b ineligible, c malformed, d
+/// unreadable, e skipped`: files, each counted once.
+fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
+    let names = if b.names > b.found {
+        format!(" ({} names)", b.names)
+    } else {
+        String::new()
+    };
+    format!(
+        "{} files found{names}, {} named, {} ineligible, {} malformed, {} unreadable, {} skipped",
+        b.found,
+        b.named,
+        b.ineligible_files,
+        b.malformed_files,
+        b.unreadable_files,
+        b.skipped.len()
+    )
+}
+
+/// The listed problems after the ineligible ones, each under its label.
+fn listed(b: &crate::campaign::facts::BenchmarkFacts) -> [(&'static str, &Vec<String>); 3] {
+    [
+        ("malformed", &b.malformed),
+        ("unreadable", &b.unreadable),
+        ("skipped", &b.skipped),
+    ]
 }
 
 /// The warnings and the facts block in HTML.
@@ -173,14 +195,10 @@ pub fn html(out: &mut String, r: &ScoreReport) {
     }
     out.push_str("</tbody></table>");
     let b = &f.benchmarks;
-    let ineligible: usize = b.ineligible.values().map(Vec::len).sum();
     let _ = write!(
         out,
-        "<details id=\"benchmarks\"><summary>Benchmarks: {} found, {} named, {} ineligible, {} malformed</summary><ul>",
-        b.found,
-        b.named,
-        ineligible,
-        b.malformed.len()
+        "<details id=\"benchmarks\"><summary>Benchmarks: {}</summary><ul>",
+        esc(&counts(b))
     );
     for (reason, ids) in &b.ineligible {
         let _ = write!(
@@ -194,8 +212,10 @@ pub fn html(out: &mut String, r: &ScoreReport) {
         }
         out.push_str("</ul></li>");
     }
-    for m in &b.malformed {
-        let _ = write!(out, "<li>malformed: <code>{}</code></li>", esc(m));
+    for (label, lines) in listed(b) {
+        for m in lines {
+            let _ = write!(out, "<li>{label}: <code>{}</code></li>", esc(m));
+        }
     }
     out.push_str("</ul></details></section>");
 }
