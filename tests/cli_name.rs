@@ -51,7 +51,7 @@ fn names_a_tree_and_reports_each_file() {
         .assert()
         .code(1)
         .stdout(contains(
-            "4 benchmarks: 2 named, 1 ineligible, 1 malformed, 0 failed",
+            "4 files: 2 named, 1 ineligible, 1 malformed, 0 failed, 0 skipped",
         ))
         .stderr(contains(
             "QF_LIA/other/broken.smt2:2:1: malformed: unbalanced",
@@ -145,7 +145,7 @@ fn resumes_and_redoes_changed_files() {
             .code(0)
     };
     run(&[]).stdout(contains(
-        "2 named, 0 ineligible, 0 malformed, 0 failed (0 from an earlier run)",
+        "2 named, 0 ineligible, 0 malformed, 0 failed, 0 skipped (0 from an earlier run)",
     ));
     run(&[]).stdout(contains("(2 from an earlier run)"));
     // A deleted output, a changed source, changed settings: redone.

@@ -61,7 +61,7 @@ fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
     );
     assert!(
         stderr.contains(
-            "name: 5 files (7 names): 1 named, 2 ineligible, 1 malformed, 1 unreadable, 3 skipped"
+            "name: 5 files (7 names): 1 named, 2 ineligible, 1 malformed, 1 failed, 3 skipped"
         ),
         "{stderr}"
     );
@@ -73,7 +73,7 @@ fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
     assert_eq!(b["named"], 1, "{b}");
     assert_eq!(b["ineligible_files"], 2, "{b}");
     assert_eq!(b["malformed_files"], 1, "{b}");
-    assert_eq!(b["unreadable_files"], 1, "{b}");
+    assert_eq!(b["failed_files"], 1, "{b}");
     let listed = |key: &str| -> Vec<String> {
         b[key]
             .as_array()
@@ -83,13 +83,13 @@ fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
             .collect()
     };
     let (malformed, unreadable, skipped) =
-        (listed("malformed"), listed("unreadable"), listed("skipped"));
+        (listed("malformed"), listed("failed"), listed("skipped"));
     assert!(
         malformed.len() == 1 && malformed[0].starts_with("QF_UF/bad.smt2:"),
         "{malformed:?}"
     );
     assert!(
-        unreadable.len() == 1 && unreadable[0].starts_with("QF_UF/unreadable.smt2:"),
+        unreadable.len() == 1 && unreadable[0].starts_with("QF_UF/unreadable.smt2: cannot read"),
         "{unreadable:?}"
     );
     let of = |name: &str| {
@@ -107,7 +107,7 @@ fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
     let md = std::fs::read_to_string(camp.join("reports/report.md")).unwrap();
     assert!(
         md.contains(
-            "Benchmarks: 5 files found (7 names), 1 named, 2 ineligible, 1 malformed, 1 unreadable, 3 skipped."
+            "Benchmarks: 5 files found (7 names), 1 named, 2 ineligible, 1 malformed, 1 failed, 3 skipped."
         ),
         "{md}"
     );

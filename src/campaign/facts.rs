@@ -3,7 +3,7 @@
 //! each solver's command, identity and version, each checker's identity and
 //! version, per solver the checkers that judge it and those of its team
 //! left out, the benchmark files found, named, ineligible (by reason),
-//! malformed (with `file:line`), unreadable and skipped (FIFOs, broken
+//! malformed (with `file:line`), failed (unreadable) and skipped (FIFOs, broken
 //! links, link loops), each file counted once, and the hashes of the configuration and of
 //! the named index, so a published result can be tied to its inputs.
 //! Built once from the loaded campaign ([`Facts::of`]); the reports only
@@ -80,11 +80,12 @@ pub struct BenchmarkFacts {
     pub malformed_files: usize,
     /// Malformed benchmarks: `file:line:col: message`.
     pub malformed: Vec<String>,
-    /// Files that could not be read (or named): `file: why`.
+    /// Files that could not be named, `file: why` (unreadable — never
+    /// called malformed —, or a name clash).
     #[serde(default)]
-    pub unreadable: Vec<String>,
+    pub failed: Vec<String>,
     #[serde(default)]
-    pub unreadable_files: usize,
+    pub failed_files: usize,
     /// Paths not taken as benchmarks, as what they are: `path: why` (a
     /// FIFO, a broken link, a link loop, a directory link not followed).
     #[serde(default)]
@@ -173,7 +174,7 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
         named: counts.named,
         ineligible_files: counts.ineligible,
         malformed_files: counts.malformed,
-        unreadable_files: counts.unreadable,
+        failed_files: counts.failed,
         skipped: read_skipped(&c.named_dir())
             .into_iter()
             .map(|s| format!("{}: {}", s.path, s.why))
@@ -206,7 +207,7 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
                 }
             }
             Outcome::Malformed => out.malformed.extend(shown(e)),
-            Outcome::Failed => out.unreadable.extend(shown(e)),
+            Outcome::Failed => out.failed.extend(shown(e)),
         }
     }
     out

@@ -153,8 +153,8 @@ pub struct FileCounts {
     pub named: usize,
     pub ineligible: usize,
     pub malformed: usize,
-    /// Outcome `failed`: could not be read (or named).
-    pub unreadable: usize,
+    /// Outcome `failed`: could not be named (unreadable, a name clash).
+    pub failed: usize,
 }
 
 impl FileCounts {
@@ -178,14 +178,14 @@ impl FileCounts {
                 Outcome::Named => &mut c.named,
                 Outcome::Ineligible => &mut c.ineligible,
                 Outcome::Malformed => &mut c.malformed,
-                Outcome::Failed => &mut c.unreadable,
+                Outcome::Failed => &mut c.failed,
             } += 1;
         }
         c
     }
 
-    /// `N files: a named, b ineligible, c malformed, d unreadable, e
-    /// skipped`, with the number of names when some file has several.
+    /// `N files: a named, b ineligible, c malformed, d failed, e skipped`,
+    /// with the number of names when some file has several.
     pub fn line(&self, skipped: usize) -> String {
         let names = if self.names != self.files {
             format!(" ({} names)", self.names)
@@ -193,8 +193,8 @@ impl FileCounts {
             String::new()
         };
         format!(
-            "{} files{names}: {} named, {} ineligible, {} malformed, {} unreadable, {skipped} skipped",
-            self.files, self.named, self.ineligible, self.malformed, self.unreadable
+            "{} files{names}: {} named, {} ineligible, {} malformed, {} failed, {skipped} skipped",
+            self.files, self.named, self.ineligible, self.malformed, self.failed
         )
     }
 }

@@ -71,8 +71,8 @@ impl NameSummary {
         self.count(Outcome::Malformed) + self.count(Outcome::Failed) > 0
     }
 
-    /// `N files: a named, b ineligible, c malformed, d unreadable, e
-    /// skipped (r from an earlier run)`: files, each counted once
+    /// `N files: a named, b ineligible, c malformed, d failed, e skipped
+    /// (r from an earlier run)`: files, each counted once
     /// ([`FileCounts`]).
     pub fn line(&self) -> String {
         format!(

@@ -116,8 +116,8 @@ pub fn markdown(out: &mut String, r: &ScoreReport, cell: &dyn Fn(&str) -> String
     out.push('\n');
 }
 
-/// `N files found (M names), a named, b ineligible, c malformed, d
-/// unreadable, e skipped`: files, each counted once.
+/// `N files found (M names), a named, b ineligible, c malformed, d failed,
+/// e skipped`: files, each counted once.
 fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
     let names = if b.names > b.found {
         format!(" ({} names)", b.names)
@@ -125,12 +125,12 @@ fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
         String::new()
     };
     format!(
-        "{} files found{names}, {} named, {} ineligible, {} malformed, {} unreadable, {} skipped",
+        "{} files found{names}, {} named, {} ineligible, {} malformed, {} failed, {} skipped",
         b.found,
         b.named,
         b.ineligible_files,
         b.malformed_files,
-        b.unreadable_files,
+        b.failed_files,
         b.skipped.len()
     )
 }
@@ -139,7 +139,7 @@ fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
 fn listed(b: &crate::campaign::facts::BenchmarkFacts) -> [(&'static str, &Vec<String>); 3] {
     [
         ("malformed", &b.malformed),
-        ("unreadable", &b.unreadable),
+        ("failed", &b.failed),
         ("skipped", &b.skipped),
     ]
 }
