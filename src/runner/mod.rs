@@ -22,6 +22,14 @@
 //! parallel runs cannot steal each other's children. Peak memory is the
 //! largest `ru_maxrss` among reaped processes.
 //!
+//! With [`use_trampoline`] (the `coreval` binary sets it), the child is
+//! coreval's own executable as a trampoline (`trampoline.rs`) that forks
+//! the solver: a child started from coreval's memory would carry coreval's
+//! peak resident set in its `ru_maxrss`. The trampoline leads the group,
+//! is the run's subreaper (daemons that leave the group are its children,
+//! killed and reaped when the solver ends) and reports the solver's status
+//! and the usage of its whole tree; its own usage is not counted.
+//!
 //! The `wait-timeout` crate is not used: it waits through `Child::try_wait`,
 //! which reaps the child with `waitpid` and discards its resource usage, so
 //! neither the child's nor its descendants' CPU time could be recovered.
@@ -51,11 +59,13 @@
 //! A killed coreval (SIGKILL) leaves nothing running for long: the kernel
 //! kills each direct child with it (`PR_SET_PDEATHSIG`), and with a
 //! `pid_dir`, a record per live group lets a later coreval kill the rest of
-//! the groups left behind ([`reap_orphans`], `pidfile.rs`). Known gaps: a descendant that leaves the group
-//! (`setsid`) is neither killed nor reaped; descendants of a parent that
-//! ignores SIGCHLD are auto-reaped by the kernel with their usage lost; a
-//! process stuck in uninterruptible sleep delays the outcome until SIGKILL
-//! takes effect.
+//! the groups left behind ([`reap_orphans`], `pidfile.rs`). A descendant
+//! that left the group (`setsid`) and was re-parented to coreval itself
+//! (no trampoline, or one killed by SIGKILL) is killed and reaped after the
+//! run, its usage not counted ([`reap::kill_strays`]). Known gaps:
+//! descendants of a parent that ignores SIGCHLD are auto-reaped by the
+//! kernel with their usage lost; a process stuck in uninterruptible sleep
+//! delays the outcome until SIGKILL takes effect.
 
 mod capture;
 mod observe;
