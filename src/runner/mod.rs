@@ -445,8 +445,12 @@ fn supervise(
     let reaped = reap::reap(pid);
     let through = report.map(trampoline::read_report);
     let reported = matches!(through, Some(Some(_)));
+    let mut solver_wall = None;
     let (status, mut usage) = match (through, reaped) {
-        (Some(Some(trampoline::Report::Started(status, usage))), _) => (Ok(status), usage),
+        (Some(Some(trampoline::Report::Started(status, usage, wall))), _) => {
+            solver_wall = Duration::try_from_secs_f64(wall).ok();
+            (Ok(status), usage)
+        }
         (Some(Some(trampoline::Report::ExecError(errno))), _) => {
             reap::reap_group(pid, REAP_BOUND);
             let e = std::io::Error::from_raw_os_error(errno);
@@ -488,6 +492,7 @@ fn supervise(
 
     let cancelled = cancelled || (stop == Stop::Running && external_stop(&exit, cancel));
     let wall = exited_at.duration_since(started);
+    let wall = solver_wall.map_or(wall, |w| w.min(wall));
     let timed_out = timed_out || (!cancelled && wall > spec.wall_limit);
     let (stdout, stdout_dropped) = out.finish();
     let (stderr, stderr_dropped) = err.finish();

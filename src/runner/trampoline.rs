@@ -21,9 +21,10 @@
 //! are reaped as they end.
 //!
 //! Report (one line on descriptor 3, close-on-exec for the solver):
-//! `ok STATUS USER SYS MAXRSS` (the solver's `wait` status; CPU seconds and
-//! the largest resident set in bytes over the solver and every reaped
-//! descendant), or `exec-error ERRNO` when the solver could not be started.
+//! `ok STATUS USER SYS MAXRSS WALL` (the solver's `wait` status; CPU
+//! seconds and the largest resident set in bytes over the solver and every
+//! reaped descendant; seconds from the solver's fork to its end, so that
+//! the trampoline's own start is not the solver's time), or `exec-error ERRNO` when the solver could not be started.
 //! A trampoline killed by SIGKILL (a run that ignored SIGTERM past the
 //! grace period) reports nothing; the runner then reaps what is left
 //! itself (`mod.rs`).
@@ -123,6 +124,7 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
         return 127;
     }
     let me = libc::getpid();
+    let forked = std::time::Instant::now();
     let solver = libc::fork();
     if solver == 0 {
         reset_signals(&restore);
@@ -161,6 +163,7 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
     }
     let mut total = Usage::default();
     wait_for(solver, &mut total);
+    let wall = forked.elapsed().as_secs_f64();
     sweep(solver, &mut total);
     let (status, usage) = loop {
         match wait4(solver, 0) {
@@ -174,7 +177,7 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
     };
     total.add(usage);
     report(&format!(
-        "ok {status} {} {} {}\n",
+        "ok {status} {} {} {} {wall}\n",
         total.user, total.sys, total.max_rss
     ));
     0
@@ -277,9 +280,9 @@ fn sweep(solver: libc::pid_t, total: &mut Usage) {
 
 /// What a trampoline reported.
 pub(super) enum Report {
-    /// The solver ran: its `wait` status, and the usage of it and its
-    /// descendants.
-    Started(super::reap::Status, Usage),
+    /// The solver ran: its `wait` status, the usage of it and its
+    /// descendants, and the seconds from its fork to its end.
+    Started(super::reap::Status, Usage, f64),
     /// The solver could not be started (error number).
     ExecError(i32),
 }
@@ -298,13 +301,14 @@ pub(super) fn read_report(fd: std::os::fd::OwnedFd) -> Option<Report> {
     let text = String::from_utf8_lossy(&bytes);
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
-        ["ok", status, user, sys, rss] => Some(Report::Started(
+        ["ok", status, user, sys, rss, wall] => Some(Report::Started(
             super::reap::decode(status.parse().ok()?),
             Usage {
                 user: user.parse().ok()?,
                 sys: sys.parse().ok()?,
                 max_rss: rss.parse().ok()?,
             },
+            wall.parse().ok()?,
         )),
         ["exec-error", errno] => Some(Report::ExecError(errno.parse().ok()?)),
         _ => None,
