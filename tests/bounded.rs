@@ -7,10 +7,9 @@
 
 mod common;
 
-use common::procs::{eventually, solver_processes, Running};
+use common::procs::{daemon_pids, eventually, pid_alive, solver_processes, Running};
 use common::repo;
 use coreval::campaign::ConfigFile;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -139,30 +138,6 @@ fn sigterm_at_512_jobs_is_answered_within_2_s_and_no_process_survives() {
     let left = solver_processes(&dir);
     assert!(left.is_empty(), "{left:?}");
     for pid in daemon_pids(&daemons) {
-        assert!(!alive(pid), "daemon {pid} survived");
+        assert!(!pid_alive(pid), "daemon {pid} survived");
     }
-}
-
-/// Whether process `pid` is alive (not a zombie).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|t| {
-        let state = t[t.rfind(')').unwrap() + 1..].trim_start().chars().next();
-        !matches!(state, Some('Z' | 'X'))
-    })
-}
-
-/// The pids `setsid-daemon.sh DIR` wrote.
-fn daemon_pids(dir: &Path) -> Vec<i32> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".pid"))
-        .map(|e| {
-            std::fs::read_to_string(e.path())
-                .unwrap()
-                .trim()
-                .parse()
-                .unwrap()
-        })
-        .collect()
 }

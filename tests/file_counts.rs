@@ -40,19 +40,25 @@ fn tree(root: &Path) {
     symlink("loop.smt2", d.join("loop.smt2")).unwrap();
 }
 
-#[test]
-fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
-    let tmp = tempfile::tempdir().unwrap();
-    let camp = tmp.path().join("campaign");
-    tree(&camp.join("bench"));
-    let kdir = common::real_checkers(&tmp.path().join("checkers"));
+/// The campaign `camp` on `camp/bench`: z3 under test, yices and cvc5
+/// check (definitions in `scratch/checkers`).
+fn configure(camp: &Path, scratch: &Path) {
+    let kdir = common::real_checkers(&scratch.join("checkers"));
     let mut config = ConfigFile::new("bench");
     config.checkers_dir = Some(kdir);
     config.jobs = 2;
     config.naming.allow_no_status = true;
     config.check.checkers = vec!["yices".into(), "cvc5".into()];
     config.solver_definition("z3", "z3");
-    config.write_to(&camp).unwrap();
+    config.write_to(camp).unwrap();
+}
+
+#[test]
+fn each_file_counts_once_and_skipped_paths_are_listed_as_what_they_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let camp = tmp.path().join("campaign");
+    tree(&camp.join("bench"));
+    configure(&camp, tmp.path());
     let (code, stderr) = coreval_run(&camp, &[]);
     assert_eq!(
         code,
@@ -143,14 +149,7 @@ fn a_same_size_edit_that_keeps_the_mtime_is_renamed_and_rerun() {
     std::fs::create_dir_all(&d).unwrap();
     let file = d.join("good.smt2");
     std::fs::write(&file, UNSAT).unwrap();
-    let kdir = common::real_checkers(&tmp.path().join("checkers"));
-    let mut config = ConfigFile::new("bench");
-    config.checkers_dir = Some(kdir);
-    config.jobs = 2;
-    config.naming.allow_no_status = true;
-    config.check.checkers = vec!["yices".into(), "cvc5".into()];
-    config.solver_definition("z3", "z3");
-    config.write_to(&camp).unwrap();
+    configure(&camp, tmp.path());
     let (code, stderr) = coreval_run(&camp, &[]);
     assert_eq!(code, Some(0), "{stderr}");
     let runs_before = jsonl(&camp.join("runs.jsonl")).len();

@@ -4,6 +4,9 @@
 //! leave no process behind, daemons that left the group with `setsid`
 //! included.
 
+mod common;
+
+use common::procs::{daemon_pids, pid_alive};
 use coreval::runner::{run, use_trampoline, Exit, RunOutcome, RunSpec};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,30 +96,6 @@ fn the_trampoline_passes_exit_codes_signals_and_start_failures() {
     assert_eq!((o.exit, o.stdout), (Exit::Exited(0), b"unsat\n".to_vec()));
 }
 
-/// Whether process `pid` is alive (not a zombie).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|t| {
-        let state = t[t.rfind(')').unwrap() + 1..].trim_start().chars().next();
-        !matches!(state, Some('Z' | 'X'))
-    })
-}
-
-/// The pids `setsid-daemon.sh DIR` wrote.
-fn daemon_pids(dir: &Path) -> Vec<i32> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".pid"))
-        .map(|e| {
-            std::fs::read_to_string(e.path())
-                .unwrap()
-                .trim()
-                .parse()
-                .unwrap()
-        })
-        .collect()
-}
-
 #[test]
 fn a_setsid_daemon_of_a_solver_does_not_survive_the_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -125,7 +104,7 @@ fn a_setsid_daemon_of_a_solver_does_not_survive_the_run() {
     assert_eq!((o.exit, o.stdout), (Exit::Exited(0), b"unsat\n".to_vec()));
     let pids = daemon_pids(dir.path());
     assert_eq!(pids.len(), 1, "{pids:?}");
-    assert!(!alive(pids[0]), "daemon {} outlived the run", pids[0]);
+    assert!(!pid_alive(pids[0]), "daemon {} outlived the run", pids[0]);
 }
 
 #[test]

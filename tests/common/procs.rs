@@ -156,6 +156,30 @@ pub fn alive(p: &Proc) -> bool {
         .any(|x| x.pid == p.pid && x.start == p.start)
 }
 
+/// Whether process `pid` is alive (not a zombie).
+pub fn pid_alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|t| {
+        let state = t[t.rfind(')').unwrap() + 1..].trim_start().chars().next();
+        !matches!(state, Some('Z' | 'X'))
+    })
+}
+
+/// The pids `tests/fixtures/fake-solvers/setsid-daemon.sh DIR` wrote.
+pub fn daemon_pids(dir: &Path) -> Vec<i32> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".pid"))
+        .map(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap()
+        })
+        .collect()
+}
+
 /// Waits up to `secs` for `cond`.
 pub fn eventually(secs: f64, mut cond: impl FnMut() -> bool) -> bool {
     let end = Instant::now() + Duration::from_secs_f64(secs);
