@@ -77,26 +77,7 @@ mod trampoline;
 mod workdir;
 
 pub use pidfile::reap_orphans;
-pub use trampoline::main_if_asked as trampoline_main;
-
-/// The trampoline executable when runs go through one (`trampoline.rs`),
-/// and the path its `/proc/PID/exe` reads as (left out of `programs`).
-static TRAMPOLINE: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
-
-/// Start every later run through the trampoline `exe`: coreval's own
-/// executable, whose `main` calls [`trampoline_main`] first (`coreval`
-/// passes `/proc/self/exe`; a test passes the built binary). Without it,
-/// runs are started directly and `max_rss` is at least coreval's own peak.
-/// Only the first call counts.
-pub fn use_trampoline(exe: impl Into<PathBuf>) {
-    let exe = exe.into();
-    let seen = std::fs::canonicalize(&exe).unwrap_or_else(|_| exe.clone());
-    let _ = TRAMPOLINE.set((exe, seen));
-}
-
-fn trampoline_exe() -> Option<&'static std::path::Path> {
-    TRAMPOLINE.get().map(|(exe, _)| exe.as_path())
-}
+pub use trampoline::{main_if_asked as trampoline_main, use_trampoline};
 
 use capture::Capture;
 use reap::{Status, Usage};
@@ -515,7 +496,7 @@ fn supervise(
         programs: observer
             .map(|o| {
                 let mut seen = o.finish();
-                if let Some((_, exe)) = TRAMPOLINE.get() {
+                if let Some(exe) = trampoline::seen_as() {
                     seen.retain(|p| p != exe);
                 }
                 seen

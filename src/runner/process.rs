@@ -69,7 +69,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         -1,
     ];
     // (A program path that is not text is started directly.)
-    let trampoline = super::trampoline_exe().zip(program.to_str());
+    let trampoline = super::trampoline::exe().zip(program.to_str());
     let (pid, report) = match trampoline {
         Some((exe, name)) => {
             // The trampoline starts the program under the limit.

@@ -40,6 +40,7 @@ use super::reap::{wait4, Usage};
 use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals};
 use std::ffi::{CString, OsString};
 use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::ptr;
 
 /// Set in the trampoline's environment by the runner: the allocator's
@@ -59,6 +60,31 @@ const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHU
 /// Rounds of killing leftover children at the end (each round kills the
 /// children that the previous round's victims left to us).
 const SWEEP_ROUNDS: usize = 1000;
+
+/// The trampoline executable when runs go through one, and the path its
+/// `/proc/PID/exe` reads as (left out of a run's `programs`).
+static TRAMPOLINE: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
+
+/// Start every later run through the trampoline `exe`: coreval's own
+/// executable, whose `main` calls [`main_if_asked`] first (`coreval`
+/// passes `/proc/self/exe`; a test passes the built binary). Without it,
+/// runs are started directly and `max_rss` is at least coreval's own peak.
+/// Only the first call counts.
+pub fn use_trampoline(exe: impl Into<PathBuf>) {
+    let exe = exe.into();
+    let seen = std::fs::canonicalize(&exe).unwrap_or_else(|_| exe.clone());
+    let _ = TRAMPOLINE.set((exe, seen));
+}
+
+/// The trampoline to start runs through, if any.
+pub(super) fn exe() -> Option<&'static Path> {
+    TRAMPOLINE.get().map(|(exe, _)| exe.as_path())
+}
+
+/// What a run's observed programs show the trampoline as.
+pub(super) fn seen_as() -> Option<&'static Path> {
+    TRAMPOLINE.get().map(|(_, seen)| seen.as_path())
+}
 
 /// When this process was started as a trampoline, do its work and exit;
 /// otherwise return at once. Call it first in `main`.
