@@ -268,7 +268,10 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
         got.sort_unstable();
         let mut want: Vec<u64> = core.iter().map(|p| lines[p - 1]).collect();
         want.sort_unstable();
-        assert_eq!(got, want, "seed {seed}: each name on its original assertion's line: {all}");
+        assert_eq!(
+            got, want,
+            "seed {seed}: each name on its original assertion's line: {all}"
+        );
         // Replayed in a shell, the command prints the names shown.
         let replay = std::process::Command::new("sh")
             .arg("-c")
@@ -341,30 +344,21 @@ fn the_readme_rehearsal_sample_is_real_output() {
         .unwrap();
     let all = text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
-    let actual: Vec<String> = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .chain(String::from_utf8_lossy(&out.stdout).lines())
-        .map(normal)
-        .collect();
-    // Each README line matches a real line, in order; `…` stands for any
-    // text, and a line of `…` alone for any lines.
-    let mut at = 0;
-    let mut skipping = false;
-    for want in &shown {
-        if want.trim() == "…" {
-            skipping = true;
-            continue;
-        }
-        let pattern = format!(
-            "^{}$",
-            regex::escape(&normal(want)).replace('…', ".*")
-        );
+    let streams: [Vec<String>; 2] = [&out.stdout, &out.stderr]
+        .map(|o| String::from_utf8_lossy(o).lines().map(normal).collect());
+    // Each README line is a line of stdout or stderr, in order in its
+    // stream; `…` stands for any text (a line of `…` alone: lines left out).
+    let mut at = [0usize, 0];
+    for want in shown.iter().filter(|w| w.trim() != "…") {
+        let pattern = format!("^{}$", regex::escape(&normal(want)).replace('…', ".*"));
         let re = regex::Regex::new(&pattern).unwrap();
-        let found = actual[at..].iter().position(|a| re.is_match(a));
+        let found = (0..2).find_map(|s| {
+            let k = streams[s][at[s]..].iter().position(|a| re.is_match(a))?;
+            Some((s, at[s] + k))
+        });
         match found {
-            Some(k) if skipping || k == 0 => at += k + 1,
-            _ => panic!("README line not in the output at line {at}:\n{want}\n--- output\n{}", actual.join("\n")),
+            Some((s, k)) => at[s] = k + 1,
+            None => panic!("README line not in the output, in order:\n{want}\n--- output\n{all}"),
         }
-        skipping = false;
     }
 }

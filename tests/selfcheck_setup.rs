@@ -110,7 +110,8 @@ fn references_are_chosen_after_the_team_is_observed() {
         ],
     );
     assert!(
-        r.stderr.contains("(team mysolver.sh, z3; was seen running "),
+        r.stderr
+            .contains("(team mysolver.sh, z3; was seen running "),
         "{}",
         r.show()
     );
@@ -173,19 +174,18 @@ fn the_model_behind_a_refutation_is_printed_and_kept() {
         ],
     );
     assert_eq!(r.code, 1, "{}", r.show());
-    assert!(r.stdout.contains("core refuted (certified)"), "{}", r.show());
+    assert!(
+        r.stdout.contains("core refuted (certified)"),
+        "{}",
+        r.show()
+    );
     let model = r
         .stdout
         .lines()
         .find_map(|l| l.trim().strip_prefix("model of "))
         .unwrap_or_else(|| panic!("{}", r.show()));
     // `cvc5 (KEEP/….model-cvc5.smt2): x = 3, …`
-    let (file, values) = model
-        .split_once(" (")
-        .unwrap()
-        .1
-        .split_once("): ")
-        .unwrap();
+    let (file, values) = model.split_once(" (").unwrap().1.split_once("): ").unwrap();
     assert!(file.starts_with(r.keep.path().to_str().unwrap()), "{model}");
     let kept = std::fs::read_to_string(file.split(',').next().unwrap()).unwrap();
     assert!(kept.contains("define-fun"), "{kept}");
