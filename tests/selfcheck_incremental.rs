@@ -14,28 +14,9 @@ const ASSUMPTIONS: &str = "tests/fixtures/selfcheck/incremental/assumptions.smt2
 
 /// `coreval selfcheck --solver SOLVER FILES` from the repository root.
 fn selfcheck(solver: &str, files: &[&str]) -> (Output, String) {
-    let cache = tempfile::tempdir().unwrap();
-    let out = common::command()
-        .current_dir(common::repo())
-        .env("COREVAL_CACHE", cache.path())
-        .args([
-            "selfcheck",
-            "--checkers",
-            "yices,z3,cvc5",
-            "--no-references",
-            "--solver",
-            solver,
-        ])
-        .args(files)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!text.contains("panicked"), "{text}");
-    (out, text)
+    let mut args = vec!["--solver", solver];
+    args.extend(files);
+    selfcheck_in(common::repo(), &args)
 }
 
 /// The result line of `file` and the detail lines under it.
@@ -201,25 +182,9 @@ const OPTIONS: &str = "tests/fixtures/selfcheck/incremental-options/cvc5-options
 /// `coreval selfcheck ARGS` run in `dir`, with its own check cache.
 fn selfcheck_in(dir: &std::path::Path, args: &[&str]) -> (Output, String) {
     let cache = tempfile::tempdir().unwrap();
-    let out = common::command()
-        .current_dir(dir)
-        .env("COREVAL_CACHE", cache.path())
-        .args([
-            "selfcheck",
-            "--checkers",
-            "yices,z3,cvc5",
-            "--no-references",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!text.contains("panicked"), "{text}");
-    (out, text)
+    let mut all = vec!["--checkers", "yices,z3,cvc5", "--no-references"];
+    all.extend(args);
+    common::selfcheck_in(dir, cache.path(), &all)
 }
 
 /// The result lines of a report, each without its time column.
@@ -319,25 +284,16 @@ fn real_z3_passes_with_options_it_does_not_know() {
 fn incremental_failures_are_kept_and_repeat_as_printed() {
     let tmp = tempfile::tempdir().unwrap();
     let keep = tmp.path().join("kept");
-    let cache = tempfile::tempdir().unwrap();
-    let out = common::command()
-        .current_dir(common::repo())
-        .env("COREVAL_CACHE", cache.path())
-        .args([
-            "selfcheck",
-            "--checkers",
-            "yices,z3,cvc5",
-            "--no-references",
+    let (out, _) = selfcheck_in(
+        common::repo(),
+        &[
             "--keep",
-        ])
-        .arg(&keep)
-        .args([
+            keep.to_str().unwrap(),
             "--solver",
             "tests/fixtures/fake-solvers/z3-small-assumptions.sh {file}",
             ASSUMPTIONS,
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(1), "{text}");
     let b = block(&text, ASSUMPTIONS);
@@ -347,12 +303,7 @@ fn incremental_failures_are_kept_and_repeat_as_printed() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(solver.contains(keep.to_str().unwrap()), "{solver}");
     // The solver command runs as printed and answers as judged.
-    let replay = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(solver)
-        .current_dir(common::repo())
-        .output()
-        .unwrap();
+    let replay = common::shell(solver);
     let replayed = String::from_utf8_lossy(&replay.stdout);
     assert!(replayed.contains("(ap q aq)"), "{replayed}");
     // Each check script is kept, with every checker's command and answer.
@@ -379,11 +330,7 @@ fn incremental_failures_are_kept_and_repeat_as_printed() {
         .collect();
     assert!(!checkers.is_empty(), "{text}");
     for (answer, cmd) in checkers {
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .output()
-            .unwrap();
+        let o = common::shell(cmd);
         let first = String::from_utf8_lossy(&o.stdout);
         let first = first.lines().next().unwrap_or("");
         assert!(

@@ -273,12 +273,7 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
             "seed {seed}: each name on its original assertion's line: {all}"
         );
         // Replayed in a shell, the command prints the names shown.
-        let replay = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(solver)
-            .current_dir(common::repo())
-            .output()
-            .unwrap();
+        let replay = common::shell(solver);
         let printed = String::from_utf8_lossy(&replay.stdout);
         let core_line = printed
             .lines()

@@ -6,7 +6,8 @@
 //! core prints that reference's run; the model behind a refutation is
 //! printed and kept; control bytes a solver prints are escaped.
 
-use assert_cmd::Command;
+mod common;
+
 use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -16,7 +17,7 @@ const OWN_NAMES: &str = "tests/fixtures/selfcheck/author/own-names.smt2";
 struct Run {
     code: i32,
     stdout: String,
-    stderr: String,
+    all: String,
     keep: tempfile::TempDir,
 }
 
@@ -24,34 +25,15 @@ struct Run {
 /// folder of its own.
 fn selfcheck_in(dir: &Path, args: &[&str]) -> Run {
     let keep = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("coreval")
-        .unwrap()
-        .current_dir(dir)
-        .env("COREVAL_CACHE", keep.path().join("cache"))
-        .env_remove("COREVAL_CHECKERS")
-        .arg("selfcheck")
-        .args(args)
-        .arg("--keep")
-        .arg(keep.path().join("kept"))
-        .timeout(std::time::Duration::from_secs(300))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    let kept = keep.path().join("kept");
+    let mut all = args.to_vec();
+    all.extend(["--keep", kept.to_str().unwrap()]);
+    let (out, text) = common::selfcheck_in(dir, &keep.path().join("cache"), &all);
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
+        all: text,
         keep,
-    }
-}
-
-impl Run {
-    fn show(&self) -> String {
-        format!(
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
     }
 }
 
@@ -72,26 +54,26 @@ fn an_empty_checkers_folder_here_does_not_hide_the_installed_ones() {
             &bench,
         ],
     );
-    assert_eq!(r.code, 0, "{}", r.show());
-    assert!(r.stdout.starts_with("PASS validated"), "{}", r.show());
+    assert_eq!(r.code, 0, "{}", r.all);
+    assert!(r.stdout.starts_with("PASS validated"), "{}", r.all);
     // The header names the folder in use.
     assert!(
-        r.stderr
+        r.all
             .contains(&format!("checkers yices, cvc5 of {ROOT}/checkers (")),
         "{}",
-        r.show()
+        r.all
     );
     // An error names it too.
     let r = selfcheck_in(
         here.path(),
         &["--solver", &solver, "--checkers", "nope", &bench],
     );
-    assert_eq!(r.code, 2, "{}", r.show());
+    assert_eq!(r.code, 2, "{}", r.all);
     assert!(
-        r.stderr
+        r.all
             .contains(&format!("no definition 'nope' in {ROOT}/checkers")),
         "{}",
-        r.show()
+        r.all
     );
 }
 
@@ -110,20 +92,19 @@ fn references_are_chosen_after_the_team_is_observed() {
         ],
     );
     assert!(
-        r.stderr
-            .contains("(team mysolver.sh, z3; was seen running "),
+        r.all.contains("(team mysolver.sh, z3; was seen running "),
         "{}",
-        r.show()
+        r.all
     );
     let header = r
         .stderr
         .lines()
         .find(|l| l.starts_with("selfcheck: 1 benchmark(s); solver"))
-        .unwrap_or_else(|| panic!("{}", r.show()));
+        .unwrap_or_else(|| panic!("{}", r.all));
     let refs = header.split("references ").last().unwrap();
     assert!(!refs.contains("z3"), "{header}");
     assert!(refs.contains("yices"), "{header}");
-    assert!(!r.stdout.contains("ref-z3"), "{}", r.show());
+    assert!(!r.stdout.contains("ref-z3"), "{}", r.all);
 }
 
 #[test]
@@ -138,25 +119,20 @@ fn a_sat_failure_prints_the_reference_run_behind_it() {
             OWN_NAMES,
         ],
     );
-    assert_eq!(r.code, 1, "{}", r.show());
+    assert_eq!(r.code, 1, "{}", r.all);
     let line = r
         .stdout
         .lines()
         .find(|l| l.starts_with("     ref-") && l.contains("'s run, which decides it: $ "))
-        .unwrap_or_else(|| panic!("{}", r.show()));
+        .unwrap_or_else(|| panic!("{}", r.all));
     let cmd = line.split_once(": $ ").unwrap().1;
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(ROOT)
-        .output()
-        .unwrap();
+    let out = common::shell(cmd);
     let printed = String::from_utf8_lossy(&out.stdout);
     assert_eq!(printed.lines().next(), Some("unsat"), "{cmd}: {printed}");
     assert!(
         r.stdout.contains("  checker ") && r.stdout.contains(" answered unsat: $ "),
         "{}",
-        r.show()
+        r.all
     );
 }
 
@@ -173,17 +149,13 @@ fn the_model_behind_a_refutation_is_printed_and_kept() {
             PRIME,
         ],
     );
-    assert_eq!(r.code, 1, "{}", r.show());
-    assert!(
-        r.stdout.contains("core refuted (certified)"),
-        "{}",
-        r.show()
-    );
+    assert_eq!(r.code, 1, "{}", r.all);
+    assert!(r.stdout.contains("core refuted (certified)"), "{}", r.all);
     let model = r
         .stdout
         .lines()
         .find_map(|l| l.trim().strip_prefix("model of "))
-        .unwrap_or_else(|| panic!("{}", r.show()));
+        .unwrap_or_else(|| panic!("{}", r.all));
     // `cvc5 (KEEP/….model-cvc5.smt2): x = 3, …`
     let (file, values) = model.split_once(" (").unwrap().1.split_once("): ").unwrap();
     assert!(file.starts_with(r.keep.path().to_str().unwrap()), "{model}");
@@ -192,7 +164,7 @@ fn the_model_behind_a_refutation_is_printed_and_kept() {
     assert!(values.contains(" = "), "{model}");
     // The solver's ESC, BEL and NUL are shown escaped, never raw.
     for raw in ['\u{1b}', '\u{7}', '\0'] {
-        assert!(!r.stdout.contains(raw), "{raw:?}: {}", r.show());
+        assert!(!r.stdout.contains(raw), "{raw:?}: {}", r.all);
     }
-    assert!(r.stdout.contains("| \\e[31mred\\a\\0done"), "{}", r.show());
+    assert!(r.stdout.contains("| \\e[31mred\\a\\0done"), "{}", r.all);
 }

@@ -26,22 +26,17 @@ pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
 /// `coreval` when that is what `PATH` finds, else the path it was started
 /// from.
 pub fn this_program() -> String {
-    let Ok(exe) = std::env::current_exe() else {
+    let Some(exe) = std::env::current_exe().ok().and_then(|e| e.canonicalize().ok()) else {
         return "coreval".into();
     };
-    let on_path = std::env::var_os("PATH").is_some_and(|p| {
+    let found = std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
-            .find_map(|d| {
-                let c = d.join("coreval");
-                c.is_file().then_some(c)
-            })
-            .and_then(|c| c.canonicalize().ok())
-            == exe.canonicalize().ok()
+            .map(|d| d.join("coreval"))
+            .find(|c| c.is_file())
     });
-    if on_path {
-        "coreval".into()
-    } else {
-        exe.to_string_lossy().into_owned()
+    match found.and_then(|c| c.canonicalize().ok()) {
+        Some(c) if c == exe => "coreval".into(),
+        _ => exe.to_string_lossy().into_owned(),
     }
 }
 
