@@ -97,7 +97,7 @@ fn references_are_chosen_after_the_team_is_observed() {
         r.all
     );
     let header = r
-        .stderr
+        .all
         .lines()
         .find(|l| l.starts_with("selfcheck: 1 benchmark(s); solver"))
         .unwrap_or_else(|| panic!("{}", r.all));

@@ -263,11 +263,8 @@ fn print_report(report: &Report) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let width = Widths::of(&report.results);
     for r in &report.results {
-        writeln!(out, "{}", printable(&line(r, width)))?;
-        if r.outcome != Outcome::Passed {
-            for d in &r.details {
-                writeln!(out, "     {}", printable(d))?;
-            }
+        for l in block(r, width) {
+            writeln!(out, "{l}")?;
         }
     }
     writeln!(out, "{}", summary(report))?;
@@ -289,6 +286,17 @@ fn beyond(r: &BenchResult) -> String {
         beyond.push_str("  ");
     }
     beyond
+}
+
+/// One benchmark as printed: its line and, unless it passed, its detail
+/// lines (the FAIL or SKIP block), control characters escaped. Everything
+/// a result prints goes through here.
+pub fn block(r: &BenchResult, width: Widths) -> Vec<String> {
+    let mut out = vec![printable(&line(r, width))];
+    if r.outcome != Outcome::Passed {
+        out.extend(r.details.iter().map(|d| format!("     {}", printable(d))));
+    }
+    out
 }
 
 /// `FAIL refuted  core 4/8  reduction -  best 3 (z3)  0.031 s  path`.

@@ -35,8 +35,8 @@ pub mod setup;
 pub mod team;
 mod words;
 
-pub use setup::{verdict_options, Setup};
 use setup::{no_checker, own_team_origin, select_checkers};
+pub use setup::{verdict_options, Setup};
 use words::{origin_for_people, shown_command};
 pub use words::{printable, solver_command, split_command};
 
@@ -45,9 +45,8 @@ use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::policy::Policy;
 use crate::campaign::records::RunRecord;
-use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
-use crate::checkers::{self, SolverDef};
+use crate::checkers;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
 use std::collections::HashMap;

@@ -26,7 +26,10 @@ pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
 /// `coreval` when that is what `PATH` finds, else the path it was started
 /// from.
 pub fn this_program() -> String {
-    let Some(exe) = std::env::current_exe().ok().and_then(|e| e.canonicalize().ok()) else {
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.canonicalize().ok())
+    else {
         return "coreval".into();
     };
     let found = std::env::var_os("PATH").and_then(|p| {
