@@ -9,7 +9,10 @@
 //! after a `sat`, so valid cores (all `unsat`) cost nothing more; asking
 //! every run for a model instead would turn each `unsat` into an error
 //! line after the answer (z3: `model is not available`, exit code 1),
-//! which the check stage does not count.
+//! which the check stage does not count. The model of a run is kept as
+//! `cores/models/<core>.model-<checker>.smt2` ([`kept_model`]), for the
+//! reports that show it; [`model_run`] asks for one again where a cached
+//! certification left none.
 
 use crate::answer::{self, Answer};
 use crate::campaign::certification::{Certification, BY_COREVAL};
