@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn columns_stay_aligned_and_control_bytes_are_escaped() {
-        let mut plain = BenchResult {
+        let plain = BenchResult {
             path: "b.smt2".into(),
             logic: None,
             declared: None,
