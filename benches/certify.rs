@@ -9,8 +9,13 @@
 //! uncertified). Also the checker CPU of the stage and the part of it that
 //! certification took.
 //!
-//! `cargo bench --bench certify -- [--jobs N] [--dir D]` (defaults: the
-//! number of cores, a temp dir; with `--dir` the stages resume).
+//! `cargo bench --bench certify -- [--jobs N] [--dir D] [--logics L1,L2]
+//! [--solver minus-one|drop-first]` (defaults: the number of cores, a temp
+//! dir, every `QF_*` logic, `minus-one`; with `--dir` the stages resume).
+//! `--logics QF_UF,UF` takes those folders only (quantified ones
+//! included); `--solver drop-first` is
+//! `tests/fixtures/fake-solvers/z3-drop-first.sh`, z3's minimal core with
+//! its first name dropped (team z3: z3 does not check it).
 
 use coreval::campaign::certification::Refutation;
 use coreval::campaign::pair::Verdict;
@@ -46,12 +51,27 @@ fn main() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let dir = opt("--dir").map_or_else(|| tmp.path().to_path_buf(), PathBuf::from);
+    let wanted: Option<Vec<String>> =
+        opt("--logics").map(|l| l.split(',').map(str::to_string).collect());
+    let solver = match opt("--solver").as_deref() {
+        None | Some("minus-one") => format!(
+            "name = \"planted\"\ncommand = [\"{ROOT}/tests/fixtures/fake-solvers/planted-minus-one.sh\", \"{{timeout_ms}}\", \"{{file}}\"]\n"
+        ),
+        Some("drop-first") => format!(
+            "name = \"planted\"\nteam = \"z3\"\ncommand = [\"{ROOT}/tests/fixtures/fake-solvers/z3-drop-first.sh\", \"{{file}}\"]\n"
+        ),
+        Some(other) => panic!("--solver {other}: minus-one or drop-first"),
+    };
     let corpus = Path::new(ROOT).join("tests/data/benchmarks");
     let mut logics = 0;
     for e in std::fs::read_dir(&corpus).unwrap() {
         let e = e.unwrap();
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("QF_") && e.file_type().unwrap().is_dir() {
+        let taken = match &wanted {
+            Some(w) => w.contains(&name),
+            None => name.starts_with("QF_"),
+        };
+        if taken && e.file_type().unwrap().is_dir() {
             copy(&e.path(), &dir.join("benchmarks").join(&name));
             logics += 1;
         }
@@ -61,7 +81,7 @@ fn main() {
          [naming]\nallow_no_status = true\n\
          [limits]\ntime = 10.0\nchecker_time = 10.0\n\
          [check]\npolicy = \"smtcomp-2025\"\ncheckers = [\"z3\", \"yices\", \"cvc5\", \"cvc4\", \"bitwuzla\"]\n\
-         [[solver]]\nname = \"planted\"\ncommand = [\"{ROOT}/tests/fixtures/fake-solvers/planted-minus-one.sh\", \"{{timeout_ms}}\", \"{{file}}\"]\n"
+         [[solver]]\n{solver}"
     );
     std::fs::write(dir.join("campaign.toml"), config).unwrap();
     let c = Campaign::load(&dir).unwrap();
@@ -81,7 +101,7 @@ fn main() {
         .iter()
         .filter(|p| p.refutation == Some(Refutation::Certified))
         .count();
-    println!("{logics} QF logics, {} pairs", pairs.len());
+    println!("{logics} logics, {} pairs", pairs.len());
     let mut other = std::collections::BTreeMap::new();
     for p in &pairs {
         *other.entry(p.pair.verdict.label()).or_insert(0) += 1;

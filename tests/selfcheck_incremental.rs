@@ -14,28 +14,9 @@ const ASSUMPTIONS: &str = "tests/fixtures/selfcheck/incremental/assumptions.smt2
 
 /// `coreval selfcheck --solver SOLVER FILES` from the repository root.
 fn selfcheck(solver: &str, files: &[&str]) -> (Output, String) {
-    let cache = tempfile::tempdir().unwrap();
-    let out = common::command()
-        .current_dir(common::repo())
-        .env("COREVAL_CACHE", cache.path())
-        .args([
-            "selfcheck",
-            "--checkers",
-            "yices,z3,cvc5",
-            "--no-references",
-            "--solver",
-            solver,
-        ])
-        .args(files)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n--- stderr\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!text.contains("panicked"), "{text}");
-    (out, text)
+    let mut args = vec!["--solver", solver];
+    args.extend(files);
+    selfcheck_in(common::repo(), &args)
 }
 
 /// The result line of `file` and the detail lines under it.
@@ -110,7 +91,7 @@ fn too_small_assumption_core_is_refuted() {
     let b = b.join("\n");
     assert!(
         b.contains(
-            "line 12: unsat, get-unsat-assumptions (ap q aq): refuted (yices sat, cvc5 sat;"
+            "line 12: unsat, get-unsat-assumptions (ap q aq): refuted (yices sat, cvc5 sat)"
         ),
         "{b}"
     );
@@ -194,4 +175,167 @@ fn an_answer_against_the_declared_status_fails() {
         b.contains(&"     line 12: sat, but the script declares :status unsat before it"),
         "{text}"
     );
+}
+
+const OPTIONS: &str = "tests/fixtures/selfcheck/incremental-options/cvc5-options.smt2";
+
+/// `coreval selfcheck ARGS` run in `dir`, with its own check cache.
+fn selfcheck_in(dir: &std::path::Path, args: &[&str]) -> (Output, String) {
+    let cache = tempfile::tempdir().unwrap();
+    let mut all = vec!["--checkers", "yices,z3,cvc5", "--no-references"];
+    all.extend(args);
+    common::selfcheck_in(dir, cache.path(), &all)
+}
+
+/// The result lines of a report, each without its time column.
+fn verdict_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with(['P', 'F', 'S']) && !l.starts_with("selfcheck"))
+        .map(|l| {
+            l.split_whitespace()
+                .filter(|w| !w.contains('.') || w.ends_with(".smt2"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn relative_and_absolute_workdirs_give_the_same_verdicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::repo();
+    let fixtures = root.join("tests/fixtures/selfcheck/incremental");
+    for fake in ["z3-stale-core.sh", "z3-small-assumptions.sh", "z3-core.sh"] {
+        let solver = format!(
+            "{} {{file}}",
+            root.join("tests/fixtures/fake-solvers")
+                .join(fake)
+                .display()
+        );
+        let args = |w: &str| -> Vec<String> {
+            vec![
+                "--solver".into(),
+                solver.clone(),
+                "--workdir".into(),
+                w.into(),
+                fixtures.display().to_string(),
+            ]
+        };
+        let rel = format!("rel-{fake}");
+        let abs = tmp.path().join(format!("abs-{fake}"));
+        let a: Vec<String> = args(&rel);
+        let (relative, rt) = selfcheck_in(
+            tmp.path(),
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        let b: Vec<String> = args(abs.to_str().unwrap());
+        let (absolute, at) = selfcheck_in(
+            tmp.path(),
+            &b.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        assert_eq!(
+            relative.status.code(),
+            absolute.status.code(),
+            "{fake}: {rt}\n{at}"
+        );
+        assert_eq!(
+            verdict_lines(&relative),
+            verdict_lines(&absolute),
+            "{fake}: {rt}\n{at}"
+        );
+        assert!(!verdict_lines(&relative).is_empty(), "{rt}");
+        assert!(!rt.contains("SKIP undecided"), "{fake}: {rt}");
+    }
+}
+
+#[test]
+fn real_z3_passes_with_options_it_does_not_know() {
+    // z3 answers the two cvc5-only options with an `(error …)` each: those
+    // are the options' replies, not output left over; the check scripts
+    // leave the options out, so z3 as a checker votes too.
+    for solver in [
+        "checkers/venv/bin/z3 -smt2 {file}",
+        "cvc5 --incremental {file}",
+    ] {
+        let (out, text) = selfcheck(solver, &[OPTIONS]);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {text}");
+        assert!(
+            block(&text, OPTIONS)[0].starts_with("PASS validated"),
+            "{solver}: {text}"
+        );
+    }
+    // Under a failure the replies are listed, flagged, with each vote and
+    // the reading of a core that leaves an assumption out (cvc5's).
+    let (out, text) = selfcheck(
+        "tests/fixtures/fake-solvers/z3-first-unsat-sat.sh {file}",
+        &[OPTIONS],
+    );
+    assert_ne!(out.status.code(), Some(0), "{text}");
+    let b = block(&text, OPTIONS).join("\n");
+    assert!(
+        b.contains("flagged: line 7: (set-option :unsat-cores-mode assumptions) answered (error"),
+        "{b}"
+    );
+    assert!(!b.contains("output item(s) after the last command"), "{b}");
+}
+
+#[test]
+fn incremental_failures_are_kept_and_repeat_as_printed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keep = tmp.path().join("kept");
+    let (out, _) = selfcheck_in(
+        common::repo(),
+        &[
+            "--keep",
+            keep.to_str().unwrap(),
+            "--solver",
+            "tests/fixtures/fake-solvers/z3-small-assumptions.sh {file}",
+            ASSUMPTIONS,
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let b = block(&text, ASSUMPTIONS);
+    let solver = b
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("solver: $ "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(solver.contains(keep.to_str().unwrap()), "{solver}");
+    // The solver command runs as printed and answers as judged.
+    let replay = common::shell(solver);
+    let replayed = String::from_utf8_lossy(&replay.stdout);
+    assert!(replayed.contains("(ap q aq)"), "{replayed}");
+    // Each check script is kept, with every checker's command and answer.
+    let scripts: Vec<&str> = b
+        .iter()
+        .filter_map(|l| {
+            l.trim()
+                .split_once("check script of answer ")
+                .map(|(_, r)| r)
+        })
+        .map(|r| r.split_once(": ").unwrap().1)
+        .collect();
+    assert!(!scripts.is_empty(), "{text}");
+    for s in &scripts {
+        assert!(std::path::Path::new(s).is_file(), "{s}");
+    }
+    let checkers: Vec<(&str, &str)> = b
+        .iter()
+        .filter_map(|l| l.trim().strip_prefix("checker "))
+        .map(|l| {
+            let (head, cmd) = l.split_once(": $ ").unwrap();
+            (head.split_once(" answered ").unwrap().1, cmd)
+        })
+        .collect();
+    assert!(!checkers.is_empty(), "{text}");
+    for (answer, cmd) in checkers {
+        let o = common::shell(cmd);
+        let first = String::from_utf8_lossy(&o.stdout);
+        let first = first.lines().next().unwrap_or("");
+        assert!(
+            answer.starts_with(first) || answer.starts_with("no vote"),
+            "{answer} vs {first}: {cmd}"
+        );
+    }
 }

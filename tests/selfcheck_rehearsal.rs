@@ -21,7 +21,8 @@ fn selfcheck(cache: &Path, args: &[&str]) -> Output {
         .current_dir(common::repo())
         .env("COREVAL_CACHE", cache)
         .arg("selfcheck")
-        .args(["--checkers", "yices,z3,cvc5", "--no-references"])
+        .args(["--checkers", "yices,z3,cvc5", "--no-references", "--keep"])
+        .arg(cache.join("kept"))
         .args(args)
         .output()
         .unwrap();
@@ -94,17 +95,38 @@ fn order_dependent_core_passes_as_written_and_fails_scrambled() {
     assert!(kept.starts_with(w) && kept.contains("seed-200"), "{all}");
     let body = std::fs::read_to_string(kept).unwrap();
     assert!(body.contains("x_1") && !body.contains("(< y 0)"), "{body}");
+    // `repeat:` names this binary by a path that works (it is not on
+    // PATH here) and carries every option that decides the verdict.
     let repeat = stdout
         .lines()
-        .find_map(|l| l.trim().strip_prefix("repeat: coreval selfcheck "))
+        .find_map(|l| l.trim().strip_prefix("repeat: "))
         .unwrap_or_else(|| panic!("{all}"));
     let words = shlex::split(repeat).unwrap();
-    assert!(words.contains(&"--scramble-seeds".to_string()) && words.contains(&"200".to_string()));
-    let again = common::command()
+    assert_eq!(
+        std::path::Path::new(&words[0]).canonicalize().unwrap(),
+        std::path::Path::new(env!("CARGO_BIN_EXE_coreval"))
+            .canonicalize()
+            .unwrap(),
+        "{repeat}"
+    );
+    for w in [
+        "--scramble-seeds",
+        "200",
+        "--no-references",
+        "--timeout",
+        "--checker-timeout",
+        "--checkers-dir",
+    ] {
+        assert!(words.contains(&w.to_string()), "{w}: {repeat}");
+    }
+    // Run as printed, by a shell.
+    let again = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(repeat)
         .current_dir(common::repo())
         .env("COREVAL_CACHE", &cache)
-        .arg("selfcheck")
-        .args(&words)
+        .env("COREVAL_NO_PROGRESS", "1")
+        .env_remove("COREVAL_CHECKERS")
         .output()
         .unwrap();
     let again_text = text(&again);
@@ -165,4 +187,173 @@ fn rehearsal_options_are_checked() {
         ],
     );
     assert_eq!(no_k.status.code(), Some(2), "{}", text(&no_k));
+}
+
+/// The lines of the seed blocks of a folded FAIL: `(seed, lines)`.
+fn seed_blocks(stdout: &str) -> Vec<(u32, Vec<String>)> {
+    let mut out: Vec<(u32, Vec<String>)> = Vec::new();
+    for l in stdout.lines() {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("seed ") {
+            if let Some((s, v)) = rest.split_once(": ") {
+                if let Ok(seed) = s.parse() {
+                    out.push((seed, vec![v.to_string()]));
+                    continue;
+                }
+            }
+        }
+        if l.starts_with("       ") {
+            if let Some((_, lines)) = out.last_mut() {
+                lines.push(t.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = selfcheck(
+        &cache,
+        &["--solver", DROP_FILE_FIRST, "--scrambles", "4", ORDER],
+    );
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The original file's assertions are on lines 7, 8, 9.
+    let lines = [7u64, 8, 9];
+    let mut solver_files = std::collections::HashSet::new();
+    let failing: Vec<(u32, Vec<String>)> = seed_blocks(&stdout)
+        .into_iter()
+        .filter(|(_, b)| b[0].starts_with("FAIL"))
+        .collect();
+    assert_eq!(failing.len(), 3, "{all}");
+    for (seed, b) in &failing {
+        let core: Vec<usize> = b[0]
+            .split_once("(original assertions {")
+            .and_then(|(_, r)| r.split_once('}'))
+            .map(|(c, _)| c.split(", ").map(|n| n.parse().unwrap()).collect())
+            .unwrap_or_else(|| panic!("{seed}: {all}"));
+        let solver = b
+            .iter()
+            .find_map(|l| l.strip_prefix("solver: $ "))
+            .unwrap_or_else(|| panic!("{seed}: {all}"));
+        assert!(solver.contains(&format!("seed-{seed}")), "{solver}");
+        solver_files.insert(solver.to_string());
+        let names_line = b
+            .iter()
+            .find_map(|l| l.strip_prefix("names printed "))
+            .unwrap_or_else(|| panic!("{seed}: {all}"));
+        // `cv2 (ORDER:9; scrambled FILE:8)`, …
+        let shown: Vec<(String, u64)> = names_line
+            .split_once(": ")
+            .unwrap()
+            .1
+            .split("), ")
+            .map(|p| {
+                let (name, at) = p.split_once(" (").unwrap();
+                let line = at
+                    .strip_prefix(&format!("{ORDER}:"))
+                    .unwrap_or_else(|| panic!("{p}"))
+                    .split(';')
+                    .next()
+                    .unwrap()
+                    .trim_end_matches(')');
+                (name.to_string(), line.parse().unwrap())
+            })
+            .collect();
+        let mut got: Vec<u64> = shown.iter().map(|(_, l)| *l).collect();
+        got.sort_unstable();
+        let mut want: Vec<u64> = core.iter().map(|p| lines[p - 1]).collect();
+        want.sort_unstable();
+        assert_eq!(
+            got, want,
+            "seed {seed}: each name on its original assertion's line: {all}"
+        );
+        // Replayed in a shell, the command prints the names shown.
+        let replay = common::shell(solver);
+        let printed = String::from_utf8_lossy(&replay.stdout);
+        let core_line = printed
+            .lines()
+            .skip_while(|l| l.trim() != "unsat")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{solver}: {printed}"));
+        let mut names: Vec<&str> = core_line
+            .trim_matches(|c| c == '(' || c == ')')
+            .split_whitespace()
+            .collect();
+        names.sort_unstable();
+        let mut expected: Vec<&str> = shown.iter().map(|(n, _)| n.as_str()).collect();
+        expected.sort_unstable();
+        assert_eq!(names, expected, "seed {seed}: {solver}");
+    }
+    // One kept folder per seed: no seed's file is another's.
+    assert_eq!(solver_files.len(), failing.len(), "{all}");
+}
+
+/// The README's block under "Competition rehearsal" (between its first
+/// "```text" and "```" after the heading): the command and the lines shown.
+fn readme_block() -> (String, Vec<String>) {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let at = readme
+        .find("### Competition rehearsal: `--scrambles K`")
+        .expect("the rehearsal section");
+    let rest = &readme[at..];
+    let start = rest.find("```text\n").unwrap() + "```text\n".len();
+    let end = start + rest[start..].find("```").unwrap();
+    let mut command = String::new();
+    let mut shown = Vec::new();
+    let mut in_command = true;
+    for l in rest[start..end].lines() {
+        if in_command {
+            let l = l.strip_prefix("$ ").unwrap_or(l);
+            command.push_str(l.trim_end_matches('\\').trim());
+            command.push(' ');
+            in_command = l.ends_with('\\');
+            continue;
+        }
+        shown.push(l.to_string());
+    }
+    (command, shown)
+}
+
+/// A line with its variable parts made alike: times (`0.086 s`, `(1.0 s)`).
+fn normal(line: &str) -> String {
+    let times = regex::Regex::new(r"\d+\.\d+ s\b").unwrap();
+    times.replace_all(line, "T s").into_owned()
+}
+
+#[test]
+fn the_readme_rehearsal_sample_is_real_output() {
+    let (command, shown) = readme_block();
+    let words = shlex::split(&command).unwrap();
+    assert_eq!(words[..2], ["coreval", "selfcheck"], "{command}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::command()
+        .current_dir(common::repo())
+        .env("COREVAL_CACHE", tmp.path())
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let streams: [Vec<String>; 2] = [&out.stdout, &out.stderr]
+        .map(|o| String::from_utf8_lossy(o).lines().map(normal).collect());
+    // Each README line is a line of stdout or stderr, in order in its
+    // stream; `…` stands for any text (a line of `…` alone: lines left out).
+    let mut at = [0usize, 0];
+    for want in shown.iter().filter(|w| w.trim() != "…") {
+        let pattern = format!("^{}$", regex::escape(&normal(want)).replace('…', ".*"));
+        let re = regex::Regex::new(&pattern).unwrap();
+        let found = (0..2).find_map(|s| {
+            let k = streams[s][at[s]..].iter().position(|a| re.is_match(a))?;
+            Some((s, at[s] + k))
+        });
+        match found {
+            Some((s, k)) => at[s] = k + 1,
+            None => panic!("README line not in the output, in order:\n{want}\n--- output\n{all}"),
+        }
+    }
 }

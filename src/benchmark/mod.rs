@@ -180,7 +180,7 @@ impl fmt::Display for Ineligibility {
             ),
             Reason::TooFewAssertions { found, min } => write!(
                 f,
-                "{found} top-level assertion(s), fewer than the minimum {min} (see --min-assertions)"
+                "{found} top-level assertion(s), fewer than the minimum {min}"
             ),
             Reason::ExistingNames { name } => write!(
                 f,

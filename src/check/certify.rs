@@ -9,7 +9,10 @@
 //! after a `sat`, so valid cores (all `unsat`) cost nothing more; asking
 //! every run for a model instead would turn each `unsat` into an error
 //! line after the answer (z3: `model is not available`, exit code 1),
-//! which the check stage does not count.
+//! which the check stage does not count. The model of a run is kept as
+//! `cores/models/<core>.model-<checker>.smt2` ([`kept_model`]), for the
+//! reports that show it; [`model_run`] asks for one again where a cached
+//! certification left none.
 
 use crate::answer::{self, Answer};
 use crate::campaign::certification::{Certification, BY_COREVAL};
@@ -43,25 +46,12 @@ pub fn certify(
             )
         }
     };
-    let asking = match model_script(c, k, file) {
-        Ok(p) => p,
-        Err(e) => {
-            return (
-                uncertified(format!("cannot write the model script: {e:#}")),
-                0.0,
-            )
-        }
+    let (text, mut cpu) = match model_run(c, k, file, cancel) {
+        (Ok(t), cpu) => (t, cpu),
+        (Err(why), cpu) => return (uncertified(why), cpu),
     };
-    let mut def = k.clone();
-    // The model options take the place of the core options in this run.
-    def.core_options = k.model_options.clone();
-    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
-    let out = runner::run(&spec, cancel);
-    let mut cpu = out.cpu;
-    let text = match model_text(&out, k) {
-        Ok(t) => t,
-        Err(why) => return (uncertified(why), cpu),
-    };
+    // Kept beside the core, for the report of a refutation.
+    let _ = write_beside(c, core, &model_tag(k), text.as_bytes());
     let env = match model::read_model(&text) {
         Ok(env) => env,
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
@@ -112,6 +102,37 @@ pub fn certify(
         format!("{why}; with the model as definitions {}", tried.join(", "))
     };
     (uncertified(why), cpu)
+}
+
+/// `k`'s model of `file` (the core or its dialect variant): the text after
+/// its `sat` line, or why there is none; and the CPU seconds of the run.
+pub fn model_run(
+    c: &Campaign,
+    k: &SolverDef,
+    file: &Path,
+    cancel: &AtomicBool,
+) -> (Result<String, String>, f64) {
+    let asking = match model_script(c, k, file) {
+        Ok(p) => p,
+        Err(e) => return (Err(format!("cannot write the model script: {e:#}")), 0.0),
+    };
+    let mut def = k.clone();
+    // The model options take the place of the core options in this run.
+    def.core_options = k.model_options.clone();
+    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
+    let out = runner::run(&spec, cancel);
+    (model_text(&out, k), out.cpu)
+}
+
+fn model_tag(k: &SolverDef) -> String {
+    format!("model-{}", k.name)
+}
+
+/// Where the model `k` gave for the core-only benchmark `core` is kept
+/// when its `sat` was certified in this campaign (certifications come
+/// from the cache otherwise, without a model file).
+pub fn kept_model(c: &Campaign, k: &SolverDef, core: &Path) -> PathBuf {
+    beside(c, core, &model_tag(k))
 }
 
 /// The model text after the `sat` line of the model run, or why there is none.
@@ -172,8 +193,18 @@ fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<Path
 /// Write `bytes` as `cores/models/<file stem>.<tag>.smt2` (atomically: two
 /// checkers may write the same file).
 fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let path = beside(c, file, tag);
     let dir = c.cores_dir().join("models");
     std::fs::create_dir_all(&dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(&path)?;
+    Ok(path)
+}
+
+/// `cores/models/<file stem>.<tag>.smt2`, the tag made a safe file name.
+fn beside(c: &Campaign, file: &Path, tag: &str) -> PathBuf {
+    let dir = c.cores_dir().join("models");
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
     let tag: String = tag
         .chars()
@@ -185,11 +216,7 @@ fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::R
             }
         })
         .collect();
-    let path = dir.join(format!("{stem}.{tag}.smt2"));
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.persist(&path)?;
-    Ok(path)
+    dir.join(format!("{stem}.{tag}.smt2"))
 }
 
 /// Ask checker `j` whether the core's assertions hold with the model's

@@ -458,16 +458,28 @@ pub fn load_dir(dir: &Path) -> anyhow::Result<Vec<SolverDef>> {
 }
 
 /// Where definitions live: `$COREVAL_CHECKERS`, else `./checkers` when it
-/// exists, else the `checkers/` folder of the source tree.
+/// holds definitions (a `*.toml` file: an unrelated `checkers/` folder of
+/// the current directory does not hide the installed ones), else the
+/// `checkers/` folder of the source tree.
 pub fn default_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("COREVAL_CHECKERS").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
     let local = PathBuf::from("checkers");
-    if local.is_dir() {
+    if holds_definitions(&local) {
         return local;
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers")
+}
+
+/// Whether `dir` holds at least one `*.toml` file.
+fn holds_definitions(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            e.path().extension().is_some_and(|x| x == "toml")
+                && e.file_type().is_ok_and(|t| !t.is_dir())
+        })
+    })
 }
 
 #[cfg(test)]

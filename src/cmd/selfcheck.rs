@@ -8,7 +8,7 @@
 use crate::campaign::policy::Policy;
 use crate::cmd::exit;
 use crate::selfcheck::outcome::{BenchResult, Outcome};
-use crate::selfcheck::{self, junit, Options, Report, Setup};
+use crate::selfcheck::{self, junit, printable, Options, Report, Setup};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -140,7 +140,7 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         &opts,
         crate::cmd::interrupt::flag(),
         &mut |s| header(s),
-        &mut |w| eprintln!("warning: {w}"),
+        &mut |w| eprintln!("warning: {}", printable(&w)),
     )?;
     finish(&args, &report, None)
 }
@@ -161,7 +161,7 @@ fn header(s: &Setup) {
         }
     };
     eprintln!(
-        "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} ({}); left out as the solver's team: {}; references {}",
+        "selfcheck: {} benchmark(s); solver `{}` (team {}{}); checkers {} of {} ({}); left out as the solver's team: {}; references {}",
         s.benchmarks,
         s.solver,
         s.team,
@@ -171,6 +171,7 @@ fn header(s: &Setup) {
             (None, _) => format!("; {}", runs.join(", ")),
         },
         s.checkers.join(", "),
+        s.checkers_dir.display(),
         s.policy,
         none(&s.excluded),
         none(&s.references),
@@ -251,7 +252,7 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
                 shown.join(", ")
             );
         },
-        &mut |w| eprintln!("warning: {w}"),
+        &mut |w| eprintln!("warning: {}", printable(&w)),
     )?;
     finish(args, &done.report, done.kept.as_deref())
 }
@@ -260,26 +261,46 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
 /// the summary.
 fn print_report(report: &Report) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let width = report
-        .results
-        .iter()
-        .map(|r| r.verdict.len())
-        .max()
-        .unwrap_or(0);
+    let width = Widths::of(&report.results);
     for r in &report.results {
-        writeln!(out, "{}", line(r, width))?;
-        if r.outcome != Outcome::Passed {
-            for d in &r.details {
-                writeln!(out, "     {d}")?;
-            }
+        for l in block(r, width) {
+            writeln!(out, "{l}")?;
         }
     }
     writeln!(out, "{}", summary(report))?;
     out.flush()
 }
 
+/// The best-known core and the minimality of a line, each followed by
+/// two spaces (empty when it has neither).
+fn beyond(r: &BenchResult) -> String {
+    let mut beyond = String::new();
+    if let Some(b) = &r.best_known {
+        beyond.push_str(&format!(
+            "best-known {}/{} ({})  ",
+            b.size, r.assertions, b.origin
+        ));
+    }
+    if let Some(m) = &r.minimality {
+        beyond.push_str(&crate::selfcheck::outcome::minimality_text(m));
+        beyond.push_str("  ");
+    }
+    beyond
+}
+
+/// One benchmark as printed: its line and, unless it passed, its detail
+/// lines (the FAIL or SKIP block), control characters escaped. Everything
+/// a result prints goes through here.
+pub fn block(r: &BenchResult, width: Widths) -> Vec<String> {
+    let mut out = vec![printable(&line(r, width))];
+    if r.outcome != Outcome::Passed {
+        out.extend(r.details.iter().map(|d| format!("     {}", printable(d))));
+    }
+    out
+}
+
 /// `FAIL refuted  core 4/8  reduction -  best 3 (z3)  0.031 s  path`.
-pub fn line(r: &BenchResult, width: usize) -> String {
+pub fn line(r: &BenchResult, width: Widths) -> String {
     let tag = match r.outcome {
         Outcome::Passed => "PASS",
         Outcome::Failed => "FAIL",
@@ -303,21 +324,35 @@ pub fn line(r: &BenchResult, width: usize) -> String {
         .time
         .map(|t| format!("{t:.3} s"))
         .unwrap_or_else(|| "-".into());
-    let mut beyond = String::new();
-    if let Some(b) = &r.best_known {
-        beyond.push_str(&format!(
-            "best-known {}/{} ({})  ",
-            b.size, r.assertions, b.origin
-        ));
-    }
-    if let Some(m) = &r.minimality {
-        beyond.push_str(&crate::selfcheck::outcome::minimality_text(m));
-        beyond.push_str("  ");
-    }
+    let beyond = beyond(r);
+    // What not every line has is padded to the widest: the time and the
+    // path stay in their columns.
+    let beyond_width = width.beyond;
+    let width = width.verdict;
     format!(
-        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {beyond}{time:>9}  {}",
+        "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {beyond:<beyond_width$}{time:>9}  {}",
         r.verdict, r.path
     )
+}
+
+/// The widths of a report's variable columns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Widths {
+    /// The longest verdict.
+    pub verdict: usize,
+    /// The longest best-known and minimality text (with its two spaces).
+    pub beyond: usize,
+}
+
+impl Widths {
+    pub fn of(results: &[BenchResult]) -> Widths {
+        let mut w = Widths::default();
+        for r in results {
+            w.verdict = w.verdict.max(r.verdict.chars().count());
+            w.beyond = w.beyond.max(beyond(r).chars().count());
+        }
+        w
+    }
 }
 
 /// `selfcheck: 6 benchmarks: 3 passed, 2 failed, 1 skipped; …`.
@@ -390,7 +425,52 @@ mod tests {
             minimality: None,
             best_known: None,
         };
-        let line = super::line(&r, 24);
+        let line = super::line(
+            &r,
+            Widths {
+                verdict: 24,
+                beyond: 0,
+            },
+        );
         assert!(line.contains("core -/3 "), "{line}");
+    }
+
+    #[test]
+    fn columns_stay_aligned_and_control_bytes_are_escaped() {
+        let plain = BenchResult {
+            path: "b.smt2".into(),
+            logic: None,
+            declared: None,
+            assertions: 3,
+            outcome: Outcome::Passed,
+            verdict: "validated".into(),
+            details: Vec::new(),
+            core_size: Some(2),
+            reduction: Some(1),
+            best: None,
+            time: Some(0.1),
+            checkers: Default::default(),
+            minimality: None,
+            best_known: None,
+        };
+        let mut known = plain.clone();
+        known.best_known = Some(crate::campaign::minimality::Reference {
+            size: 1,
+            reduction: 2,
+            origin: "ref-cvc5 (this selfcheck)".into(),
+            gap: Some(1),
+        });
+        let w = Widths::of(&[plain.clone(), known.clone()]);
+        let (a, b) = (super::line(&plain, w), super::line(&known, w));
+        assert_eq!(a.find("0.100 s"), b.find("0.100 s"), "{a}\n{b}");
+        assert!(
+            b.contains("best-known 1/3 (ref-cvc5 (this selfcheck))"),
+            "{b}"
+        );
+        assert!(
+            a.ends_with("  b.smt2") && b.ends_with("  b.smt2"),
+            "{a}\n{b}"
+        );
+        assert_eq!(printable("a\u{1b}[31mb\u{7}\0\tc"), "a\\e[31mb\\a\\0\tc");
     }
 }

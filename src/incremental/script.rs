@@ -66,16 +66,44 @@ const PRINTING: &[&str] = &[
     "simplify",
 ];
 
-/// Options that only concern what the solver prints: left out of the
-/// check scripts (a checker need not support them).
-const OUTPUT_OPTIONS: &[&str] = &[
-    ":produce-unsat-cores",
-    ":produce-unsat-assumptions",
-    ":produce-models",
-    ":produce-proofs",
-    ":produce-assignments",
-    ":print-success",
-];
+/// The SMT-LIB options a check script keeps: every other `set-option`
+/// (a solver's own, e.g. cvc5's `:unsat-cores-mode`, or an output option)
+/// is left out, since a checker need not accept it (z3 answers an unknown
+/// one with an `(error …)` and casts no vote).
+const KEPT_OPTIONS: &[&str] = &[":global-declarations", ":random-seed"];
+
+/// Commands whose `(error …)` or `unsupported` reply comes without being
+/// asked for: every command that prints nothing when it succeeds.
+fn silent(head: &str) -> bool {
+    !PRINTING.contains(&head) && !matches!(head, "echo" | "exit")
+}
+
+/// Whether the output item `out` is the reply of the silent command `c`
+/// (before the next command at `next_line`): `unsupported` to a
+/// `set-option` or `set-info`, or an `(error …)` whose message names a
+/// line of `c` (z3: `line 4 column 30: …`) or, naming no line, follows a
+/// `set-option`, `set-info` or `set-logic`.
+fn reply_of(c: &Cmd, next_line: Option<u64>, out: &Sexp) -> bool {
+    let head = c.head();
+    let setting = matches!(head, "set-option" | "set-info" | "set-logic");
+    if out.atom() == Some("unsupported") {
+        return matches!(head, "set-option" | "set-info");
+    }
+    if !out.is_error() {
+        return false;
+    }
+    let text = out.to_string();
+    let named_line = text.split_once("line ").and_then(|(_, rest)| {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        rest[digits.len()..]
+            .starts_with(" column")
+            .then(|| digits.parse::<u64>().ok())?
+    });
+    match named_line {
+        Some(l) => l >= c.line && next_line.is_none_or(|n| l < n),
+        None => setting,
+    }
+}
 
 /// Whether the script needs the incremental check: scopes, several
 /// queries or assumptions.
@@ -125,6 +153,10 @@ pub struct Matched {
     pub cut_at: Option<u64>,
     /// Every `check-sat` / `check-sat-assuming` answered, in order.
     pub answers: Vec<Answered>,
+    /// The `(error …)` or `unsupported` replies of commands that print
+    /// nothing when they succeed (`line 4: (set-option :x 1) answered
+    /// (error …)`): flagged, not contradictory.
+    pub replies: Vec<String>,
 }
 
 /// One query's answer and the `:status` the script declared before it.
@@ -162,7 +194,7 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
         .filter(|s| s.atom() != Some("success"))
         .collect();
     let mut m = Matched::default();
-    let mut next = output.into_iter();
+    let mut next = output.into_iter().peekable();
     // Scope: frames of the names, and of the commands (indices) that a
     // check script repeats; a popped frame's commands are gone.
     let mut frames: Vec<Vec<String>> = vec![Vec::new()];
@@ -226,6 +258,22 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
             }
             _ => {}
         }
+        if silent(head) {
+            let next_line = cmds.get(i + 1).map(|n| n.line);
+            if let Some(out) = next.next_if(|o| reply_of(c, next_line, o)) {
+                m.replies.push(format!(
+                    "line {}: {} answered {}",
+                    c.line,
+                    shorten(&c.sexp.to_string()),
+                    shorten(&out.to_string())
+                ));
+                // A setting the solver refused does not reach the check
+                // script either.
+                if matches!(head, "set-option" | "set-info") {
+                    continue;
+                }
+            }
+        }
         if !PRINTING.contains(&head) {
             if !matches!(
                 head,
@@ -281,7 +329,7 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
                 q.check = match out.list().filter(|_| !out.is_error()) {
                     None => Check::Missing(format!("{head} answered {out} after unsat")),
                     Some(items) if head == "get-unsat-core" => {
-                        core_check(&scope, items, &in_scope, &popped, assumptions)
+                        core_check(&scope, items, &in_scope, &popped, assumptions, &mut q.notes)
                     }
                     Some(items) => assumptions_check(
                         &scope,
@@ -307,6 +355,15 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
     m
 }
 
+/// `text` cut to 120 characters, with `…`.
+fn shorten(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &one_line[..at]),
+        None => one_line,
+    }
+}
+
 /// Ill-formed unless `name` is in scope: a popped name or an unknown one.
 fn out_of_scope(name: &str, popped: &[String]) -> Check {
     if popped.iter().any(|p| p == name) {
@@ -322,16 +379,34 @@ fn out_of_scope(name: &str, popped: &[String]) -> Check {
     }
 }
 
+/// How a `get-unsat-core` after `check-sat-assuming` is read, in the
+/// notes and the verdict of such a query.
+pub const ASSUMPTIONS_KEPT: &str =
+    "core read relative to the check-sat-assuming's assumptions (SMT-LIB 2.7)";
+
 fn core_check(
     before: &[&Cmd],
     items: &[Sexp],
     in_scope: &[&String],
     popped: &[String],
     assumptions: &[Sexp],
+    notes: &mut Vec<String>,
 ) -> Check {
     let mut names: Vec<&str> = Vec::new();
     let mut assumed: Vec<&Sexp> = Vec::new();
     for it in items {
+        // z3 lists an assumption that is not a symbol as the term itself.
+        if it.atom().is_none() {
+            let text = it.to_string();
+            match assumptions.iter().find(|a| a.to_string() == text) {
+                Some(a) if !assumed.iter().any(|x| x.to_string() == text) => {
+                    assumed.push(a);
+                    continue;
+                }
+                Some(_) => return Check::IllFormed("duplicate", format!("{it} is listed twice")),
+                None => return Check::IllFormed("not-a-name", format!("{it} is not a name")),
+            }
+        }
         let Some(name) = it.atom() else {
             return Check::IllFormed("not-a-name", format!("{it} is not a name"));
         };
@@ -347,7 +422,25 @@ fn core_check(
             return out_of_scope(name, popped);
         }
     }
-    Check::Script(check_script(before, Some(&names), &assumed))
+    // The core is relative to the assumptions of the `check-sat-assuming`
+    // it follows, listed or not (SMT-LIB 2.7's reading): every assumption
+    // stays asserted in the check script.
+    let omitted: Vec<String> = assumptions
+        .iter()
+        .filter(|a| {
+            let text = a.to_string();
+            !assumed.iter().any(|x| x.to_string() == text)
+        })
+        .map(Sexp::to_string)
+        .collect();
+    if !omitted.is_empty() {
+        notes.push(format!(
+            "{ASSUMPTIONS_KEPT}: {} not listed, asserted in the check",
+            omitted.join(" ")
+        ));
+    }
+    let all: Vec<&Sexp> = assumptions.iter().collect();
+    Check::Script(check_script(before, Some(&names), &all))
 }
 
 fn assumptions_check(
@@ -402,7 +495,7 @@ fn check_script(before: &[&Cmd], core: Option<&[&str]>, assumed: &[&Sexp]) -> St
             continue;
         }
         let option = c.arg(0).and_then(Sexp::atom).unwrap_or("");
-        if h == "set-option" && OUTPUT_OPTIONS.contains(&option) {
+        if h == "set-option" && !KEPT_OPTIONS.contains(&option) {
             continue;
         }
         // The check script's status is what the checkers decide (cvc5

@@ -124,3 +124,69 @@ fn scripts_needing_the_incremental_check() {
     let single = vec![parse_cmd("(assert true)", 1), parse_cmd("(check-sat)", 2)];
     assert!(!is_incremental(&single));
 }
+
+#[test]
+fn errors_of_silent_commands_are_their_replies() {
+    // z3 on cvc5-only options: one `(error …)` per option, naming its line.
+    let mut cmds = vec![
+        parse_cmd("(set-logic QF_UF)", 1),
+        parse_cmd("(set-option :produce-unsat-cores true)", 2),
+        parse_cmd("(set-option :unsat-cores-mode assumptions)", 3),
+        parse_cmd("(set-option :check-unsat-cores true)", 4),
+        parse_cmd("(declare-fun p () Bool)", 5),
+        parse_cmd("(assert (! p :named a1))", 6),
+        parse_cmd("(assert (! (not p) :named a2))", 7),
+        parse_cmd("(check-sat)", 8),
+        parse_cmd("(get-unsat-core)", 9),
+    ];
+    let z3 = "(error \"line 3 column 30: unknown parameter 'unsat_cores_mode'\nLegal parameters are:\")\n\
+        (error \"line 4 column 31: unknown parameter 'check_unsat_cores'\")\nunsat\n(a1 a2)\n";
+    let m = judge(&cmds, &parse_all(z3).unwrap());
+    assert!(m.faults.is_empty() && m.cut_at.is_none(), "{m:?}");
+    assert_eq!(m.replies.len(), 2, "{m:?}");
+    assert!(
+        m.replies[0]
+            .starts_with("line 3: (set-option :unsat-cores-mode assumptions) answered (error"),
+        "{m:?}"
+    );
+    let Check::Script(s) = &m.queries[0].check else {
+        panic!("{m:?}")
+    };
+    // Only SMT-LIB options a checker must accept stay in the check script.
+    assert!(!s.contains("set-option"), "{s}");
+    // yices: `unsupported` to an option, no line in its errors.
+    cmds[2] = parse_cmd("(set-option :unsat-cores-mode assumptions)", 3);
+    let yices = "unsupported\n(error \"option can't be set now\")\nunsat\n(a1 a2)\n";
+    let m = judge(&cmds, &parse_all(yices).unwrap());
+    assert!(m.faults.is_empty() && m.replies.len() == 2, "{m:?}");
+    // An error naming another line is not this command's: left over.
+    let other = "(error \"line 40 column 1: x\")\nunsat\n(a1 a2)\n";
+    let m = judge(&cmds, &parse_all(other).unwrap());
+    assert!(!m.faults.is_empty(), "{m:?}");
+}
+
+#[test]
+fn a_core_after_assumptions_is_relative_to_them() {
+    let cmds = vec![
+        parse_cmd("(set-logic QF_UF)", 1),
+        parse_cmd("(declare-fun p () Bool)", 2),
+        parse_cmd("(declare-fun q () Bool)", 3),
+        parse_cmd("(assert (! (or p q) :named a1))", 4),
+        parse_cmd("(assert (! (not p) :named a2))", 5),
+        parse_cmd("(check-sat-assuming ((not q)))", 6),
+        parse_cmd("(get-unsat-core)", 7),
+    ];
+    // z3 lists the assumption as its term; cvc5 leaves it out.
+    for out in ["unsat\n(a1 a2 (not q))\n", "unsat\n(a2 a1)\n"] {
+        let m = judge(&cmds, &parse_all(out).unwrap());
+        let Check::Script(s) = &m.queries[0].check else {
+            panic!("{m:?}")
+        };
+        assert!(s.contains("(assert (not q))"), "{out}: {s}");
+        let noted = m.queries[0]
+            .notes
+            .iter()
+            .any(|n| n.contains(ASSUMPTIONS_KEPT));
+        assert_eq!(noted, !out.contains("(not q)"), "{out}: {m:?}");
+    }
+}

@@ -1,7 +1,9 @@
 //! Evaluation of SMT-LIB terms under a model: the definitions of the
 //! script and of the model, `let`, `ite`, `:named` terms, Core, integer
-//! and real arithmetic, bit-vectors, arrays and uninterpreted functions.
-//! Anything else (quantifiers, strings, floating point, datatypes…) is
+//! and real arithmetic, bit-vectors, arrays and uninterpreted functions,
+//! and quantifiers over `Bool` and over uninterpreted sorts whose finite
+//! universe the model states ([`super::universe`]). Anything else
+//! (quantifiers over other sorts, strings, floating point, datatypes…) is
 //! [`Stuck::Unsupported`], with its name.
 
 use super::sexp::Sexp;
@@ -28,13 +30,15 @@ pub struct Env {
     pub funs: HashMap<String, Fun>,
     pub declared: HashMap<String, Sexp>,
     pub elements: std::collections::HashSet<String>,
+    /// Uninterpreted sort → its whole universe, as the model states it.
+    pub universes: HashMap<String, Vec<String>>,
     /// Symbols the model did not define and that were given a default value.
     pub completed: RefCell<Vec<String>>,
     /// Set when two differently named elements of an uninterpreted sort
     /// were compared and one of them is not of the model's declared universe
-    /// (z3's `U!val!0`): other solvers' abstract values (`(as @const_1 U)`;
-    /// bitwuzla's `@const_def1`) need not be distinct, so the result is not
-    /// to be trusted.
+    /// (z3's `U!val!0`, cvc5's and cvc4's `; rep:` lines): other solvers'
+    /// abstract values (`(as @const_1 U)`; bitwuzla's `@const_def1`) need
+    /// not be distinct, so a `false` resting on it is not to be trusted.
     pub compared_abstract: std::cell::Cell<bool>,
     memo: RefCell<HashMap<String, Value>>,
 }
@@ -42,6 +46,8 @@ pub struct Env {
 type Scope = Vec<(String, Value)>;
 
 const MAX_DEPTH: usize = 2000;
+/// Instances of one quantifier evaluated at most.
+const MAX_INSTANCES: usize = 100_000;
 
 impl Env {
     /// The value of a closed term.
@@ -105,7 +111,7 @@ impl Env {
         match op {
             "!" => return self.term(args.first().ok_or_else(|| bad("!"))?, sc, depth),
             "let" => return self.let_(args, sc, depth),
-            "forall" | "exists" => return unsupported("quantifiers"),
+            "forall" | "exists" => return self.quantifier(op == "forall", args, sc, depth),
             "_" => return indexed_constant(args),
             "as" => {
                 return match args.first().and_then(Sexp::sym) {
@@ -201,6 +207,59 @@ impl Env {
         match stuck {
             Some(e) => Err(e),
             None => Ok(Value::Bool(and)),
+        }
+    }
+
+    /// `forall`/`exists` over finite domains: `Bool`, and the uninterpreted
+    /// sorts whose universe the model states; every instance is evaluated
+    /// (a deciding instance decides even when another is stuck).
+    fn quantifier(&self, forall: bool, args: &[Sexp], sc: &mut Scope, depth: usize) -> Res<Value> {
+        let [vars, body] = args else {
+            return Err(bad("quantifier"));
+        };
+        let mut domains: Vec<(String, Vec<Value>)> = Vec::new();
+        for v in vars.list().ok_or_else(|| bad("quantifier"))? {
+            let Some([Sexp::Atom(_, n), sort]) = v.list() else {
+                return Err(bad("quantifier"));
+            };
+            let domain = match sort.sym() {
+                Some("Bool") => vec![Value::Bool(false), Value::Bool(true)],
+                Some(s) if self.universes.contains_key(s) => self.universes[s]
+                    .iter()
+                    .map(|e| Value::Elem(e.clone()))
+                    .collect(),
+                _ => {
+                    return unsupported(format!(
+                        "quantifiers over {sort} (no finite universe in the model)"
+                    ))
+                }
+            };
+            domains.push((n.clone(), domain));
+        }
+        let total = domains.iter().try_fold(1usize, |acc, (_, d)| {
+            acc.checked_mul(d.len()).filter(|t| *t <= MAX_INSTANCES)
+        });
+        let Some(total) = total else {
+            return unsupported("a quantifier with too many instances");
+        };
+        let mut stuck = None;
+        for i in 0..total {
+            let mut k = i;
+            for (name, domain) in &domains {
+                sc.push((name.clone(), domain[k % domain.len()].clone()));
+                k /= domain.len();
+            }
+            let r = self.term(body, sc, depth).and_then(|v| v.as_bool());
+            sc.truncate(sc.len() - domains.len());
+            match r {
+                Ok(b) if b != forall => return Ok(Value::Bool(b)),
+                Ok(_) => {}
+                Err(e) => stuck = stuck.or(Some(e)),
+            }
+        }
+        match stuck {
+            Some(e) => Err(e),
+            None => Ok(Value::Bool(forall)),
         }
     }
 

@@ -2,10 +2,12 @@
 //! `assert` of a core-only benchmark is evaluated under the `define-fun`s
 //! a checker printed after `sat` (`(get-model)`), with the script's own
 //! definitions, `let`, `ite` and `:named` terms. Core, integer and real
-//! arithmetic (exact), bit-vectors, arrays and uninterpreted functions are
-//! evaluated; a script or model with anything else (quantifiers, strings,
-//! floating point, datatypes…) is [`ModelCheck::Unsupported`], with the
-//! construct named, so that the caller can ask another checker instead.
+//! arithmetic (exact), bit-vectors, arrays, uninterpreted functions and
+//! sorts, and quantifiers over the finite universes a model states
+//! ([`universe`]) are evaluated; a script or model with anything else
+//! (other quantifiers, strings, floating point, datatypes…) is
+//! [`ModelCheck::Unsupported`], with the construct named, so that the
+//! caller can ask another checker instead.
 //!
 //! A model that leaves a declared symbol out is completed with a default
 //! value of its sort (the solvers leave out what does not matter); an
@@ -14,6 +16,7 @@
 
 pub mod eval;
 pub mod sexp;
+pub mod universe;
 pub mod value;
 
 use eval::{Env, Fun};
@@ -73,6 +76,44 @@ pub fn entries(text: &str) -> Result<Vec<Sexp>, String> {
     Ok(out)
 }
 
+/// `name = value` for each symbol that `script` declares and the model
+/// `text` defines, in the script's order: a constant's value, a function's
+/// definition as `(lambda (params) body)`; each cut at 100 characters.
+pub fn values(text: &str, script: &[u8]) -> Vec<String> {
+    let (Ok(entries), Ok(cmds)) = (entries(text), sexp::parse_all(script)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in &cmds {
+        let v = c.list().unwrap_or(&[]);
+        let (Some("declare-fun" | "declare-const"), Some(name)) =
+            (c.head(), v.get(1).and_then(Sexp::sym))
+        else {
+            continue;
+        };
+        let Some(d) = entries.iter().find(|d| {
+            d.head() == Some("define-fun")
+                && d.list().and_then(|l| l.get(1)).and_then(Sexp::sym) == Some(name)
+        }) else {
+            continue;
+        };
+        let l = d.list().unwrap_or(&[]);
+        let (Some(params), Some(body)) = (l.get(2), l.get(4)) else {
+            continue;
+        };
+        let value = match params.list() {
+            Some([]) => body.to_string(),
+            _ => format!("(lambda {params} {body})"),
+        };
+        let value: String = match value.char_indices().nth(100) {
+            Some((at, _)) => format!("{}…", &value[..at]),
+            None => value,
+        };
+        out.push(format!("{} = {value}", crate::smtlib::symbol::quote(name)));
+    }
+    out
+}
+
 /// The evaluator's environment of a model's [`entries`].
 pub fn read_model(text: &str) -> Result<Env, String> {
     let mut env = Env::default();
@@ -106,6 +147,7 @@ pub fn read_model(text: &str) -> Result<Env, String> {
             _ => return Err(format!("malformed model entry {d}")),
         }
     }
+    universe::read(text, &mut env);
     Ok(env)
 }
 
@@ -181,8 +223,10 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
         env.completed.borrow_mut().clear();
         env.compared_abstract.set(false);
         let value = env.eval(a).and_then(|v| v.as_bool());
+        // Abstract values read as distinct elements make a structure of
+        // their own: true under it is satisfiable, false is no proof.
         let value = match value {
-            Ok(_) if env.compared_abstract.get() => Err(Stuck::Unsupported(
+            Ok(false) if env.compared_abstract.get() => Err(Stuck::Unsupported(
                 "abstract values of an uninterpreted sort compared (they need not be distinct)"
                     .into(),
             )),

@@ -87,9 +87,22 @@ fn reals_bitvectors_functions_arrays() {
     assert_eq!(run(uf, z3), ModelCheck::Satisfies);
     let yices = "(model (define-fun f ((x!0 Int)) Int (- 2)) (define-fun u () U (as @const_3 U))\
         (define-fun v () U (as @const_4 U)) (define-fun a ((x!0 Int)) Int (ite (= x!0 3) 5 0)))";
+    assert_eq!(
+        run(uf, yices),
+        ModelCheck::Satisfies,
+        "yices' abstract values read as distinct elements satisfy the script"
+    );
+    // One name is one element: `(not (= u v))` is false for sure.
+    let yices_same = yices.replace("@const_4", "@const_3");
+    assert!(matches!(
+        run(uf, &yices_same),
+        ModelCheck::Violates { assertion: 2, .. }
+    ));
+    // Two names of no stated universe may be one element: no proof.
+    let eq = uf.replace("(not (= u v))", "(= u v)");
     assert!(
-        matches!(run(uf, yices), ModelCheck::Unsupported(_)),
-        "yices' abstract values compared"
+        matches!(run(&eq, yices), ModelCheck::Unsupported(_)),
+        "a false resting on abstract values of no stated universe is no proof"
     );
     let arr = "(declare-fun a () (Array Int Int))(assert (= (select a 3) 5))";
     assert_eq!(
@@ -109,12 +122,67 @@ fn reals_bitvectors_functions_arrays() {
     assert!(matches!(run(&eq, bitwuzla), ModelCheck::Unsupported(_)));
 }
 
+/// Models over an uninterpreted sort as z3 5.4, cvc5 1.0 and cvc4 1.8
+/// print them for `(distinct x y)`, `(= (f x) y)`.
+const SORTED: &str = "(set-logic UF)(declare-sort U 0)(declare-fun x () U)(declare-fun y () U)\
+    (declare-fun f (U) U)(assert (distinct x y))(assert (= (f x) y))";
+const Z3_SORTED: &str = "(\n  ;; universe for U:\n  ;;   U!val!1 U!val!0 \n  ;; -----------\n\
+    (declare-fun U!val!1 () U)\n  (declare-fun U!val!0 () U)\n  ;; cardinality constraint:\n\
+    (forall ((x U)) (or (= x U!val!1) (= x U!val!0)))\n  (define-fun x () U\n    U!val!0)\n\
+    (define-fun y () U\n    U!val!1)\n  (define-fun f ((x!0 U)) U\n    U!val!1)\n)";
+const CVC5_SORTED: &str = "(\n; cardinality of U is 2\n; rep: (as @U_0 U)\n; rep: (as @U_1 U)\n\
+    (define-fun x () U (as @U_0 U))\n(define-fun y () U (as @U_1 U))\n\
+    (define-fun f ((_arg_1 U)) U (as @U_1 U))\n)";
+const CVC4_SORTED: &str = "(model\n; cardinality of U is 2\n(declare-sort U 0)\n; rep: @uc_U_0\n\
+    ; rep: @uc_U_1\n(define-fun x () U @uc_U_0)\n(define-fun y () U @uc_U_1)\n\
+    (define-fun f ((BOUND_VARIABLE_294 U)) U @uc_U_1)\n)";
+
+#[test]
+fn uninterpreted_sorts_of_every_solver() {
+    for (solver, model) in [
+        ("z3", Z3_SORTED),
+        ("cvc5", CVC5_SORTED),
+        ("cvc4", CVC4_SORTED),
+    ] {
+        assert_eq!(run(SORTED, model), ModelCheck::Satisfies, "{solver}");
+        // Their elements are a stated universe: a false is a proof.
+        let wrong = SORTED.replace("(= (f x) y)", "(= (f x) x)");
+        assert!(
+            matches!(
+                run(&wrong, model),
+                ModelCheck::Violates { assertion: 2, .. }
+            ),
+            "{solver}: {:?}",
+            run(&wrong, model)
+        );
+        // Quantifiers over the stated universe are evaluated.
+        let every = format!("{SORTED}(assert (forall ((z U)) (or (= z x) (= z y))))");
+        assert_eq!(run(&every, model), ModelCheck::Satisfies, "{solver}");
+        let none = format!(
+            "{SORTED}(assert (exists ((z U) (b Bool)) (and b (distinct z x) (distinct z y))))"
+        );
+        assert!(
+            matches!(run(&none, model), ModelCheck::Violates { assertion: 3, .. }),
+            "{solver}"
+        );
+    }
+    let yices =
+        "(model\n  (define-fun x () U (as @const_1 U))\n  (define-fun y () U (as @const_2 U))\n\
+        (define-fun f ((x!0 U)) U (ite (= x!0 (as @const_1 U)) (as @const_2 U) (as @const_1 U))))";
+    assert_eq!(run(SORTED, yices), ModelCheck::Satisfies);
+    let every = format!("{SORTED}(assert (forall ((z U)) (= z z)))");
+    assert!(
+        matches!(run(&every, yices), ModelCheck::Unsupported(w) if w.contains("no finite universe")),
+        "yices states no universe"
+    );
+}
+
 #[test]
 fn unsupported_constructs_are_named() {
     let q = "(declare-fun x () Int)(assert (forall ((y Int)) (> (+ x y) y)))";
     assert_eq!(
         run(q, "((define-fun x () Int 1))"),
-        ModelCheck::Unsupported("quantifiers".into())
+        ModelCheck::Unsupported("quantifiers over Int (no finite universe in the model)".into())
     );
     let s = "(declare-fun s () String)(assert (= (str.len s) 2))";
     assert_eq!(
@@ -129,4 +197,17 @@ fn unsupported_constructs_are_named() {
         run(LIA, "garbage here"),
         ModelCheck::Unreadable(_)
     ));
+}
+
+#[test]
+fn values_of_the_declared_symbols() {
+    let v = values(CVC5_SORTED, SORTED.as_bytes());
+    assert_eq!(
+        v,
+        [
+            "x = (as @U_0 U)",
+            "y = (as @U_1 U)",
+            "f = (lambda ((_arg_1 U)) (as @U_1 U))"
+        ]
+    );
 }

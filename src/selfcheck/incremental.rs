@@ -37,6 +37,26 @@ pub struct Setting<'a> {
     pub checker_timeout: f64,
     /// Where the check scripts are written (kept with `--workdir`).
     pub dir: &'a Path,
+    /// Where the script and the check scripts of a FAIL or SKIP are kept
+    /// ([`super::repro::keep_dir`]).
+    pub keep: &'a Path,
+    /// The `--solver` words as typed.
+    pub solver_words: &'a [String],
+}
+
+/// One check script given to the checkers: its file, and each checker's
+/// program, arguments and answer word.
+struct Asked {
+    file: std::path::PathBuf,
+    votes: Vec<Vote>,
+}
+
+/// One checker's run on a check script.
+struct Vote {
+    name: String,
+    words: Vec<String>,
+    /// `sat`, `unsat`, `timeout`, or `no vote (why)`.
+    word: String,
 }
 
 /// [`check`] on every incremental input, in order (none once cancelled).
@@ -119,10 +139,15 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
             r.verdict = "ill-formed-output".into();
             r.details
                 .push(format!("the output is not S-expressions: {why}"));
+            r.details.extend(keep(input, &source, &[], &run.stderr, s)?);
             return Ok(r);
         }
     };
     let m = script::judge(cmds, &output);
+    for reply in &m.replies {
+        r.details
+            .push(format!("flagged: {reply} (that command's reply)"));
+    }
     let selected = crate::campaign::selection::select(s.checkers, &logic, s.author, true, None);
     // Why it failed (first), or why nothing passed.
     let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
@@ -138,6 +163,7 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         }
     }
     let mut validated = 0;
+    let mut asked: Vec<(usize, Asked)> = Vec::new();
     for (n, q) in m.queries.iter().enumerate() {
         let what = format!("line {}: unsat, {} {}", q.line, q.asked, q.answer);
         match &q.check {
@@ -157,14 +183,30 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
                     .with_context(|| format!("cannot write {}", file.display()))?;
                 let (tally, votes) = ask(&selected, &file, s.checker_timeout, cancel);
                 let decision = s.policy.decide(&tally);
-                let shown = votes.join(", ");
+                let shown = votes
+                    .iter()
+                    .map(|v| format!("{} {}", v.name, v.word))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                asked.push((n + 1, Asked { file, votes }));
+                // The reading of a core that leaves out assumptions.
+                let reading = if q
+                    .notes
+                    .iter()
+                    .any(|n| n.starts_with(script::ASSUMPTIONS_KEPT))
+                {
+                    format!("; {}", script::ASSUMPTIONS_KEPT)
+                } else {
+                    String::new()
+                };
                 if tally.unsat > 0 && decision == Decision::Validated {
                     validated += 1;
-                    r.details.push(format!("{what}: validated ({shown})"));
+                    r.details
+                        .push(format!("{what}: validated ({shown}{reading})"));
                 } else if decision == Decision::Refuted {
                     fails.push("refuted".into());
                     r.details
-                        .push(format!("{what}: refuted ({shown}; {})", file.display()));
+                        .push(format!("{what}: refuted ({shown}{reading})"));
                 } else {
                     labels.push("undecided".into());
                     r.details.push(format!(
@@ -220,21 +262,71 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
             m.queries.len()
         ),
     );
+    if r.outcome != Outcome::Passed {
+        r.details
+            .extend(keep(input, &source, &asked, &run.stderr, s)?);
+    }
     Ok(r)
 }
 
-/// Each selected checker's answer on `file`, tallied, and `name answer`s.
+/// Keep the script and its check scripts below `s.keep`, and say how to
+/// repeat each run: the solver's command, each check script with every
+/// checker's command and answer, the solver's last stderr lines.
+fn keep(
+    input: &Input,
+    source: &Path,
+    asked: &[(usize, Asked)],
+    stderr: &[u8],
+    s: &Setting,
+) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let script = s.keep.join(&input.id);
+    super::repro::copy(source, &script)?;
+    let (_, args) = s
+        .author
+        .def
+        .command_for(&script, Duration::from_secs_f64(s.timeout), 0);
+    let mut words = vec![s.solver_words[0].clone()];
+    words.extend(args);
+    out.push(format!("solver: $ {}", super::repro::shell_words(&words)));
+    let stem = input.id.strip_suffix(".smt2").unwrap_or(&input.id);
+    for (n, a) in asked {
+        let kept = s.keep.join(format!("{stem}.q{n}.smt2"));
+        super::repro::copy(&a.file, &kept)?;
+        out.push(format!("check script of answer {n}: {}", kept.display()));
+        let here = a.file.to_string_lossy().into_owned();
+        for v in &a.votes {
+            let words: Vec<String> = v
+                .words
+                .iter()
+                .map(|w| w.replace(&here, &kept.to_string_lossy()))
+                .collect();
+            out.push(format!(
+                "  checker {} answered {}: $ {}",
+                v.name,
+                v.word,
+                super::repro::shell_words(&words)
+            ));
+        }
+    }
+    out.extend(super::repro::stderr_tail(&String::from_utf8_lossy(stderr)));
+    Ok(out)
+}
+
+/// Each selected checker's answer on `file`, tallied, and its vote.
 fn ask(
     selected: &[&SolverDef],
     file: &Path,
     timeout: f64,
     cancel: &AtomicBool,
-) -> (Tally, Vec<String>) {
+) -> (Tally, Vec<Vote>) {
     let mut t = Tally::default();
     let mut votes = Vec::new();
     for k in selected {
         let limit = Duration::from_secs_f64(timeout);
         let (program, args) = k.command_for(file, limit, 0);
+        let mut words = vec![program.to_string_lossy().into_owned()];
+        words.extend(args.iter().cloned());
         let out = runner::run(&RunSpec::new(program, args, limit), cancel);
         let answer = if out.timed_out {
             CheckAnswer::Other
@@ -242,15 +334,41 @@ fn ask(
             crate::check::classify_output(&crate::answer::parse_output(&out.stdout)).0
         };
         t.add(answer, false);
-        let label = match answer {
-            CheckAnswer::Sat => "sat",
-            CheckAnswer::Unsat => "unsat",
-            CheckAnswer::Other if out.timed_out => "timeout",
-            _ => "no vote",
+        let word = match answer {
+            CheckAnswer::Sat => "sat".into(),
+            CheckAnswer::Unsat => "unsat".into(),
+            CheckAnswer::Other if out.timed_out => "timeout".into(),
+            _ => format!("no vote ({})", no_vote_why(&out)),
         };
-        votes.push(format!("{} {label}", k.name));
+        votes.push(Vote {
+            name: k.name.clone(),
+            words,
+            word,
+        });
     }
     (t, votes)
+}
+
+/// Why a checker's run cast no vote: its first `(error …)` or stderr line,
+/// else how it ended.
+fn no_vote_why(out: &runner::RunOutcome) -> String {
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("(error") || l.contains("rror"))
+        .or_else(|| text.lines().map(str::trim).find(|l| !l.is_empty()));
+    match line {
+        Some(l) => {
+            let l: String = l.chars().take(160).collect();
+            format!("printed {l}")
+        }
+        None => format!("nothing printed, {}", out.exit),
+    }
 }
 
 fn sanitize(id: &str) -> String {

@@ -276,7 +276,9 @@ pub fn work_folder(
             bail!("--workdir {} must be a new or empty folder", d.display());
         }
         std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-        return Ok((None, d.to_path_buf()));
+        // Absolute: solvers and checkers run in folders of their own, and a
+        // relative path would name a file there.
+        return Ok((None, std::path::absolute(d)?));
     }
     let t = tempfile::Builder::new()
         .prefix(prefix)

@@ -31,20 +31,22 @@ pub mod junit;
 pub mod outcome;
 pub mod rehearsal;
 pub mod repro;
+pub mod setup;
 pub mod team;
 mod words;
 
+use setup::{no_checker, own_team_origin, select_checkers};
+pub use setup::{verdict_options, Setup};
 use words::{origin_for_people, shown_command};
-pub use words::{solver_command, split_command};
+pub use words::{printable, solver_command, split_command};
 
 use crate::campaign::context::{self, Definitions};
 use crate::campaign::index::Outcome as NameOutcome;
 use crate::campaign::pair::PairVerdict;
 use crate::campaign::policy::Policy;
 use crate::campaign::records::RunRecord;
-use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
-use crate::checkers::{self, SolverDef};
+use crate::checkers;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
 use std::collections::HashMap;
@@ -95,48 +97,6 @@ pub struct Options {
     pub keep: Option<PathBuf>,
     /// MB of each output stream kept per run; default the campaign's.
     pub output_cap_mb: Option<u64>,
-}
-
-/// The run settings, for the report header and the JUnit properties.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    pub solver: String,
-    /// The solver's teams (the first is the declared or default one).
-    pub team: String,
-    /// How the team was decided when no checker's program decided it
-    /// (declared with `--team`, or the default with a hint).
-    pub team_how: Option<String>,
-    /// The checker definitions the command runs, each with why.
-    pub runs: Vec<(String, String)>,
-    /// Selected checkers left out as the solver's own team.
-    pub excluded: Vec<String>,
-    pub checkers: Vec<String>,
-    pub references: Vec<String>,
-    pub policy: Policy,
-    pub benchmarks: usize,
-    /// The minimality check's budget per core, when it is on.
-    pub minimality_budget: Option<f64>,
-}
-
-impl Setup {
-    /// (name, value) pairs for JUnit `<properties>`.
-    pub fn properties(&self) -> Vec<(String, String)> {
-        vec![
-            ("solver".into(), self.solver.clone()),
-            ("team".into(), self.team.clone()),
-            ("excluded-checkers".into(), self.excluded.join(",")),
-            ("checkers".into(), self.checkers.join(",")),
-            ("references".into(), self.references.join(",")),
-            ("policy".into(), self.policy.to_string()),
-            (
-                "minimality".into(),
-                match self.minimality_budget {
-                    Some(b) => format!("on (budget {b} s per core)"),
-                    None => "off".into(),
-                },
-            ),
-        ]
-    }
 }
 
 /// Everything a selfcheck found.
@@ -192,7 +152,9 @@ pub fn run(
         .unwrap_or_else(checkers::default_dir);
     // Loaded once, here: the team and the checkers are chosen from them,
     // and both loads of the campaign below take them as they are.
-    let definitions = Definitions::load(&dir_defs)?;
+    let dir_defs = std::path::absolute(&dir_defs)?;
+    let definitions = Definitions::load(&dir_defs)
+        .with_context(|| format!("checker definitions in {}", dir_defs.display()))?;
     let defs = definitions.all();
     let runs = checkers::identity::runs_words(&command, defs);
     let team = match &opts.team {
@@ -211,7 +173,7 @@ pub fn run(
                 .unwrap_or_default(),
         },
     };
-    let checkers = select_checkers(defs, &opts.checkers)?;
+    let checkers = select_checkers(defs, &opts.checkers, &dir_defs)?;
     let mut incremental_inputs = Vec::new();
     let mut single = Vec::new();
     let mut order: Vec<String> = Vec::new();
@@ -227,15 +189,10 @@ pub fn run(
     let (_temp, dir) = inputs::work_folder(opts.workdir.as_deref(), "coreval-selfcheck-")?;
     std::fs::create_dir_all(dir.join("benchmarks"))?;
     inputs::place(&inputs, &dir.join("benchmarks"))?;
-    let references = if opts.references {
-        team::references(&checkers, &team)
-    } else {
-        Vec::new()
-    };
     // The author's solver runs where selfcheck was started: relative paths
     // in its command work as they do in the author's shell.
     let here = std::env::current_dir().context("cannot read the current folder")?;
-    let mut solvers = vec![SolverEntry {
+    let solvers = vec![SolverEntry {
         name: SOLVER_NAME.into(),
         definition: None,
         command: Some(command.clone()),
@@ -247,22 +204,9 @@ pub fn run(
         cached: false,
         observe: true,
     }];
-    solvers.extend(references.iter().map(|k| SolverEntry {
-        name: format!("{REFERENCE_PREFIX}{}", k.name),
-        definition: Some(k.name.clone()),
-        command: None,
-        team: None,
-        args: Vec::new(),
-        answer_stream: None,
-        workdir: None,
-        teams: Vec::new(),
-        // A reference's run is the same from one selfcheck to the next.
-        cached: true,
-        observe: false,
-    }));
     let mut config = ConfigFile {
         benchmarks: "benchmarks".into(),
-        checkers_dir: Some(std::path::absolute(&dir_defs)?),
+        checkers_dir: Some(dir_defs.clone()),
         jobs: opts.jobs,
         cache: None,
         naming: Naming {
@@ -330,7 +274,50 @@ pub fn run(
         None => Vec::new(),
     };
     let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, defs, &declared);
+    // The references are chosen once the team is known: none of the teams
+    // declared, named by the command or seen running in its process tree.
+    let mut teams = ctx
+        .solver(SOLVER_NAME)
+        .context("no solver under test")?
+        .teams
+        .clone();
+    for t in &seen_teams {
+        if !teams.contains(t) {
+            teams.push(t.clone());
+        }
+    }
     config.solvers[0].teams = seen_teams;
+    let references = match opts.references {
+        true => team::references(&checkers, &teams),
+        false => Vec::new(),
+    };
+    config
+        .solvers
+        .extend(references.iter().map(|k| SolverEntry {
+            name: format!("{REFERENCE_PREFIX}{}", k.name),
+            definition: Some(k.name.clone()),
+            command: None,
+            team: None,
+            args: Vec::new(),
+            answer_stream: None,
+            workdir: None,
+            teams: Vec::new(),
+            // A reference's run is the same from one selfcheck to the next.
+            cached: true,
+            observe: false,
+        }));
+    // The references solve now (the author's runs are done).
+    let refs_interrupted = match (&solved, references.is_empty()) {
+        (Some(s), false) if !s.interrupted => {
+            let solve_refs = context::Context::load_with(
+                Campaign::from_config(&dir, config.clone())?,
+                stages(false, false),
+                definitions.clone(),
+            )?;
+            crate::pipeline::run(&solve_refs, None, None, cancel, quiet)?.interrupted
+        }
+        _ => false,
+    };
     // Its notes are the setup's (`runs`, `excluded`).
     let ctx = context::Context::load_with(
         Campaign::from_config(&dir, config)?,
@@ -367,6 +354,8 @@ pub fn run(
         policy: opts.policy,
         benchmarks: inputs.len() + incremental_inputs.len(),
         minimality_budget: opts.minimality.then_some(opts.minimality_budget),
+        checkers_dir: dir_defs.clone(),
+        options: verdict_options(opts, &dir_defs),
     };
     started(&setup);
     let incremental_results = incremental::check_all(
@@ -378,9 +367,15 @@ pub fn run(
             timeout: opts.timeout,
             checker_timeout: opts.checker_timeout,
             dir: &dir.join("incremental"),
+            keep: &repro::keep_dir(opts.keep.as_deref()),
+            solver_words: &opts.solver,
         },
         cancel,
     )?;
+    let incremental_kept = incremental_results
+        .iter()
+        .any(|r| r.outcome != Outcome::Passed)
+        .then(|| repro::keep_dir(opts.keep.as_deref()));
     let Some(solved) = solved else {
         return Ok(Report {
             setup,
@@ -389,12 +384,12 @@ pub fn run(
             interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
             workdir: opts.workdir.clone(),
             scrambled: HashMap::new(),
-            kept: None,
+            kept: incremental_kept,
         });
     };
     let named = solved.name.context("the name stage did not run")?;
 
-    let done = match solved.interrupted {
+    let done = match solved.interrupted || refs_interrupted {
         true => crate::pipeline::Summary {
             interrupted: true,
             ..Default::default()
@@ -413,7 +408,7 @@ pub fn run(
             }
         }
     }
-    let interrupted = solved.interrupted || done.interrupted;
+    let interrupted = solved.interrupted || refs_interrupted || done.interrupted;
     let mut report = Report {
         setup,
         results: Vec::new(),
@@ -421,7 +416,7 @@ pub fn run(
         interrupted,
         workdir: opts.workdir.clone(),
         scrambled: HashMap::new(),
-        kept: None,
+        kept: incremental_kept,
     };
     if interrupted {
         return Ok(report);
@@ -435,6 +430,8 @@ pub fn run(
         author: &author,
         checkers: &checkers,
     };
+    // Every run, the references' included (they solved after `runs` was read).
+    let all_runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
@@ -488,8 +485,33 @@ pub fn run(
         if let Some(b) = r.best_known.as_mut() {
             b.origin = origin_for_people(&b.origin, &dir);
         }
+        // A best-known core of the solver's own team is no reference.
+        if r.best_known
+            .as_ref()
+            .is_some_and(|b| own_team_origin(&b.origin, &checkers, &author))
+        {
+            r.best_known = None;
+            r.details.retain(|d| !d.starts_with("best-known core:"));
+        }
         if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
             r.details.extend(repro.details(i, entry, run, mine)?);
+            // A `sat` FAIL rests on a reference's validated core: its run too.
+            let sat =
+                mine.is_some_and(|p| p.pair.verdict == crate::campaign::pair::Verdict::SatAnswer);
+            if let (true, Outcome::Failed, Some(b)) = (sat, r.outcome, &r.best) {
+                let name = format!("{REFERENCE_PREFIX}{}", b.solver);
+                let found = (
+                    ctx.solver(&name),
+                    all_runs
+                        .iter()
+                        .find(|x| x.solver == name && x.benchmark == i.id),
+                    refs.iter().find(|p| p.pair.solver == name),
+                );
+                if let (Some(who), Some(its_run), Some(its_verdict)) = found {
+                    r.details
+                        .extend(repro.other_run(i, entry, who, its_run, its_verdict)?);
+                }
+            }
             report.kept = Some(keep.clone());
         }
         report.results.push(r);
@@ -500,43 +522,6 @@ pub fn run(
         .sort_by_key(|r| order.iter().position(|s| *s == r.path));
     report.elapsed = start.elapsed().as_secs_f64();
     Ok(report)
-}
-
-/// The named checkers (each must exist and be installed), or every installed one.
-fn select_checkers(defs: &[SolverDef], names: &[String]) -> Result<Vec<SolverDef>> {
-    let picked: Vec<SolverDef> = if names.is_empty() {
-        defs.iter().filter(|d| d.is_installed()).cloned().collect()
-    } else {
-        let mut out = Vec::new();
-        for n in names {
-            let Some(d) = defs.iter().find(|d| &d.name == n) else {
-                let known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-                bail!(
-                    "--checkers: no definition '{n}' (known: {})",
-                    known.join(", ")
-                );
-            };
-            if let Some(why) = d.missing() {
-                bail!(
-                    "--checkers: '{n}' is not installed ({why}); {}",
-                    d.install_hint
-                );
-            }
-            if !out.iter().any(|x: &SolverDef| x.name == d.name) {
-                out.push(d.clone());
-            }
-        }
-        out
-    };
-    if picked.is_empty() {
-        bail!("no checker is installed: run `bash checkers/install.sh` (see `coreval checkers`)");
-    }
-    Ok(picked)
-}
-
-/// Whether no checker independent of the author's team handles `logic`.
-fn no_checker(checkers: &[SolverDef], author: &SolverUnderTest, logic: &str) -> bool {
-    crate::campaign::selection::select(checkers, logic, author, true, None).is_empty()
 }
 
 #[cfg(test)]

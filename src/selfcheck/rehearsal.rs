@@ -110,9 +110,12 @@ pub fn run(
     let mut seen = HashSet::new();
     let mut runs: Vec<(u32, Report)> = Vec::new();
     for &seed in &seeds {
+        // Each seed keeps its files in a folder of its own: no seed's
+        // kept file is another's.
         let one = Options {
             workdir: Some(dir.join(format!("seed-{seed}"))),
             scramble_seed: Some(seed),
+            keep: Some(super::repro::keep_dir(opts.keep.as_deref()).join(format!("seed-{seed}"))),
             ..opts.clone()
         };
         let first = runs.is_empty();
@@ -147,7 +150,11 @@ pub fn run(
         interrupted,
         workdir: opts.workdir.clone(),
         scrambled: Default::default(),
-        kept: runs.iter().find_map(|(_, r)| r.kept.clone()),
+        // Each seed's files are in `KEEP/seed-S/`.
+        kept: runs
+            .iter()
+            .any(|(_, r)| r.kept.is_some())
+            .then(|| super::repro::keep_dir(opts.keep.as_deref())),
     };
     if !interrupted {
         for i in 0..first.results.len() {
@@ -193,6 +200,30 @@ fn core_text(s: &Scrambled) -> String {
         }
         None => "no core in original positions".into(),
     }
+}
+
+/// The command that runs `path` again with `seed` alone and every option
+/// that decides its verdict ([`super::verdict_options`]), this program
+/// named by a path that works from the current folder.
+pub fn repeat(setup: &Setup, seed: u32, path: &str) -> String {
+    let mut words = vec![
+        super::words::this_program(),
+        "selfcheck".into(),
+        "--solver".into(),
+        setup.solver.clone(),
+        "--checkers".into(),
+        setup.checkers.join(","),
+        "--policy".into(),
+        setup.policy.to_string(),
+    ];
+    words.extend(setup.options.iter().cloned());
+    words.extend([
+        "--scramble-seeds".into(),
+        seed.to_string(),
+        "--".into(),
+        path.to_string(),
+    ]);
+    super::repro::shell_words(&words)
 }
 
 /// One benchmark's results over every seed, as one result.
@@ -247,13 +278,8 @@ pub fn fold(per_seed: &[(u32, &BenchResult, Scrambled)], setup: &Setup) -> Bench
                 out.details
                     .push(format!("  scrambled file kept: {}", f.display()));
             }
-            out.details.push(format!(
-                "  repeat: coreval selfcheck --solver {} --checkers {} --policy {} --scramble-seeds {seed} {}",
-                shlex::try_quote(&setup.solver).unwrap_or_default(),
-                setup.checkers.join(","),
-                setup.policy,
-                shlex::try_quote(&r.path).unwrap_or_default()
-            ));
+            out.details
+                .push(format!("  repeat: {}", repeat(setup, *seed, &r.path)));
         }
     } else if !skipped.is_empty() {
         out.outcome = Outcome::Skipped;
@@ -346,6 +372,10 @@ mod tests {
             policy: crate::campaign::policy::Policy::Smtcomp2025,
             benchmarks: 1,
             minimality_budget: None,
+            checkers_dir: "checkers".into(),
+            options: ["--timeout", "5", "--no-references"]
+                .map(String::from)
+                .to_vec(),
         }
     }
 
@@ -379,7 +409,10 @@ mod tests {
             "{d}"
         );
         assert!(
-            d.contains("--checkers yices,cvc5 --policy smtcomp-2025 --scramble-seeds 2 b.smt2"),
+            d.contains(
+                "--checkers yices,cvc5 --policy smtcomp-2025 --timeout 5 --no-references \
+                 --scramble-seeds 2 -- b.smt2"
+            ),
             "{d}"
         );
         let all_bad = fold(&[(1, &bad, Scrambled::default())], &setup());

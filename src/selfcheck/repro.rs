@@ -26,6 +26,7 @@ use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::Campaign;
 use crate::checkers::{Invocation, SolverDef};
 use crate::rebuild::Dialect;
+use crate::scramble::map::DescrambleMap;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -56,33 +57,98 @@ impl Repro<'_> {
         run: &RunRecord,
         verdict: Option<&PairVerdict>,
     ) -> Result<Vec<String>> {
-        let c = self.campaign;
         let mut out = Vec::new();
+        let named = self.keep_named(input, entry)?;
+        let (_, args) = self.author.def.command(&self.invocation(&named, true));
+        let mut words = vec![self.solver_words[0].clone()];
+        words.extend(args);
+        out.push(format!("solver: $ {}", shell_words(&words)));
+        if let Some(core) = &run.core {
+            out.push(self.names(core, input, entry, &named));
+        }
+        if let Some(v) = verdict {
+            out.extend(self.core_lines(input, v, "")?);
+        }
+        out.extend(stderr_lines(run));
+        Ok(out)
+    }
+
+    /// The lines of another solver's run that decided the author's verdict
+    /// (a reference's validated core behind a `sat` FAIL): its command on
+    /// the kept benchmark, its core's names, its core-only benchmark and
+    /// each checker's command and answer.
+    pub fn other_run(
+        &self,
+        input: &Input,
+        entry: &IndexEntry,
+        who: &SolverUnderTest,
+        run: &RunRecord,
+        verdict: &PairVerdict,
+    ) -> Result<Vec<String>> {
+        let named = self.keep_named(input, entry)?;
+        let (program, args) = who.def.command(&self.invocation(&named, true));
+        let mut words = vec![program.to_string_lossy().into_owned()];
+        words.extend(args);
+        let mut out = vec![format!(
+            "{}'s run, which decides it: $ {}",
+            who.name,
+            shell_words(&words)
+        )];
+        if let Some(core) = &run.core {
+            out.push(format!("  {}", self.names(core, input, entry, &named)));
+        }
+        let tag = format!(".{}", who.name);
+        out.extend(
+            self.core_lines(input, verdict, &tag)?
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+        Ok(out)
+    }
+
+    /// The named benchmark the solvers ran on, kept as `KEEP/<id>`.
+    fn keep_named(&self, input: &Input, entry: &IndexEntry) -> Result<PathBuf> {
+        let c = self.campaign;
         let named_src = c
             .named_dir()
             .join(entry.output.as_deref().unwrap_or(input.id.as_str()));
         let named = self.keep.join(&input.id);
         copy(&named_src, &named)?;
-        let (_, args) = self.author.def.command(&Invocation {
-            file: &named,
-            timeout: c.time,
+        Ok(named)
+    }
+
+    fn invocation<'f>(&self, file: &'f Path, want_cores: bool) -> Invocation<'f> {
+        let c = self.campaign;
+        Invocation {
+            file,
+            timeout: if want_cores { c.time } else { c.checker_time },
             seed: 0,
             memory_mb: c.memory.map(|m| m / (1024 * 1024)),
-            want_cores: true,
-        });
-        let mut words = vec![self.solver_words[0].clone()];
-        words.extend(args);
-        out.push(format!("solver: $ {}", shell_words(&words)));
-        if let Some(core) = &run.core {
-            out.push(names_text(core, entry, input));
+            want_cores,
         }
-        let Some(hash) = verdict.and_then(|v| v.core_hash.as_deref()) else {
-            out.extend(stderr_lines(run));
+    }
+
+    /// `names printed …`, with the lines in the author's file (mapped back
+    /// through the descrambling map of a scrambled benchmark).
+    fn names(&self, core: &[String], input: &Input, entry: &IndexEntry, named: &Path) -> String {
+        let map = entry.descramble.as_deref().and_then(|rel| {
+            let path = crate::safepath::safe_join(&self.campaign.named_dir(), rel).ok()?;
+            DescrambleMap::load(&path).ok()
+        });
+        names_text(core, entry, input, map.as_ref().map(|m| (m, named)))
+    }
+
+    /// The core-only benchmark (kept as `<stem><tag>.core.smt2`), each
+    /// checker's command and answer on it, and the model behind a `sat`.
+    fn core_lines(&self, input: &Input, verdict: &PairVerdict, tag: &str) -> Result<Vec<String>> {
+        let c = self.campaign;
+        let mut out = Vec::new();
+        let Some(hash) = verdict.core_hash.as_deref() else {
             return Ok(out);
         };
-        let verdict = verdict.expect("a core hash comes with a verdict");
         let core_src = c.cores_dir().join(format!("{hash}.smt2"));
         let stem = input.id.strip_suffix(".smt2").unwrap_or(&input.id);
+        let stem = format!("{stem}{tag}");
         let core = self.keep.join(format!("{stem}.core.smt2"));
         copy(&core_src, &core)?;
         out.push(format!("core-only benchmark: {}", core.display()));
@@ -101,13 +167,7 @@ impl Repro<'_> {
                     _ => core.clone(),
                 },
             };
-            let (program, args) = k.command(&Invocation {
-                file: &file,
-                timeout: c.checker_time,
-                seed: 0,
-                memory_mb: c.memory.map(|m| m / (1024 * 1024)),
-                want_cores: false,
-            });
+            let (program, args) = k.command(&self.invocation(&file, false));
             let mut words = vec![program.to_string_lossy().into_owned()];
             words.extend(args);
             let word = answer_word(*answer, verdict.raw_answers.get(name).copied());
@@ -116,8 +176,80 @@ impl Repro<'_> {
                 shell_words(&words)
             ));
         }
-        out.extend(stderr_lines(run));
+        out.extend(self.model_lines(verdict, &core_src, &stem)?);
         Ok(out)
+    }
+
+    /// The model of the first checker whose `sat` was certified (else the
+    /// first `sat`): the values of the core's symbols, and the model kept
+    /// as `<stem>.model-<checker>.smt2`.
+    fn model_lines(
+        &self,
+        verdict: &PairVerdict,
+        core_src: &Path,
+        stem: &str,
+    ) -> Result<Vec<String>> {
+        use crate::campaign::certification::Certification;
+        let sats: Vec<&String> = verdict
+            .checkers
+            .iter()
+            .filter(|(_, a)| **a == CheckAnswer::Sat)
+            .map(|(n, _)| n)
+            .collect();
+        let certified = |n: &&&String| {
+            matches!(
+                verdict.certifications.get(n.as_str()),
+                Some(Certification::Certified { .. })
+            )
+        };
+        let Some(name) = sats.iter().find(certified).or(sats.first()) else {
+            return Ok(Vec::new());
+        };
+        let Some(k) = self.checkers.iter().find(|k| &k.name == *name) else {
+            return Ok(Vec::new());
+        };
+        let c = self.campaign;
+        let stored = crate::check::certify::kept_model(c, k, core_src);
+        let (text, how) = match std::fs::read_to_string(&stored) {
+            Ok(t) => (t, String::new()),
+            Err(_) => {
+                // The certification came from the cache: the model is asked again.
+                let file = match Dialect::new(k.accepts_named, &k.unsupported_commands) {
+                    None => core_src.to_path_buf(),
+                    Some(d) => match crate::rebuild::store_variant(core_src, &d)? {
+                        Ok(v) => v,
+                        Err(_) => core_src.to_path_buf(),
+                    },
+                };
+                let cancel = std::sync::atomic::AtomicBool::new(false);
+                match crate::check::certify::model_run(c, k, &file, &cancel).0 {
+                    Ok(t) => (t, ", asked again: its sat came from the cache".to_string()),
+                    Err(why) => return Ok(vec![format!("model of {}: none ({why})", k.name)]),
+                }
+            }
+        };
+        let kept = self.keep.join(format!("{stem}.model-{}.smt2", k.name));
+        if let Some(dir) = kept.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(&kept, &text)
+            .with_context(|| format!("cannot keep the model as {}", kept.display()))?;
+        let script = std::fs::read(core_src).unwrap_or_default();
+        let values = crate::model::values(&text, &script);
+        let shown = match values.len() {
+            0 => "no value of the core's symbols".to_string(),
+            n if n > NAMES_SHOWN => format!(
+                "{}, … {} more",
+                values[..NAMES_SHOWN].join(", "),
+                n - NAMES_SHOWN
+            ),
+            _ => values.join(", "),
+        };
+        Ok(vec![format!(
+            "model of {} ({}{how}): {shown}",
+            k.name,
+            kept.display()
+        )])
     }
 }
 
@@ -134,20 +266,61 @@ fn answer_word(a: CheckAnswer, raw: Option<Answer>) -> String {
 
 /// `solver stderr, last lines:` and each line after `| `.
 fn stderr_lines(run: &RunRecord) -> Vec<String> {
-    let Some(tail) = &run.stderr_tail else {
+    match &run.stderr_tail {
+        Some(tail) => stderr_tail(tail),
+        None => Vec::new(),
+    }
+}
+
+/// `solver stderr, last lines:` and each of the last 10 lines of `stderr`
+/// after `| ` (nothing when it is empty).
+pub fn stderr_tail(stderr: &str) -> Vec<String> {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
         return Vec::new();
-    };
+    }
     let mut out = vec!["solver stderr, last lines:".to_string()];
-    out.extend(tail.lines().map(|l| format!("| {l}")));
+    out.extend(
+        lines[lines.len().saturating_sub(10)..]
+            .iter()
+            .map(|l| format!("| {l}")),
+    );
     out
 }
 
 /// The names of a core, each distinct one once, in the order first printed,
 /// with its count when repeated and where its assertion is in the author's
-/// file.
-pub fn names_text(core: &[String], entry: &IndexEntry, input: &Input) -> String {
+/// file. With `scrambled` (the descrambling map and the scrambled file the
+/// solver read), a name's position is mapped back to its original
+/// assertion's line, and its line in the scrambled file follows.
+pub fn names_text(
+    core: &[String],
+    entry: &IndexEntry,
+    input: &Input,
+    scrambled: Option<(&DescrambleMap, &Path)>,
+) -> String {
     let names = entry.top_level_names();
     let lines = super::inputs::assertion_lines(&input.source);
+    let scrambled_lines = scrambled.map(|(_, f)| super::inputs::assertion_lines(f));
+    let at = |i: usize| -> String {
+        let Some((map, file)) = scrambled else {
+            return match lines.get(i) {
+                Some(l) => format!("{}:{l}", input.shown),
+                None => format!("assertion {}", i + 1),
+            };
+        };
+        let original = match map
+            .original_position(i)
+            .and_then(|o| Some((o, lines.get(o)?)))
+        {
+            Some((_, l)) => format!("{}:{l}", input.shown),
+            None => format!("scrambled assertion {} unmapped", i + 1),
+        };
+        match scrambled_lines.as_ref().and_then(|s| s.get(i)) {
+            Some(l) => format!("{original}; scrambled {}:{l}", file.display()),
+            None => original,
+        }
+    };
     let position: HashMap<&str, usize> = names
         .iter()
         .enumerate()
@@ -169,10 +342,7 @@ pub fn names_text(core: &[String], entry: &IndexEntry, input: &Input) -> String 
         .map(|n| {
             let shown = crate::smtlib::symbol::quote(n);
             let at = match position.get(n) {
-                Some(&i) => match lines.get(i) {
-                    Some(l) => format!("{}:{l}", input.shown),
-                    None => format!("assertion {}", i + 1),
-                },
+                Some(&i) => at(i),
                 None if nested.contains(n) => "names a nested term".into(),
                 None => "not an assertion name".into(),
             };
@@ -194,7 +364,8 @@ pub fn names_text(core: &[String], entry: &IndexEntry, input: &Input) -> String 
     format!("names printed ({}): {}{tail}", core.len(), parts.join(", "))
 }
 
-fn copy(from: &Path, to: &Path) -> Result<()> {
+/// Copy `from` to `to`, creating its folder.
+pub fn copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

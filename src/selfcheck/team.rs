@@ -59,15 +59,16 @@ pub fn how(declared: bool, runs: &[(String, String)]) -> Option<String> {
 }
 
 /// The reference solvers: of the checkers that produce cores, the first of
-/// each team in `checkers`' order, none of the solver's own `team` (its
-/// `sat` would only confirm the solver's own). One per team: the others of
-/// a team mostly repeat its answers, and cvc5's and cvc5-py's minimal cores
-/// cost many times a whole selfcheck without references.
-pub fn references<'a>(checkers: &'a [SolverDef], team: &str) -> Vec<&'a SolverDef> {
+/// each team in `checkers`' order, none of the solver's own `teams` (all of
+/// them, observed ones included: a reference of its team would only
+/// confirm the solver's own). One per team: the others of a team mostly
+/// repeat its answers, and cvc5's and cvc5-py's minimal cores cost many
+/// times a whole selfcheck without references.
+pub fn references<'a>(checkers: &'a [SolverDef], teams: &[String]) -> Vec<&'a SolverDef> {
     let mut picked: Vec<&SolverDef> = Vec::new();
     for k in checkers
         .iter()
-        .filter(|k| k.produces_cores && k.team != team)
+        .filter(|k| k.produces_cores && !teams.contains(&k.team))
     {
         if !picked.iter().any(|p| p.team == k.team) {
             picked.push(k);
@@ -91,7 +92,7 @@ mod tests {
                 .iter()
                 .map(|n| defs.iter().find(|d| d.name == *n).unwrap().clone())
                 .collect();
-            references(&ks, team)
+            references(&ks, &[team.to_string()])
                 .iter()
                 .map(|k| k.name.clone())
                 .collect()
@@ -114,6 +115,19 @@ mod tests {
         assert!(
             pick(&["boolector"], "z3").is_empty(),
             "boolector prints no cores"
+        );
+        let ks: Vec<SolverDef> = defs
+            .iter()
+            .filter(|d| all.contains(&d.name.as_str()))
+            .cloned()
+            .collect();
+        let both: Vec<String> = references(&ks, &["mine".into(), "z3".into()])
+            .iter()
+            .map(|k| k.name.clone())
+            .collect();
+        assert!(
+            !both.contains(&"z3".to_string()),
+            "an observed team counts: {both:?}"
         );
     }
 }

@@ -22,6 +22,27 @@ pub fn solver_command(words: &[String]) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// This program as a command word that runs it from the current folder:
+/// `coreval` when that is what `PATH` finds, else the path it was started
+/// from.
+pub fn this_program() -> String {
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.canonicalize().ok())
+    else {
+        return "coreval".into();
+    };
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("coreval"))
+            .find(|c| c.is_file())
+    });
+    match found.and_then(|c| c.canonicalize().ok()) {
+        Some(c) if c == exe => "coreval".into(),
+        _ => exe.to_string_lossy().into_owned(),
+    }
+}
+
 /// The command for people: words joined by spaces, quoted only when needed.
 pub(super) fn shown_command(words: &[String]) -> String {
     repro::shell_words(words)
@@ -50,4 +71,30 @@ pub fn split_command(s: &str) -> Result<Vec<String>> {
         Some(_) => bail!("--solver is empty"),
         None => bail!("--solver: unbalanced quotes or a trailing backslash in {s:?}"),
     }
+}
+
+/// `text` as it may reach a terminal: every control character but tab
+/// escaped (`\e`, `\a`, `\0`, `\r`, else `\xNN` / `\u{NNNN}`), so that
+/// bytes a solver printed (ESC sequences, BEL, NUL) are shown, not obeyed.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => out.push(c),
+            '\u{1b}' => out.push_str("\\e"),
+            '\u{7}' => out.push_str("\\a"),
+            '\0' => out.push_str("\\0"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() && (c as u32) < 0x100 => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }

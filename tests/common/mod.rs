@@ -169,3 +169,34 @@ pub fn verdict(p: &serde_json::Value) -> String {
         None => v["kind"].as_str().unwrap().to_string(),
     }
 }
+
+/// `sh -c LINE` in the repository root: a printed command run as printed.
+pub fn shell(line: &str) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(repo())
+        .env("COREVAL_NO_PROGRESS", "1")
+        .env_remove("COREVAL_CHECKERS")
+        .output()
+        .unwrap()
+}
+
+/// `coreval selfcheck ARGS` run in `dir` with the check cache `cache`,
+/// stdout and stderr as one text (no panic in it).
+pub fn selfcheck_in(dir: &Path, cache: &Path, args: &[&str]) -> (Output, String) {
+    let out = command()
+        .current_dir(dir)
+        .env("COREVAL_CACHE", cache)
+        .arg("selfcheck")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!text.contains("panicked"), "{text}");
+    (out, text)
+}

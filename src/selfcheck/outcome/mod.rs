@@ -334,6 +334,13 @@ pub fn classify(
             "the answer is on stderr: run with --answer-stream stderr (or both) to read it there"
                 .into(),
         );
+        // SMT-LIB answers go to stdout (`:regular-output-channel`): an
+        // answer seen only on stderr is the solver's fault, named as such,
+        // not "nothing could be judged".
+        if r.outcome == Outcome::Skipped && p.contradiction.is_none() {
+            r.outcome = Outcome::Failed;
+            r.verdict = "answer-on-stderr".into();
+        }
     }
     if has("core-on-stderr") {
         r.details.push(
