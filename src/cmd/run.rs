@@ -69,11 +69,16 @@ pub fn run(args: RunArgs) -> Result<u8> {
         );
         return Ok(exit::INTERRUPTED);
     }
-    let (Some(pairs), Some(_)) = (&s.pairs, &s.report) else {
+    let (Some(pairs), true) = (&s.pairs, s.report.is_some() || s.reports_current) else {
         return Ok(exit::OK);
     };
     print_summary(pairs);
-    eprintln!("reports: {}", c.reports_dir().display());
+    let kept = if s.reports_current {
+        " (current: nothing they are made from changed, not written again)"
+    } else {
+        ""
+    };
+    eprintln!("reports: {}{kept}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(c).display());
     let incremental = s.incremental.as_deref().unwrap_or_default();
     for p in incremental.iter().filter(|p| p.verdict.is_failure()) {
