@@ -48,13 +48,18 @@ fn stat(path: &Path) -> String {
 
 /// Regular files of a folder, sorted (none when it cannot be listed).
 fn files_of(dir: &Path) -> Vec<std::path::PathBuf> {
+    entries(dir, Path::is_file)
+}
+
+/// Sub-folders of a folder, sorted.
+fn subfolders(dir: &Path) -> Vec<std::path::PathBuf> {
+    entries(dir, Path::is_dir)
+}
+
+/// The entries of a folder that `keep` says, sorted.
+fn entries(dir: &Path, keep: fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
     let mut out: Vec<_> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file())
-                .collect()
-        })
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| keep(p)).collect())
         .unwrap_or_default();
     out.sort();
     out
@@ -93,7 +98,8 @@ pub fn inputs(l: &Loaded, outputs: &Outputs) -> String {
         &c.named_dir().join(crate::campaign::index::INDEX_FILE),
     ));
     let mut folders = vec![c.dir.clone()];
-    folders.extend(subfolders(&c.dir.join(crate::slurm::shard::SHARDS_DIR)));
+    // The shard folders, as `Campaign::read_journal` reads them.
+    folders.extend(subfolders(&c.dir.join("shards")));
     for dir in folders {
         for f in files_of(&dir) {
             if f.extension().is_some_and(|e| e == "jsonl") {
@@ -105,20 +111,6 @@ pub fn inputs(l: &Loaded, outputs: &Outputs) -> String {
         add(&stat(&f));
     }
     h.finalize().to_hex().to_string()
-}
-
-/// Sub-folders of a folder, sorted.
-fn subfolders(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out: Vec<_> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 fn report_files(reports: &Path) -> Vec<(String, u64, u64)> {
