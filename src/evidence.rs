@@ -76,7 +76,9 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
             core: run.and_then(|r| r.core.clone()),
             assertions: p.pair.assertions,
             core_file,
-            command: run.filter(|r| shows_run(r)).and_then(|r| solver_command(r)),
+            command: run
+                .filter(|r| shows_run(r))
+                .and_then(|r| solver_command(&l.current, r)),
             errors: run
                 .filter(|r| shows_run(r))
                 .map(|r| r.errors.clone())
@@ -100,8 +102,9 @@ fn shows_run(r: &RunRecord) -> bool {
 }
 
 /// The solver's command as run, from the campaign folder (its provenance).
-fn solver_command(r: &RunRecord) -> Option<String> {
-    let words = &r.provenance.as_ref()?.command;
+fn solver_command(current: &crate::campaign::provenance::Current, r: &RunRecord) -> Option<String> {
+    let p = current.inline(r.provenance.as_deref()?, Some(&r.benchmark))?;
+    let words = &p.command;
     Some(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))
 }
 

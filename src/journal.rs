@@ -286,6 +286,15 @@ fn cut_torn_tail(file: &mut File) -> std::io::Result<()> {
 /// Write a whole file atomically: a temp file in the same folder, fsynced,
 /// then renamed over the target. Readers never see half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] of what `fill` writes (buffered), so that a large
+/// file is never whole in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -301,7 +310,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .set_permissions(
             <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
         )
-        .and_then(|_| tmp.write_all(bytes))
+        .and_then(|_| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+            fill(&mut w)?;
+            w.flush()
+        })
         .and_then(|_| tmp.as_file().sync_data())
         .map_err(|e| fail(e, path))?;
     tmp.persist(path).map_err(|e| fail(e.error, path))?;

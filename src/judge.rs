@@ -73,11 +73,15 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         .collect();
     let policy = c.config.check.policy;
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
+    // The records of each core, in journal order (looked up per pair, not
+    // searched: a campaign has many pairs per core).
+    let mut of_core: HashMap<&str, Vec<&CheckRecord>> = HashMap::new();
     for k in &checks {
         answers
             .entry(k.hash.as_str())
             .or_default()
             .insert(k.checker.clone(), k.counted(policy));
+        of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     warn_conflicts(&runs, l.say);
     let mut seen = std::collections::HashSet::new();
@@ -109,16 +113,18 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         );
         v.original_core = original_core(c, e, r.core.as_deref(), &mut maps, l.say);
         if let Some(h) = hash {
-            certify(&mut v, h, &checks);
-            v.raw_answers = checks
+            let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
+            certify(&mut v, mine);
+            let other = |k: &&&CheckRecord| v.checkers.get(&k.checker) == Some(&CheckAnswer::Other);
+            v.raw_answers = mine
                 .iter()
-                .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
+                .filter(other)
                 .map(|k| (k.checker.clone(), k.raw))
                 .collect();
             // A sat/unsat that did not count says why.
-            v.not_counted = checks
+            v.not_counted = mine
                 .iter()
-                .filter(|k| k.hash == h && v.checkers.get(&k.checker) == Some(&CheckAnswer::Other))
+                .filter(other)
                 .filter_map(|k| Some((k.checker.clone(), k.note.clone()?)))
                 .collect();
         }
@@ -132,13 +138,15 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
 }
 
 /// Attach the certifications of the `sat` votes on the pair's core (the
-/// newest record of each checker), mark a model-rejected vote as a dispute
-/// and say whether a refutation is certified.
-fn certify(v: &mut PairVerdict, hash: &str, checks: &[CheckRecord]) {
+/// newest record of each checker; `checks`: the core's records, in journal
+/// order), mark a model-rejected vote as a dispute and say whether a
+/// refutation is certified.
+fn certify(v: &mut PairVerdict, checks: &[&CheckRecord]) {
     let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
     for k in checks
         .iter()
-        .filter(|k| k.hash == hash && v.checkers.contains_key(&k.checker))
+        .copied()
+        .filter(|k| v.checkers.contains_key(&k.checker))
     {
         latest.insert(k.checker.as_str(), k);
     }

@@ -37,6 +37,9 @@ pub struct Summary {
     /// query, outside the scores.
     pub incremental: Option<Vec<crate::incremental::verdict::IncrementalPair>>,
     pub report: Option<ScoreReport>,
+    /// The reports were current ([`report::stamp`]): not scored nor
+    /// written again (`report` is then `None`).
+    pub reports_current: bool,
     /// The cancel flag was raised: later stages did not run.
     pub interrupted: bool,
 }
@@ -129,7 +132,28 @@ pub fn run(
     if let (true, Some(pairs)) = (stages.score, &out.pairs) {
         let defaults = default_outputs(c);
         let incremental = out.incremental.as_deref().unwrap_or_default();
-        out.report = Some(score(&l, pairs, incremental, outputs.unwrap_or(&defaults))?);
+        // The campaign's own reports are stamped with what they are made
+        // from; a run (`score` always writes) keeps them when that did not
+        // change.
+        let stamp = outputs
+            .is_none()
+            .then(|| report::stamp::inputs(&l, &defaults));
+        let kept = stamp
+            .as_deref()
+            .filter(|_| stages.solve || stages.check)
+            .and_then(|s| report::stamp::current(&c.reports_dir(), s));
+        if let Some(kept) = kept {
+            for w in &kept.warnings {
+                l.say.warning(w.as_str());
+            }
+            out.reports_current = true;
+            return Ok(out);
+        }
+        let (report, warnings) = score(&l, pairs, incremental, outputs.unwrap_or(&defaults))?;
+        if let Some(s) = stamp {
+            report::stamp::write(&c.reports_dir(), &s, &warnings)?;
+        }
+        out.report = Some(report);
     }
     Ok(out)
 }
@@ -192,13 +216,13 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 
 /// Scores and reports from the judged pairs (plus `reports/pairs.jsonl`,
 /// every pair with the evidence behind its verdict, and the incremental
-/// pairs with `"incremental": true`).
+/// pairs with `"incremental": true`), and the warnings said.
 fn score(
     l: &Loaded,
     pairs: &[PairVerdict],
     incremental: &[crate::incremental::verdict::IncrementalPair],
     outputs: &Outputs,
-) -> Result<ScoreReport> {
+) -> Result<(ScoreReport, Vec<String>)> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first.
@@ -206,6 +230,7 @@ fn score(
     for w in &warnings {
         l.say.warning(w.as_str());
     }
+    let said = warnings.clone();
     warnings.extend(limit_warning(rules));
     let options = ScoreOptions {
         participants: l.ctx.participants.clone(),
@@ -240,27 +265,29 @@ fn score(
             )
         })
         .collect();
-    let mut lines = Vec::new();
-    for p in pairs {
-        let mut v = serde_json::to_value(p)?;
-        let logic = p.pair.division.clone();
-        let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
-        let division = division_of
-            .get(&key)
-            .map_or(logic.clone(), |d| d.to_string());
-        v["division"] = division.into();
-        v["logic"] = logic.into();
-        serde_json::to_writer(&mut lines, &v)?;
-        lines.push(b'\n');
-    }
-    for p in incremental {
-        serde_json::to_writer(&mut lines, p)?;
-        lines.push(b'\n');
-    }
-    crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
+    // Streamed to the file: at a million pairs it is too big to hold.
+    crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
+        for p in pairs {
+            let mut v = serde_json::to_value(p)?;
+            let logic = p.pair.division.clone();
+            let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
+            let division = division_of
+                .get(&key)
+                .map_or(logic.clone(), |d| d.to_string());
+            v["division"] = division.into();
+            v["logic"] = logic.into();
+            serde_json::to_writer(&mut *w, &v)?;
+            w.write_all(b"\n")?;
+        }
+        for p in incremental {
+            serde_json::to_writer(&mut *w, p)?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    })?;
     let evidence = crate::evidence::collect(l, pairs)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;
-    Ok(report)
+    Ok((report, said))
 }
 
 /// The timelines of the solve and check stages, from the journals' timings

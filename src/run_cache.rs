@@ -123,6 +123,7 @@ mod tests {
                     time: Some(time),
                     ..Default::default()
                 },
+                id: String::new(),
                 program,
                 unverified: false,
             }

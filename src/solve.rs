@@ -96,8 +96,8 @@ pub fn record(
         timed_out: out.timed_out,
         memout,
         late_answer,
-        wall: out.wall,
-        cpu: out.cpu,
+        wall: crate::campaign::records::micros(out.wall),
+        cpu: crate::campaign::records::micros(out.cpu),
         max_rss: out.max_rss,
         stdout_dropped: out.stdout_dropped,
         stderr_dropped: out.stderr_dropped,
@@ -224,7 +224,7 @@ pub fn solve(
                     .as_ref()
                     .and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
                 if let Some(mut rec) = hit {
-                    rec.provenance = provenance;
+                    rec.provenance = provenance.map(Box::new);
                     if tx.send(rec).is_ok() {
                         ran.fetch_add(1, Ordering::SeqCst);
                         bar.inc(1);
@@ -244,9 +244,9 @@ pub fn solve(
                     keep_transcript(&mut rec, &out);
                 }
                 rec.timing = Some(Timing::of(&out, slot));
-                rec.provenance = provenance;
+                rec.provenance = provenance.map(Box::new);
                 if let (Some(k), Some(cache)) = (&key, cache) {
-                    if let Some(w) = cache.put(k, &rec) {
+                    if let Some(w) = cache.put(k, &l.current.inline_run(&rec)) {
                         l.say.warning(w);
                     }
                 }

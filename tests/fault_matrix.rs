@@ -301,7 +301,8 @@ fn list(v: &Value) -> Vec<String> {
 /// The outcome of a solver-under-test run: verdict, then what the run record says.
 fn solver_outcome(run: &Value, pair: &Value) -> String {
     let mut s = format!("`{}`", verdict_label(&pair["verdict"]));
-    let _ = write!(s, ", {}", run["exit"].as_str().unwrap());
+    // `exit 0` is left out of a run record.
+    let _ = write!(s, ", {}", run["exit"].as_str().unwrap_or("exit 0"));
     if run["timed_out"] == true {
         s.push_str(", timed out");
     }

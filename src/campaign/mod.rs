@@ -12,6 +12,7 @@
 pub mod certification;
 mod config;
 pub mod config_lines;
+pub mod configs;
 pub mod context;
 pub mod current;
 pub mod division_map;

@@ -43,22 +43,52 @@ pub struct Limits {
     pub output_cap: u64,
 }
 
-/// What produced one record.
+/// What produced one record, in one of two forms. *Inline* (journals of
+/// earlier versions, the cross-campaign caches): the command as run, the
+/// limits and the program. *Compact* (what the stages journal now): `of`,
+/// the id of the configuration in the campaign's provenance table
+/// ([`super::configs`], written once before the first record that refers
+/// to it), the input `file`, and for a solver run the first 16 hex digits
+/// of the benchmark's hash; `command`, `limits` and `program` are then
+/// empty here and come from the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {
+    /// Compact form: the configuration's id in the provenance table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<String>,
     /// Program and arguments as run, the input file relative to the campaign.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
-    /// The input file as given, relative to the campaign (`named/…`, `cores/…`).
+    /// The input file as given, relative to the campaign (`named/…`,
+    /// `cores/…`); empty in a compact solver run record: `named/` and the
+    /// record's benchmark.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
+    #[serde(default, skip_serializing_if = "Limits::is_unset")]
     pub limits: Limits,
+    #[serde(default, skip_serializing_if = "Program::is_unset")]
     pub program: Program,
-    /// BLAKE3 of the named benchmark (solver runs).
+    /// BLAKE3 of the named benchmark (solver runs; its first 16 hex digits
+    /// in the compact form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
 }
 
+impl Limits {
+    fn is_unset(&self) -> bool {
+        *self == Limits::default()
+    }
+}
+
+impl Program {
+    fn is_unset(&self) -> bool {
+        *self == Program::default()
+    }
+}
+
 impl Provenance {
-    /// The command with the input file as `{file}`: what a configuration decides.
+    /// The command with the input file as `{file}`: what a configuration
+    /// decides (of the inline form).
     pub(super) fn template(&self) -> Vec<String> {
         if self.file.is_empty() {
             return self.command.clone();

@@ -10,11 +10,15 @@
 //! campaign load (programs hashed and probed in parallel, each distinct
 //! program once). A record counts only when its provenance matches
 //! ([`Current::run_stale`], [`Current::check_stale`]); the reason of a
-//! mismatch is what the stages print ("command changed"). Paths of programs
+//! mismatch is what the stages print ("command changed"). The stages
+//! journal the compact form (the configuration's id in the provenance
+//! table, [`super::configs`]); a record whose id is the configuration's
+//! own matches without comparing anything else. Paths of programs
 //! are recorded but not compared: the same bytes elsewhere are the same
 //! program. The cross-campaign cache is keyed by [`key_of`], so a new build
 //! of a checker never reuses an old build's answers.
 
+use super::configs::{Config, Table};
 use super::index::Bench;
 pub use super::produced::{FileId, Limits, Program, Provenance};
 use super::records::{CheckRecord, RunRecord};
@@ -37,6 +41,8 @@ pub struct Expected {
     /// The program is not installed here (scoring elsewhere): records are
     /// compared on their command and limits only.
     pub unverified: bool,
+    /// Its id in the provenance table ([`super::configs::id_of`]).
+    pub id: String,
 }
 
 /// BLAKE3 of a file's bytes, in hex.
@@ -150,6 +156,7 @@ impl Expected {
         let mut template = vec![p.to_string_lossy().into_owned()];
         template.extend(args);
         Expected {
+            id: super::configs::id_of(&template, &limits, &program),
             template,
             limits,
             unverified: program.executable.is_none(),
@@ -157,40 +164,86 @@ impl Expected {
         }
     }
 
-    /// The provenance of a run of this program on `file` (relative to the campaign).
-    fn provenance(&self, file: &str, benchmark: Option<String>) -> Provenance {
-        Provenance {
-            command: self
-                .template
-                .iter()
-                .map(|a| a.replace("{file}", file))
-                .collect(),
-            file: file.to_string(),
-            limits: self.limits.clone(),
-            program: self.program.clone(),
-            benchmark,
+    /// Its line of the provenance table.
+    fn config(&self) -> Config {
+        Config::new(&self.template, &self.limits, &self.program)
+    }
+
+    /// The provenance of a run of this program on `file` (relative to the
+    /// campaign): compact when its configuration is in `table` (written
+    /// there now if needed), else inline. `file` is left out of a compact
+    /// solver run's record when it is `named/` and the benchmark id
+    /// (`default_file`).
+    fn provenance(
+        &self,
+        table: &Table,
+        file: &str,
+        default_file: bool,
+        benchmark: Option<&str>,
+    ) -> Provenance {
+        if table.has(&self.id) || table.ensure(&self.config()) {
+            return Provenance {
+                of: Some(self.id.clone()),
+                command: Vec::new(),
+                file: if default_file {
+                    String::new()
+                } else {
+                    file.to_string()
+                },
+                limits: Limits::default(),
+                program: Program::default(),
+                benchmark: benchmark.map(|b| b[..b.len().min(16)].to_string()),
+            };
         }
+        self.config().inline(file, benchmark.map(str::to_string))
     }
 
     /// Why a record of provenance `p` is not what this would run; `None`
-    /// when it is.
-    fn differs(&self, p: Option<&Provenance>, benchmark: Option<&str>) -> Option<&'static str> {
+    /// when it is. A compact record's configuration comes from `table`.
+    fn differs(
+        &self,
+        p: Option<&Provenance>,
+        benchmark: Option<&str>,
+        table: &Table,
+    ) -> Option<&'static str> {
         let Some(p) = p else {
             return Some("recorded without provenance (an earlier coreval)");
         };
+        let bench_differs = || {
+            benchmark.is_some_and(|now| {
+                !p.benchmark
+                    .as_deref()
+                    .is_some_and(|b| b == now || (b.len() == 16 && now.starts_with(b)))
+            })
+        };
+        let found;
+        let (limits, template, program) = match &p.of {
+            // Its own configuration: nothing else to compare.
+            Some(id) if *id == self.id => {
+                return bench_differs().then_some("benchmark changed");
+            }
+            Some(id) => {
+                let Some(k) = table.get(id) else {
+                    return Some("provenance not in provenance.jsonl");
+                };
+                found = k;
+                (&found.limits, found.command.clone(), &found.program)
+            }
+            None => (&p.limits, p.template(), &p.program),
+        };
         let hash = |f: &Option<FileId>| f.as_ref().map(|f| f.blake3.clone());
-        if p.limits != self.limits {
+        if *limits != self.limits {
             Some("limits changed")
-        } else if p.template() != self.template {
+        } else if template != self.template {
             Some("command changed")
         } else if !self.unverified
-            && (hash(&p.program.executable) != hash(&self.program.executable)
-                || hash(&p.program.script) != hash(&self.program.script))
+            && (hash(&program.executable) != hash(&self.program.executable)
+                || hash(&program.script) != hash(&self.program.script))
         {
             Some("program changed")
-        } else if !self.unverified && p.program.version != self.program.version {
+        } else if !self.unverified && program.version != self.program.version {
             Some("version changed")
-        } else if benchmark.is_some() && p.benchmark.as_deref() != benchmark {
+        } else if bench_differs() {
             Some("benchmark changed")
         } else {
             None
@@ -219,9 +272,10 @@ fn program_hashes(p: &Program) -> (Option<&str>, Option<&str>, Option<&str>) {
 }
 
 /// The cache key of a check record: its command, limits and program;
-/// none without provenance or version (such answers are not cached).
+/// none without inline provenance or version (such answers are not
+/// cached; the cache's records are inline, [`Current::inline_check`]).
 pub fn key_of(r: &CheckRecord) -> Option<String> {
-    let p = r.provenance.as_ref()?;
+    let p = r.provenance.as_ref().filter(|p| p.of.is_none())?;
     key_parts(&p.template(), &p.limits, &p.program)
 }
 
@@ -232,6 +286,8 @@ pub struct Current {
     pub solvers: HashMap<String, Expected>,
     pub checkers: HashMap<String, Expected>,
     benches: HashMap<String, String>,
+    /// The provenance table the compact records refer to.
+    table: Table,
 }
 
 impl Current {
@@ -321,6 +377,7 @@ impl Current {
             solvers,
             checkers: by_checker,
             benches,
+            table: Table::load(c, say),
         }
     }
 
@@ -333,14 +390,55 @@ impl Current {
     pub fn run_provenance(&self, solver: &str, e: &Bench) -> Option<Provenance> {
         let file = format!("named/{}", e.output);
         let x = self.solvers.get(solver)?;
-        Some(x.provenance(&file, self.bench_hash(&e.id).map(str::to_string)))
+        let default_file = e.output == e.id;
+        Some(x.provenance(&self.table, &file, default_file, self.bench_hash(&e.id)))
     }
 
     /// The provenance of a run of `checker` on `file` (inside the campaign `c`).
     pub fn check_provenance(&self, c: &Campaign, checker: &str, file: &Path) -> Option<Provenance> {
         let rel = file.strip_prefix(&c.dir).unwrap_or(file);
         let x = self.checkers.get(checker)?;
-        Some(x.provenance(&rel.to_string_lossy(), None))
+        Some(x.provenance(&self.table, &rel.to_string_lossy(), false, None))
+    }
+
+    /// `p` in the inline form (the command as run, limits, program): a
+    /// compact provenance resolved through the table (`benchmark`: the
+    /// record's benchmark id, the input of a compact solver run without
+    /// `file`); `None` when its configuration is not in the table.
+    pub fn inline(&self, p: &Provenance, benchmark: Option<&str>) -> Option<Provenance> {
+        let Some(id) = &p.of else {
+            return Some(p.clone());
+        };
+        let k = self.table.get(id)?;
+        let file = match (p.file.is_empty(), benchmark) {
+            (true, Some(b)) => format!("named/{b}"),
+            _ => p.file.clone(),
+        };
+        // The whole hash when the prefix is the current benchmark's.
+        let hash = match (benchmark.and_then(|b| self.bench_hash(b)), &p.benchmark) {
+            (Some(now), Some(b)) if now.starts_with(b.as_str()) => Some(now.to_string()),
+            (_, b) => b.clone(),
+        };
+        Some(k.inline(&file, hash))
+    }
+
+    /// A run record with its provenance inline (for the run cache, the
+    /// reports).
+    pub fn inline_run(&self, r: &RunRecord) -> RunRecord {
+        let mut r = r.clone();
+        r.provenance = r
+            .provenance
+            .as_deref()
+            .and_then(|p| self.inline(p, Some(&r.benchmark)))
+            .map(Box::new);
+        r
+    }
+
+    /// A check record with its provenance inline (for the check cache).
+    pub fn inline_check(&self, r: &CheckRecord) -> CheckRecord {
+        let mut r = r.clone();
+        r.provenance = r.provenance.as_ref().and_then(|p| self.inline(p, None));
+        r
     }
 
     /// Why a run record is not what the configuration runs now (`None`:
@@ -352,7 +450,7 @@ impl Current {
         let Some(bench) = self.bench_hash(&r.benchmark) else {
             return Some("benchmark not named");
         };
-        x.differs(r.provenance.as_ref(), Some(bench))
+        x.differs(r.provenance.as_deref(), Some(bench), &self.table)
     }
 
     /// Why a check record does not count now (`None`: it does).
@@ -360,7 +458,7 @@ impl Current {
         let Some(x) = self.checkers.get(&r.checker) else {
             return Some("checker not configured");
         };
-        x.differs(r.provenance.as_ref(), None)
+        x.differs(r.provenance.as_ref(), None, &self.table)
     }
 
     /// The cache key of a checker's answers now.
@@ -390,102 +488,5 @@ pub fn core_source(bench_hash: Option<&str>, core: &[String]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn limits(t: f64) -> Limits {
-        Limits {
-            time: Some(t),
-            checker_time: None,
-            memory_mb: None,
-            grace: 2.0,
-            output_cap: 16,
-        }
-    }
-
-    fn expected() -> Expected {
-        Expected {
-            template: vec!["/bin/z3".into(), "-T:10".into(), "{file}".into()],
-            limits: limits(10.0),
-            program: Program {
-                executable: Some(FileId {
-                    path: "/bin/z3".into(),
-                    blake3: "aa".into(),
-                }),
-                script: None,
-                version: Some("4.13".into()),
-            },
-            unverified: false,
-        }
-    }
-
-    #[test]
-    fn a_record_matches_only_what_would_run_now() {
-        let x = expected();
-        let p = x.provenance("named/a.smt2", Some("b1".into()));
-        assert_eq!(p.command[2], "named/a.smt2");
-        assert_eq!(x.differs(Some(&p), Some("b1")), None);
-        assert_eq!(x.differs(Some(&p), Some("b2")), Some("benchmark changed"));
-        assert!(x
-            .differs(None, Some("b1"))
-            .unwrap()
-            .contains("without provenance"));
-        let mut q = p.clone();
-        q.limits = limits(5.0);
-        assert_eq!(x.differs(Some(&q), Some("b1")), Some("limits changed"));
-        let mut q = p.clone();
-        q.command.push("-v".into());
-        assert_eq!(x.differs(Some(&q), Some("b1")), Some("command changed"));
-        let mut q = p.clone();
-        q.program.executable.as_mut().unwrap().blake3 = "bb".into();
-        assert_eq!(x.differs(Some(&q), Some("b1")), Some("program changed"));
-        let mut q = p.clone();
-        q.program.executable.as_mut().unwrap().path = "/elsewhere/z3".into();
-        assert_eq!(
-            x.differs(Some(&q), Some("b1")),
-            None,
-            "paths are not compared"
-        );
-        let mut q = p;
-        q.program.version = Some("4.14".into());
-        assert_eq!(x.differs(Some(&q), Some("b1")), Some("version changed"));
-    }
-
-    #[test]
-    fn cache_keys_change_with_the_program_and_need_a_version() {
-        let x = expected();
-        let mut y = expected();
-        y.program.script = Some(FileId {
-            path: "/w.py".into(),
-            blake3: "cc".into(),
-        });
-        assert!(x.key().is_some());
-        assert_ne!(x.key(), y.key());
-        y.program.version = None;
-        assert_eq!(y.key(), None);
-        assert_eq!(
-            core_source(Some("h"), &["b".into(), "a".into()]),
-            core_source(Some("h"), &["a".into(), "b".into(), "a".into()])
-        );
-        assert_ne!(
-            core_source(Some("h"), &["a".into()]),
-            core_source(Some("g"), &["a".into()])
-        );
-    }
-
-    #[test]
-    fn scripts_and_interpreters_are_identified() {
-        let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("wrap.sh");
-        std::fs::write(&script, "#!/bin/sh\nexec z3 \"$@\"\n").unwrap();
-        let interp = interpreter(&script).unwrap().unwrap();
-        assert!(interp.ends_with("sh"));
-        assert!(interpreter(Path::new("/nonexistent")).is_none());
-        assert_eq!(
-            hash_file(&script).unwrap(),
-            blake3::hash(b"#!/bin/sh\nexec z3 \"$@\"\n")
-                .to_hex()
-                .to_string()
-        );
-    }
-}
+#[path = "provenance_tests.rs"]
+mod tests;

@@ -21,34 +21,45 @@ pub struct RunRecord {
     /// The answer (`sat`, `unsat`, `unknown`, `timeout`, `error`, `no-answer`).
     pub answer: Answer,
     /// The core's names in normal form, in the order printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub core: Option<Vec<String>>,
     /// Output flags (errors before the answer, two answers, garbage…).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     /// `(error "…")` messages the solver printed.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
     /// How the process ended; in the journal `exit N`, `signal N` or
-    /// `failed to start: …`.
-    #[serde(with = "exit_text")]
+    /// `failed to start: …` (left out for `exit 0`).
+    #[serde(
+        with = "exit_text",
+        default = "exit_zero",
+        skip_serializing_if = "is_exit_zero"
+    )]
     pub exit: Exit,
     /// Killed at the time limit (any answer it printed is discarded).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub timed_out: bool,
     /// Ran out of the memory limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub memout: bool,
     /// The answer printed before the kill, when the run timed out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub late_answer: Option<Answer>,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (to the microsecond, [`micros`]).
     pub wall: f64,
     /// CPU seconds of the whole process tree.
     pub cpu: f64,
     /// Peak resident memory in bytes.
     pub max_rss: u64,
     /// Bytes of stdout beyond the cap (not kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub stdout_dropped: u64,
     /// Bytes of stderr beyond the cap (not kept).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stderr_dropped: u64,
     /// Solver version, from its version probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_version: Option<String>,
     /// When and in which slot it ran (absent in journals of earlier versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,14 +79,34 @@ pub struct RunRecord {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
     /// What produced it (absent in journals of earlier versions: such a
-    /// record is of an unknown configuration and is redone).
+    /// record is of an unknown configuration and is redone). Boxed: most
+    /// of a record's size in memory when inline, and a campaign holds a
+    /// million records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provenance: Option<Provenance>,
+    pub provenance: Option<Box<Provenance>>,
     /// For an incremental script (`[naming] incremental`): what the solver
     /// printed on stdout, matched to the script's commands by the check
     /// stage (`answer` and `core` are then not used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn exit_zero() -> Exit {
+    Exit::Exited(0)
+}
+
+fn is_exit_zero(e: &Exit) -> bool {
+    *e == Exit::Exited(0)
+}
+
+/// Seconds to the microsecond: how a run record keeps its times (finer
+/// digits are noise, and each costs a byte on every line).
+pub fn micros(secs: f64) -> f64 {
+    (secs * 1e6).round() / 1e6
 }
 
 /// When a run went and where: Unix seconds at the start and the end of the
@@ -131,6 +162,7 @@ pub struct CoreRecord {
 pub struct CheckRecord {
     pub hash: String,
     pub checker: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Time limit in seconds.
     pub time_limit: f64,
@@ -149,7 +181,7 @@ pub struct CheckRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Output flags of the checker run (two answers, error before the answer…).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     /// Bytes of stdout and of stderr beyond the output cap (not kept: a
     /// checker that prints `unsat` and then a gigabyte is judged on what was

@@ -216,7 +216,7 @@ impl<'a> Asker<'a> {
     ) -> Result<()> {
         self.journal.append(&rec)?;
         if fresh {
-            if let Some(w) = self.cache.put(&rec) {
+            if let Some(w) = self.cache.put(&self.current.inline_check(&rec)) {
                 self.say.warning_once(format!("{w} (answers not cached)"));
             }
         }

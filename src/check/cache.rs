@@ -128,6 +128,7 @@ mod tests {
 
     fn prov(version: Option<&str>, exe: &str, time: f64) -> Provenance {
         Provenance {
+            of: None,
             command: vec!["/bin/z3".into(), "cores/h.smt2".into()],
             file: "cores/h.smt2".into(),
             limits: Limits {

@@ -281,7 +281,9 @@ impl Run<'_> {
             let (first_error, stats, sched) = (&first_error, &stats, &sched);
             scope.spawn(move || {
                 let result = self.journal.write_behind(rx, |group| {
-                    if let Some(w) = self.cache.put_all(group) {
+                    let inline: Vec<CheckRecord> =
+                        group.iter().map(|r| self.current.inline_check(r)).collect();
+                    if let Some(w) = self.cache.put_all(&inline) {
                         stats.lock().unwrap().cache_warning.get_or_insert(w);
                     }
                 });

@@ -63,12 +63,18 @@ pub fn pairs_to_check<'a>(
         }
     }
     let key = |r: &RunRecord| (r.solver.clone(), r.benchmark.clone());
-    let stored = |r: &RunRecord| {
-        hash_of
-            .get(&key(r))
-            .is_some_and(|h| c.cores_dir().join(format!("{h}.smt2")).exists())
+    let missing: Vec<_> = {
+        // Each distinct core-only file looked for once (many pairs share one).
+        let (cores, mut on_disk) = (c.cores_dir(), HashMap::new());
+        let mut stored = |r: &RunRecord| {
+            hash_of.get(&key(r)).is_some_and(|h| {
+                *on_disk
+                    .entry(h.as_str())
+                    .or_insert_with(|| cores.join(format!("{h}.smt2")).exists())
+            })
+        };
+        wanted.iter().filter(|(_, _, r, _)| !stored(r)).collect()
     };
-    let missing: Vec<_> = wanted.iter().filter(|(_, _, r, _)| !stored(r)).collect();
     // Rebuilds are mostly fsync waits: more threads than cores.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(c.jobs.max(8))

@@ -72,11 +72,16 @@ pub fn run(args: RunArgs) -> Result<u8> {
     // A benchmark that could not be named (malformed, unreadable) fails
     // the run, as README's exit codes say.
     let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
-    let (Some(pairs), Some(_)) = (&s.pairs, &s.report) else {
+    let (Some(pairs), true) = (&s.pairs, s.report.is_some() || s.reports_current) else {
         return Ok(if unnamed { exit::FAILURES } else { exit::OK });
     };
     print_summary(pairs);
-    eprintln!("reports: {}", c.reports_dir().display());
+    let kept = if s.reports_current {
+        " (current: nothing they are made from changed, not written again)"
+    } else {
+        ""
+    };
+    eprintln!("reports: {}{kept}", c.reports_dir().display());
     eprintln!("HTML report: {}", pipeline::html_report(c).display());
     let incremental = s.incremental.as_deref().unwrap_or_default();
     for p in incremental.iter().filter(|p| p.verdict.is_failure()) {

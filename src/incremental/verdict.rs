@@ -198,7 +198,10 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
             flags: Vec::new(),
             wall: r.wall,
             cpu: r.cpu,
-            provenance: r.provenance.clone(),
+            provenance: r
+                .provenance
+                .as_deref()
+                .and_then(|p| l.current.inline(p, Some(&r.benchmark))),
         };
         let transcript = r.transcript.as_deref().unwrap_or("");
         let source = super::record::source(l.current.bench_hash(&e.id), transcript);

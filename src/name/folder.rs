@@ -187,7 +187,9 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         let mut entry = name_one(file, out, opts)?;
         stamp.set(&mut entry);
         entry.settings = settings.clone();
-        entry.named_hash = named_hash(out, &entry);
+        if entry.named_hash.is_none() {
+            entry.named_hash = named_hash(out, &entry);
+        }
         journal()?.append(&entry)?;
         bar.inc(1);
         Ok((entry, false))
@@ -456,6 +458,10 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
                 Outcome::Ineligible
             };
             entry.reasons = r.reasons;
+            // Hashed as it was written: the named file is not read again.
+            if entry.output.is_some() {
+                entry.named_hash = r.output_hash;
+            }
         }
     }
     Ok(entry)

@@ -83,6 +83,41 @@ pub struct NameReport {
     /// Why the benchmark may not enter the track under the options' policy
     /// (empty: eligible, the output is the named benchmark).
     pub reasons: Vec<Ineligibility>,
+    /// BLAKE3 (hex) of the bytes written to the output, computed as they
+    /// were written ([`name_file`]; `None` from [`name_script`]).
+    pub output_hash: Option<String>,
+}
+
+/// A writer that passes bytes on and hashes (BLAKE3) exactly those written,
+/// so that a named file's hash needs no second read of it.
+struct Hashing<W> {
+    inner: W,
+    hasher: blake3::Hasher,
+}
+
+impl<W: Write> Hashing<W> {
+    fn new(inner: W) -> Hashing<W> {
+        Hashing {
+            inner,
+            hasher: blake3::Hasher::new(),
+        }
+    }
+
+    fn hex(&self) -> String {
+        self.hasher.finalize().to_hex().to_string()
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 impl NameReport {
@@ -177,21 +212,26 @@ pub fn name_file(
     let size = input.metadata().ok().map(|m| m.len());
     let assuming = asks_assumptions(&mut *input, opts)?;
     input.seek(SeekFrom::Start(0))?;
-    if let Some(report) = rewrite(
+    let mut hashed = Hashing::new(&mut *output);
+    if let Some(mut report) = rewrite(
         &mut *input,
-        &mut *output,
+        &mut hashed,
         tentative,
         opts,
         true,
         size,
         assuming,
     )? {
+        report.output_hash = Some(hashed.hex());
         return Ok(report);
     }
     input.seek(SeekFrom::Start(0))?;
     output.set_len(0)?;
     output.seek(SeekFrom::Start(0))?;
-    name_script(input, output, opts)
+    let mut hashed = Hashing::new(output);
+    let mut report = name_script(input, &mut hashed, opts)?;
+    report.output_hash = Some(hashed.hex());
+    Ok(report)
 }
 
 /// Whether the named script will ask for unsat assumptions: incremental
@@ -327,6 +367,7 @@ fn rewrite<R: Read + Send, W: Write>(
         kept,
         info,
         reasons,
+        output_hash: None,
     }))
 }
 

@@ -10,6 +10,7 @@ mod incremental;
 pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
+pub mod stamp;
 mod svg;
 mod table;
 mod validators;

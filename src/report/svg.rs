@@ -285,11 +285,11 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -
     for (_, color, values) in series {
         let mut v = values.clone();
         v.sort_by(f64::total_cmp);
-        let pts: Vec<String> = v
-            .iter()
-            .enumerate()
-            .map(|(k, t)| format!("{:.1},{:.1}", xs.map(k as f64 + 1.0), ys.map(*t)))
-            .collect();
+        let pts = monotone_points(
+            v.iter()
+                .enumerate()
+                .map(|(k, t)| (xs.map(k as f64 + 1.0), ys.map(*t))),
+        );
         let _ = write!(
             out,
             r#"<polyline fill="none" stroke="{}" stroke-width="1.5" points="{}"/>"#,
@@ -301,6 +301,29 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -
     legend(&mut out, &names);
     out.push_str("</svg>");
     out
+}
+
+/// The points of a curve that never goes back along either axis (a cactus
+/// plot: pairs sorted by time), as drawn (`x,y` to a tenth of a pixel),
+/// without the points the drawing does not need: a repeated point, and
+/// the middle of three on one vertical or horizontal line. The line drawn
+/// is the same; its size is bounded by the plot's pixels, not by the number
+/// of pairs (a million pairs draw as a few thousand points).
+fn monotone_points(points: impl Iterator<Item = (f64, f64)>) -> Vec<String> {
+    let mut kept: Vec<(String, String)> = Vec::new();
+    for (x, y) in points {
+        let p = (format!("{x:.1}"), format!("{y:.1}"));
+        if kept.last() == Some(&p) {
+            continue;
+        }
+        if let [.., a, b] = kept.as_slice() {
+            if (a.0 == b.0 && b.0 == p.0) || (a.1 == b.1 && b.1 == p.1) {
+                kept.pop();
+            }
+        }
+        kept.push(p);
+    }
+    kept.into_iter().map(|(x, y)| format!("{x},{y}")).collect()
 }
 
 /// Running jobs over time against the slot count (a dashed line): per time
@@ -377,6 +400,26 @@ pub fn occupancy(title: &str, runs: &[(f64, f64)], slots: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cactus_of_many_pairs_draws_the_same_line_with_few_points() {
+        let pts: Vec<(f64, f64)> = (0..1_000_000)
+            .map(|k| (k as f64 / 2000.0, (k / 100_000) as f64))
+            .collect();
+        let kept = monotone_points(pts.iter().copied());
+        assert!(kept.len() < 10_000, "{}", kept.len());
+        assert_eq!(kept.first().unwrap(), "0.0,0.0");
+        assert_eq!(kept.last().unwrap(), "500.0,9.0");
+        // Nothing to drop: every point stays.
+        let zigzag = [(0.0, 0.0), (1.0, 1.0), (2.0, 3.0)];
+        assert_eq!(monotone_points(zigzag.into_iter()).len(), 3);
+        // A horizontal run keeps its ends only.
+        let flat = [(0.0, 1.0), (1.0, 1.0), (2.0, 1.0), (3.0, 2.0)];
+        assert_eq!(
+            monotone_points(flat.into_iter()),
+            vec!["0.0,1.0", "2.0,1.0", "3.0,2.0"]
+        );
+    }
 
     #[test]
     fn scales_and_ticks() {

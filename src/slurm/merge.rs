@@ -33,8 +33,10 @@ pub struct JournalKind {
     pub key_fields: [&'static str; 2],
 }
 
-/// The journals a sharded run writes, in merge order.
-pub const JOURNALS: [JournalKind; 3] = [
+/// The journals a sharded run writes, in merge order, and the provenance
+/// table ([`crate::campaign::configs`], keyed by its id) that their records
+/// refer to, so that the campaign's holds every configuration they name.
+pub const JOURNALS: [JournalKind; 4] = [
     JournalKind {
         file: "runs.jsonl",
         key_fields: ["solver", "benchmark"],
@@ -46,6 +48,10 @@ pub const JOURNALS: [JournalKind; 3] = [
     JournalKind {
         file: "checks.jsonl",
         key_fields: ["hash", "checker"],
+    },
+    JournalKind {
+        file: crate::campaign::configs::TABLE,
+        key_fields: ["of", "of"],
     },
 ];
 
