@@ -251,6 +251,7 @@ pub fn synth_runs(dir: &Path) -> usize {
                 cpu: 0.001,
                 max_rss: 1_400_000,
                 stdout_dropped: 0,
+                stderr_dropped: 0,
                 solver_version: version.clone(),
                 timing: Some(Timing {
                     start: t,

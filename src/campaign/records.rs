@@ -227,10 +227,6 @@ impl CheckRecord {
     }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
 /// What the detail views say of bytes dropped beyond the output cap
 /// (`None` when nothing was).
 pub fn dropped_note(stdout: u64, stderr: u64) -> Option<String> {
