@@ -200,12 +200,29 @@ fn score(
 ) -> Result<ScoreReport> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
-    // of another configuration) is said first.
-    let mut warnings = crate::campaign::current::warnings(l)?;
+    // of another configuration) is said first, once each.
+    let unscored = crate::campaign::current::warnings(l, pairs)?;
+    let mut warnings = unscored.warnings;
+    warnings.extend(limit_warning(rules));
     for w in &warnings {
         l.say.warning(w.as_str());
     }
-    warnings.extend(limit_warning(rules));
+    // Scoring alone never publishes less than the reports had: with
+    // records a run would redo, it refuses and writes nothing.
+    let alone = !(l.ctx.stages.solve || l.ctx.stages.check);
+    if alone && unscored.to_redo > 0 && !l.ctx.score_partial {
+        anyhow::bail!(
+            "{}: {} record(s) are of another configuration (above); the reports are left as they \
+             were: `coreval run {0}` redoes them, `coreval score {0} --partial` scores without them",
+            c.dir.display(),
+            unscored.to_redo
+        );
+    }
+    // Under the campaign lock: temporary files a killed writer left.
+    crate::journal::remove_stale_temps(&c.reports_dir());
+    for p in outputs.paths() {
+        crate::journal::remove_stale_temps_of(p);
+    }
     let options = ScoreOptions {
         participants: l.ctx.participants.clone(),
         rejudge: false,
@@ -256,7 +273,11 @@ fn score(
         serde_json::to_writer(&mut lines, p)?;
         lines.push(b'\n');
     }
-    crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
+    // `pairs.jsonl` goes with the campaign's own reports; outputs named on
+    // the command line are the only files written otherwise.
+    if *outputs == default_outputs(c) {
+        crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
+    }
     let evidence = crate::evidence::collect(l, pairs)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;
     Ok(report)

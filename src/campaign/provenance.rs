@@ -11,8 +11,8 @@
 //! program once). A record counts only when its provenance matches
 //! ([`Current::run_stale`], [`Current::check_stale`]); the reason of a
 //! mismatch is what the stages print ("command changed"). Paths of programs
-//! are recorded but not compared: the same bytes elsewhere are the same
-//! program. The cross-campaign cache is keyed by [`key_of`], so a new build
+//! (and of a script an interpreter is given) are recorded but not compared
+//! ([`compared`]): the same bytes elsewhere are the same program. The cross-campaign cache is keyed by [`key_of`], so a new build
 //! of a checker never reuses an old build's answers.
 
 use super::index::Bench;
@@ -181,7 +181,7 @@ impl Expected {
         let hash = |f: &Option<FileId>| f.as_ref().map(|f| f.blake3.clone());
         if p.limits != self.limits {
             Some("limits changed")
-        } else if p.template() != self.template {
+        } else if compared(&p.template(), &p.program) != compared(&self.template, &self.program) {
             Some("command changed")
         } else if !self.unverified
             && (hash(&p.program.executable) != hash(&self.program.executable)
@@ -203,9 +203,38 @@ impl Expected {
     }
 }
 
+/// A command as compared ([`Expected::differs`], the cache key): the
+/// program, and a script file it is given, by file name only, since their
+/// identity is compared by hash (where they lie is not: a folder of links
+/// to the same programs is the same configuration); the other arguments
+/// as they are.
+fn compared(template: &[String], program: &Program) -> Vec<String> {
+    let name = |a: &str| {
+        Path::new(a)
+            .file_name()
+            .map_or_else(|| a.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let script = program.script.as_ref().map(|f| name(&f.path));
+    template
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let is_script = a.contains('/')
+                && !a.contains("{file}")
+                && script.as_deref() == Some(name(a).as_str());
+            if i == 0 || is_script {
+                name(a)
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
+}
+
 fn key_parts(template: &[String], limits: &Limits, program: &Program) -> Option<String> {
     program.version.as_ref()?;
     program.executable.as_ref()?;
+    let template = compared(template, program);
     let text = serde_json::to_string(&(template, limits, program_hashes(program))).ok()?;
     Some(blake3::hash(text.as_bytes()).to_hex().to_string())
 }
@@ -446,9 +475,42 @@ mod tests {
             None,
             "paths are not compared"
         );
+        let mut q = p.clone();
+        q.command[0] = "/links/z3".into();
+        assert_eq!(
+            x.differs(Some(&q), Some("b1")),
+            None,
+            "the program's path in the command is not compared"
+        );
         let mut q = p;
         q.program.version = Some("4.14".into());
         assert_eq!(x.differs(Some(&q), Some("b1")), Some("version changed"));
+    }
+
+    #[test]
+    fn a_script_given_to_an_interpreter_is_compared_by_hash_not_path() {
+        let mut x = expected();
+        x.template = vec![
+            "/k/venv/bin/python".into(),
+            "/k/wrappers/w.py".into(),
+            "--seed=0".into(),
+            "{file}".into(),
+        ];
+        x.program.script = Some(FileId {
+            path: "/k/wrappers/w.py".into(),
+            blake3: "cc".into(),
+        });
+        let p = x.provenance("cores/h.smt2", None);
+        let mut q = p.clone();
+        q.command[0] = "/links/venv/bin/python".into();
+        q.command[1] = "/links/wrappers/w.py".into();
+        assert_eq!(x.differs(Some(&q), None), None);
+        assert_eq!(x.key(), key_parts(&q.template(), &q.limits, &q.program));
+        q.command[2] = "--seed=1".into();
+        assert_eq!(x.differs(Some(&q), None), Some("command changed"));
+        let mut q = p;
+        q.program.script.as_mut().unwrap().blake3 = "dd".into();
+        assert_eq!(x.differs(Some(&q), None), Some("program changed"));
     }
 
     #[test]

@@ -167,6 +167,7 @@ mod tests {
             timing: None,
             provenance: Some(prov(version, "aa", 20.0)),
             certification: None,
+            model: None,
         }
     }
 

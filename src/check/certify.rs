@@ -25,6 +25,9 @@ use std::sync::atomic::AtomicBool;
 /// (`file` is what `k` read: the core or its dialect variant), and the
 /// CPU seconds its runs took. `others` are checkers of other teams that
 /// may settle a model the evaluator cannot, in order of preference.
+/// Also the model the checker printed, kept as
+/// `cores/models/<file stem>.<checker>.model` (relative to the campaign
+/// folder; `None` when it printed none or it could not be written).
 pub fn certify(
     c: &Campaign,
     k: &SolverDef,
@@ -32,6 +35,21 @@ pub fn certify(
     file: &Path,
     others: &[&SolverDef],
     cancel: &AtomicBool,
+) -> (Certification, f64, Option<String>) {
+    let mut kept = None;
+    let (cert, cpu) = judge_model(c, k, core, file, others, cancel, &mut kept);
+    (cert, cpu, kept)
+}
+
+/// [`certify`]'s work; the model's file goes to `kept`.
+fn judge_model(
+    c: &Campaign,
+    k: &SolverDef,
+    core: &Path,
+    file: &Path,
+    others: &[&SolverDef],
+    cancel: &AtomicBool,
+    kept: &mut Option<String>,
 ) -> (Certification, f64) {
     let uncertified = |why: String| Certification::Uncertified { why };
     let script = match std::fs::read(core) {
@@ -62,6 +80,10 @@ pub fn certify(
         Ok(t) => t,
         Err(why) => return (uncertified(why), cpu),
     };
+    // The evidence: what the checker printed as its model, kept.
+    *kept = write_beside(c, file, &k.name, "model", text.as_bytes())
+        .ok()
+        .map(|p| crate::campaign::records::relative_to(&p.display().to_string(), &c.dir));
     let env = match model::read_model(&text) {
         Ok(env) => env,
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
@@ -92,7 +114,7 @@ pub fn certify(
             )
         }
         ModelCheck::Unsupported(what) => format!("not evaluated ({what})"),
-        ModelCheck::Unreadable(e) => return (uncertified(format!("no model: {e}")), cpu),
+        ModelCheck::Unreadable(e) => return (uncertified(format!("not evaluated: {e}")), cpu),
     };
     let Ok(entries) = model::entries(&text) else {
         return (uncertified(why), cpu);
@@ -166,12 +188,18 @@ fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<Path
             out.extend_from_slice(b"(get-model)\n");
         }
     }
-    write_beside(c, file, &k.name, &out)
+    write_beside(c, file, &k.name, "smt2", &out)
 }
 
-/// Write `bytes` as `cores/models/<file stem>.<tag>.smt2` (atomically: two
-/// checkers may write the same file).
-fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+/// Write `bytes` as `cores/models/<file stem>.<tag>.<ext>` (atomically:
+/// two checkers may write the same file).
+fn write_beside(
+    c: &Campaign,
+    file: &Path,
+    tag: &str,
+    ext: &str,
+    bytes: &[u8],
+) -> anyhow::Result<PathBuf> {
     let dir = c.cores_dir().join("models");
     std::fs::create_dir_all(&dir)?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
@@ -185,10 +213,8 @@ fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::R
             }
         })
         .collect();
-    let path = dir.join(format!("{stem}.{tag}.smt2"));
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.persist(&path)?;
+    let path = dir.join(format!("{stem}.{tag}.{ext}"));
+    crate::journal::write_atomic(&path, bytes)?;
     Ok(path)
 }
 
@@ -206,7 +232,7 @@ fn by_checker(
     let Some(text) = with_model(script, entries) else {
         return (Err("nothing (the script cannot be read)".into()), 0.0);
     };
-    let path = match write_beside(c, core, &format!("defs-{}", j.name), text.as_bytes()) {
+    let path = match write_beside(c, core, &format!("defs-{}", j.name), "smt2", text.as_bytes()) {
         Ok(p) => p,
         Err(e) => {
             return (

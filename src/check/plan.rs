@@ -126,6 +126,9 @@ pub struct Jobs {
     pub files: HashMap<(usize, usize), PathBuf>,
     pub cache_hits: usize,
     pub not_applicable: usize,
+    /// (core, checker) of the answers journaled here (cache hits,
+    /// `not-applicable`).
+    pub journaled: Vec<(String, String)>,
 }
 
 impl<'a> Plan<'a> {
@@ -214,8 +217,10 @@ impl<'a> Plan<'a> {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
-                    // The cached run's command named the other campaign's file.
+                    // The cached run's command named the other campaign's file;
+                    // its model's file is named only when this campaign has it.
                     rec.provenance = current.check_provenance(self.c, &k.name, &core);
+                    rec.model = rec.model.filter(|m| self.c.dir.join(m).is_file());
                     let counted = rec.counted(self.c.config.check.policy);
                     answers.insert((h.clone(), k.name.clone()), counted);
                     records.push(rec);
@@ -264,6 +269,10 @@ impl<'a> Plan<'a> {
             out.queue.push(want);
         }
         checks.append_all(&records)?;
+        out.journaled = records
+            .into_iter()
+            .map(|r| (r.hash, r.checker))
+            .collect();
         Ok(out)
     }
 }
@@ -305,6 +314,7 @@ pub(crate) fn not_applicable(
         provenance: None,
         flags: Vec::new(),
         certification: None,
+        model: None,
     }
 }
 

@@ -26,7 +26,7 @@ pub trait Exporter {
 }
 
 /// Where to write each format; `None` skips it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outputs {
     /// JSON (the schema in `score::result`).
     pub json: Option<PathBuf>,
@@ -42,6 +42,14 @@ impl Outputs {
     /// True when no format was requested.
     pub fn is_empty(&self) -> bool {
         self.json.is_none() && self.csv.is_none() && self.markdown.is_none() && self.html.is_none()
+    }
+
+    /// The files requested.
+    pub fn paths(&self) -> impl Iterator<Item = &std::path::Path> {
+        [&self.json, &self.csv, &self.markdown, &self.html]
+            .into_iter()
+            .flatten()
+            .map(|p| p.as_path())
     }
 }
 
