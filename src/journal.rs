@@ -481,7 +481,10 @@ mod tests {
         let p = dir.path().join("sub/out.txt");
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
-        let left = p.with_file_name(format!(".{}.x1{TEMP_SUFFIX}", p.file_name().unwrap().to_string_lossy()));
+        let left = p.with_file_name(format!(
+            ".{}.x1{TEMP_SUFFIX}",
+            p.file_name().unwrap().to_string_lossy()
+        ));
         std::fs::write(&left, b"torn").unwrap();
         remove_stale_temps_of(&p);
         assert!(!left.exists(), "a killed writer's temp file is removed");

@@ -63,7 +63,7 @@ pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<Campaig
             ) =>
         {
             match File::open(&path) {
-            Ok(f) => f,
+                Ok(f) => f,
                 Err(_) => {
                     return Ok(CampaignLock { _file: None, path });
                 }

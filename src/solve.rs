@@ -19,9 +19,9 @@
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};
+use crate::campaign::index::Bench;
 use crate::campaign::records::{flag_name, RunRecord, Timing, RUNS};
 use crate::campaign::solvers::{entered, reap_orphans, spec_for, SolverUnderTest};
-use crate::campaign::index::Bench;
 use crate::campaign::Loaded;
 use crate::journal::Journal;
 use crate::run_cache::{self, RunCache};
@@ -204,8 +204,9 @@ pub fn solve(
         });
         for slot in 0..c.jobs.max(1) {
             let tx = tx.clone();
-            let (todo, next, failed, bar, named, versions, cache, sent) =
-                (&todo, &next, &failed, &bar, &named, &versions, &cache, &sent);
+            let (todo, next, failed, bar, named, versions, cache, sent) = (
+                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent,
+            );
             scope.spawn(move || loop {
                 if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
                     return;

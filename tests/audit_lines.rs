@@ -30,6 +30,7 @@ struct Config {
     time: f64,
     checker_time: f64,
     checkers_dir: &'static str,
+    early_stop: bool,
 }
 
 const BASE: Config = Config {
@@ -37,6 +38,7 @@ const BASE: Config = Config {
     time: 20.0,
     checker_time: 20.0,
     checkers_dir: "defs",
+    early_stop: true,
 };
 
 fn write_config(camp: &Path, c: &Config) {
@@ -54,6 +56,7 @@ time = {time}
 checker_time = {checker_time}
 [check]
 checkers = ["zw", "yices", "cvc5"]
+early_stop = {early_stop}
 [[solver]]
 name = "z3"
 definition = "z3"
@@ -63,6 +66,7 @@ args = {args}
             time = c.time,
             checker_time = c.checker_time,
             args = c.args,
+            early_stop = c.early_stop,
         ),
     )
     .unwrap();
@@ -220,8 +224,27 @@ fn checker_time_edited() {
 
 #[test]
 fn checker_build_changed() {
+    // Early stop on: yices and cvc5 settle the cores, the new build of zw
+    // is not needed, never runs and says nothing.
     let dir = tempfile::tempdir().unwrap();
     let camp = campaign(dir.path());
+    write_wrapper(&camp.join("defs"), 2);
+    let (runs, answers) = run_and_audit(&camp);
+    assert!(runs.is_empty(), "{runs:?}");
+    assert!(answers.keys().all(|k| k == "zw"), "{answers:?}");
+}
+
+#[test]
+fn checker_build_changed_without_early_stop() {
+    // Every checker asks every core: the new build of zw answers each again.
+    let dir = tempfile::tempdir().unwrap();
+    let camp = campaign(dir.path());
+    let all = Config {
+        early_stop: false,
+        ..BASE
+    };
+    write_config(&camp, &all);
+    run(&camp);
     write_wrapper(&camp.join("defs"), 2);
     let (runs, answers) = run_and_audit(&camp);
     assert!(runs.is_empty(), "{runs:?}");
@@ -252,7 +275,10 @@ fn checkers_dir_of_links_redoes_nothing() {
     );
     let (runs0, checks0) = (lines(&camp, "runs.jsonl"), lines(&camp, "checks.jsonl"));
     let (runs, answers) = run_and_audit(&camp);
-    assert!(runs.is_empty() && answers.is_empty(), "{runs:?} {answers:?}");
+    assert!(
+        runs.is_empty() && answers.is_empty(),
+        "{runs:?} {answers:?}"
+    );
     assert_eq!(lines(&camp, "runs.jsonl").len(), runs0.len());
     assert_eq!(lines(&camp, "checks.jsonl").len(), checks0.len());
 }
@@ -295,7 +321,10 @@ fn score_after_a_config_edit_leaves_the_reports_as_they_were() {
 
     let out = common::coreval(&["score"], &camp, &camp);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "a score without the redone runs: {err}");
+    assert!(
+        !out.status.success(),
+        "a score without the redone runs: {err}"
+    );
     assert!(err.contains("left as they were"), "{err}");
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
     assert!(!warnings.is_empty(), "{err}");
@@ -321,7 +350,9 @@ fn score_after_a_config_edit_leaves_the_reports_as_they_were() {
     assert!(elsewhere.is_file());
     assert!(!torn.exists(), "the leftover temporary file is removed");
     assert_eq!(snapshot(&reports), before, "only --json was written");
-    let written = std::fs::read_dir(elsewhere.parent().unwrap()).unwrap().count();
+    let written = std::fs::read_dir(elsewhere.parent().unwrap())
+        .unwrap()
+        .count();
     assert_eq!(written, 1, "no temporary file left beside the output");
 
     // Once redone, `score` publishes again.

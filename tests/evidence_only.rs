@@ -89,13 +89,19 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
                 cert["why"].as_str().unwrap().contains("no model"),
                 "{policy}: {p}"
             );
-            assert_eq!(p["disputed"], true, "{policy}: an unsat stands beside it: {p}");
+            assert_eq!(
+                p["disputed"], true,
+                "{policy}: an unsat stands beside it: {p}"
+            );
             if *policy == "smtcomp-2016" {
                 // A past edition counts as it did, the certification beside it.
                 assert_eq!(v, "refuted", "{p}");
                 assert_eq!(p["refutation"], "uncertified", "{p}");
             } else {
-                assert_ne!(v, "refuted", "{policy}: a valid core scored as an error: {p}");
+                assert_ne!(
+                    v, "refuted",
+                    "{policy}: a valid core scored as an error: {p}"
+                );
                 assert_eq!(p["checkers"]["liar"], "other", "{policy}: {p}");
             }
             // The solver's own team is left out, never counted.
@@ -118,9 +124,15 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
     let camp = &camps[0];
     let page = std::fs::read_to_string(camp.join("reports/report.html")).unwrap();
     for i in 0..results[0].len() {
-        assert!(page.contains(&format!("id=\"pair-{i}\"")), "no detail view {i}");
+        assert!(
+            page.contains(&format!("id=\"pair-{i}\"")),
+            "no detail view {i}"
+        );
     }
-    assert!(page.contains("left out: the solver&#39;s own team") || page.contains("left out: the solver's own team"));
+    assert!(
+        page.contains("left out: the solver&#39;s own team")
+            || page.contains("left out: the solver's own team")
+    );
 
     // `coreval show` in a terminal.
     let out = common::command()
@@ -130,12 +142,28 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.starts_with(&format!("cvc5 on {}: validated, disputed", BENCHMARKS[0])), "{text}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with(&format!("cvc5 on {}: validated, disputed", BENCHMARKS[0])),
+        "{text}"
+    );
     assert!(text.contains("liar 1: sat → counted as other"), "{text}");
-    assert!(text.contains("uncertified: the checker printed no model"), "{text}");
-    assert!(text.contains("cvc5") && text.contains("left out: the solver's own team"), "{text}");
-    assert!(text.contains("z3 ") && text.contains(": unsat → unsat"), "{text}");
+    assert!(
+        text.contains("uncertified: the checker printed no model"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cvc5") && text.contains("left out: the solver's own team"),
+        "{text}"
+    );
+    assert!(
+        text.contains("z3 ") && text.contains(": unsat → unsat"),
+        "{text}"
+    );
     // The core, each name with its line in the named benchmark.
     let named = camp.join("named");
     let core_lines: Vec<&str> = text
@@ -152,7 +180,10 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
         let line: usize = line.parse().unwrap();
         let from_line: String = src.lines().skip(line - 1).collect::<Vec<_>>().join("\n");
         let assertion = from_line.split("(assert").nth(1).unwrap();
-        assert!(assertion.contains(&format!(":named {name}")), "{name} at {file}:{line}");
+        assert!(
+            assertion.contains(&format!(":named {name}")),
+            "{name} at {file}:{line}"
+        );
         assert!(camp.join(file).starts_with(&named));
     }
     // Each command repeats its run from the campaign folder.
@@ -170,7 +201,12 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
         .output()
         .unwrap();
     let printed = String::from_utf8_lossy(&solver.stdout);
-    assert_eq!(printed.lines().next(), Some("unsat"), "{}: {printed}", commands[0]);
+    assert_eq!(
+        printed.lines().next(),
+        Some("unsat"),
+        "{}: {printed}",
+        commands[0]
+    );
 }
 
 /// The model of a certified refutation is kept, named in the check record
@@ -221,7 +257,10 @@ command = [{liar:?}, "{{file}}"]
         .expect("a certified refutation");
     let bench = p["benchmark"].as_str().unwrap();
     let page = std::fs::read_to_string(camp.join("reports/report.html")).unwrap();
-    assert!(page.contains("cores/models/") && page.contains(".model"), "the model is linked");
+    assert!(
+        page.contains("cores/models/") && page.contains(".model"),
+        "the model is linked"
+    );
     let out = common::command()
         .arg("show")
         .arg(&camp)

@@ -232,7 +232,13 @@ fn by_checker(
     let Some(text) = with_model(script, entries) else {
         return (Err("nothing (the script cannot be read)".into()), 0.0);
     };
-    let path = match write_beside(c, core, &format!("defs-{}", j.name), "smt2", text.as_bytes()) {
+    let path = match write_beside(
+        c,
+        core,
+        &format!("defs-{}", j.name),
+        "smt2",
+        text.as_bytes(),
+    ) {
         Ok(p) => p,
         Err(e) => {
             return (

@@ -269,10 +269,7 @@ impl<'a> Plan<'a> {
             out.queue.push(want);
         }
         checks.append_all(&records)?;
-        out.journaled = records
-            .into_iter()
-            .map(|r| (r.hash, r.checker))
-            .collect();
+        out.journaled = records.into_iter().map(|r| (r.hash, r.checker)).collect();
         Ok(out)
     }
 }

@@ -210,7 +210,10 @@ pub fn assertion_lines(path: &Path) -> std::collections::HashMap<String, u64> {
         .filter(|c| crate::smtlib::lexer::command_head(&c.text) == Some(b"assert"))
         .filter_map(|c| {
             let n = crate::rebuild::assert_name(&c.text)?;
-            Some((crate::smtlib::symbol::normalize(&n.name).to_string(), c.line))
+            Some((
+                crate::smtlib::symbol::normalize(&n.name).to_string(),
+                c.line,
+            ))
         })
         .collect()
 }

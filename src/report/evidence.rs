@@ -127,7 +127,12 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
     let others = evidence.len() - looks;
     if others > 0 && looks < MAX_DETAILS {
         let _ = write!(out, "<details><summary>Detail views of the other pairs ({others})</summary><p class=\"meta\">");
-        for (i, e) in evidence.iter().enumerate().skip(looks).take(MAX_DETAILS - looks) {
+        for (i, e) in evidence
+            .iter()
+            .enumerate()
+            .skip(looks)
+            .take(MAX_DETAILS - looks)
+        {
             let _ = write!(
                 out,
                 "<a href=\"#pair-{i}\">{} on {}</a> ({}) · ",
