@@ -665,11 +665,13 @@ fn unsound_checker_is_disputed_under_every_policy() {
                 "{p}: {outcome}"
             );
         }
-        // The left-out team is shown left out, never counted.
+        // The left-out team is never counted; where it answered on the
+        // core (for another solver's pair), it is shown left out.
         for v in pairs.iter().filter(|v| v["solver"] == "cvc5") {
             assert!(v["checkers"].get("cvc5").is_none(), "{v}");
-            assert_eq!(
-                v["not_counted"]["cvc5"], "left out: the solver's own team",
+            let shown = &v["not_counted"]["cvc5"];
+            assert!(
+                shown.is_null() || shown == "left out: the solver's own team",
                 "{v}"
             );
         }
