@@ -104,7 +104,10 @@ impl<'l> Evidence<'l> {
                 label(a),
                 k.note.clone().or_else(|| p.not_counted.get(name).cloned()),
             ),
-            None => ("left out".to_string(), p.not_counted.get(name).cloned()),
+            None => (
+                crate::campaign::pair::LEFT_OUT.to_string(),
+                p.not_counted.get(name).cloned(),
+            ),
         };
         let model = k
             .model

@@ -35,31 +35,23 @@ fn campaign(dir: &Path, policy: &str) -> PathBuf {
         ),
     )
     .unwrap();
+    let solvers = "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
+                   [[solver]]\nname = \"cvc5\"\ndefinition = \"cvc5\"\n";
+    write_config(&camp, r#"["z3", "cvc5", "liar"]"#, policy, solvers);
+    camp
+}
+
+/// `campaign.toml`: the benchmarks and definitions below `camp`, 20 s limits.
+fn write_config(camp: &Path, checkers: &str, policy: &str, solvers: &str) {
     std::fs::write(
         camp.join("campaign.toml"),
         format!(
-            r#"benchmarks = "benchmarks"
-checkers_dir = "defs"
-jobs = 2
-[naming]
-allow_no_status = true
-[limits]
-time = 20.0
-checker_time = 20.0
-[check]
-checkers = ["z3", "cvc5", "liar"]
-policy = "{policy}"
-[[solver]]
-name = "z3"
-definition = "z3"
-[[solver]]
-name = "cvc5"
-definition = "cvc5"
-"#
+            "benchmarks = \"benchmarks\"\ncheckers_dir = \"defs\"\njobs = 2\n\
+             [naming]\nallow_no_status = true\n[limits]\ntime = 20.0\nchecker_time = 20.0\n\
+             [check]\ncheckers = {checkers}\npolicy = \"{policy}\"\n{solvers}"
         ),
     )
     .unwrap();
-    camp
 }
 
 fn run(camp: &Path) -> Vec<Value> {
@@ -218,26 +210,8 @@ fn the_model_of_a_certified_refutation_is_kept_and_shown() {
     common::copy_examples(&camp.join("benchmarks"), BENCHMARKS);
     common::real_checkers(&camp.join("defs"));
     let liar = common::fake_solver("z3-drop-first.sh");
-    std::fs::write(
-        camp.join("campaign.toml"),
-        format!(
-            r#"benchmarks = "benchmarks"
-checkers_dir = "defs"
-jobs = 2
-[naming]
-allow_no_status = true
-[limits]
-time = 20.0
-checker_time = 20.0
-[check]
-checkers = ["yices", "cvc5"]
-[[solver]]
-name = "liar"
-command = [{liar:?}, "{{file}}"]
-"#
-        ),
-    )
-    .unwrap();
+    let solver = format!("[[solver]]\nname = \"liar\"\ncommand = [{liar:?}, \"{{file}}\"]\n");
+    write_config(&camp, r#"["yices", "cvc5"]"#, "smtcomp-2025", &solver);
     run(&camp);
     let checks = common::jsonl(&camp.join("checks.jsonl"));
     let certified: Vec<&Value> = checks

@@ -387,6 +387,9 @@ pub struct PairEvidence {
     pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
+/// [`CheckerEvidence::counted`] of a checker that is none of the pair's.
+pub const LEFT_OUT: &str = "left out";
+
 /// One checker's run on a pair's core.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CheckerEvidence {

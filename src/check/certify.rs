@@ -25,24 +25,11 @@ use std::sync::atomic::AtomicBool;
 /// (`file` is what `k` read: the core or its dialect variant), and the
 /// CPU seconds its runs took. `others` are checkers of other teams that
 /// may settle a model the evaluator cannot, in order of preference.
-/// Also the model the checker printed, kept as
-/// `cores/models/<file stem>.<checker>.model` (relative to the campaign
-/// folder; `None` when it printed none or it could not be written).
+/// The model the checker printed is kept as
+/// `cores/models/<file stem>.<checker>.model`, its path (relative to the
+/// campaign folder) put in `kept` (left `None` when it printed none or it
+/// could not be written).
 pub fn certify(
-    c: &Campaign,
-    k: &SolverDef,
-    core: &Path,
-    file: &Path,
-    others: &[&SolverDef],
-    cancel: &AtomicBool,
-) -> (Certification, f64, Option<String>) {
-    let mut kept = None;
-    let (cert, cpu) = judge_model(c, k, core, file, others, cancel, &mut kept);
-    (cert, cpu, kept)
-}
-
-/// [`certify`]'s work; the model's file goes to `kept`.
-fn judge_model(
     c: &Campaign,
     k: &SolverDef,
     core: &Path,

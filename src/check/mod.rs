@@ -332,9 +332,15 @@ impl Run<'_> {
                             if rec.answer == CheckAnswer::Sat {
                                 let core = c.cores_dir().join(format!("{h}.smt2"));
                                 let others = self.fallbacks(job.core, k);
-                                let (cert, cpu, model) =
-                                    certify::certify(c, k, &core, &path, &others, &job.cancel);
-                                rec.model = model;
+                                let (cert, cpu) = certify::certify(
+                                    c,
+                                    k,
+                                    &core,
+                                    &path,
+                                    &others,
+                                    &job.cancel,
+                                    &mut rec.model,
+                                );
                                 let mut st = stats.lock().unwrap();
                                 (st.cpu, st.certify_cpu, st.certify_runs) =
                                     (st.cpu + cpu, st.certify_cpu + cpu, st.certify_runs + 1);

@@ -53,12 +53,19 @@ pub fn run(args: ShowArgs) -> Result<u8> {
             names.join(", ")
         );
     }
-    if l.bench(&args.benchmark).is_none() {
-        bail!(
+    match l.bench(&args.benchmark) {
+        None => bail!(
             "{}: no named benchmark '{}' (ids are paths below the benchmark root, as in reports/pairs.csv)",
             args.campaign.display(),
             args.benchmark
-        );
+        ),
+        Some(e) if e.incremental => bail!(
+            "{}: '{}' is an incremental script, judged query by query: its verdicts are in \
+             reports/pairs.jsonl (\"incremental\": true)",
+            args.campaign.display(),
+            args.benchmark
+        ),
+        Some(_) => {}
     }
     let pairs = crate::judge::collect(&l)?;
     let Some(p) = pairs
@@ -122,7 +129,7 @@ fn votes(out: &mut String, e: &PairEvidence) {
     }
     let _ = writeln!(out, "votes:");
     for k in &e.checkers {
-        let counted = if k.counted == "left out" || k.counted == k.answer {
+        let counted = if k.counted == crate::campaign::pair::LEFT_OUT || k.counted == k.answer {
             k.counted.clone()
         } else {
             format!("counted as {}", k.counted)

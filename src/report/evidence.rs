@@ -88,8 +88,8 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
             .iter()
             .map(|k| {
                 let votes = matches!(k.answer.as_str(), "sat" | "unsat");
-                if k.counted == "left out" {
-                    let why = k.note.as_deref().unwrap_or("left out");
+                if k.counted == crate::campaign::pair::LEFT_OUT {
+                    let why = k.note.as_deref().unwrap_or(crate::campaign::pair::LEFT_OUT);
                     format!("{} {} ({why})", k.checker, k.answer)
                 } else if votes && k.counted != k.answer {
                     // Why, in short: the note's head ("two answers printed, …").
