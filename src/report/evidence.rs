@@ -8,7 +8,8 @@
 //! page's target, then it opens over the page (plain CSS `:target`, no
 //! script). Everything is escaped. Every detail view comes from one
 //! function, [`detail_view`], of one pair's evidence; at most
-//! [`MAX_DETAILS`] are written, those to look at first.
+//! [`MAX_DETAILS`] are written, those to look at first, at most
+//! [`MAX_PASSING_DETAILS`] of the others.
 
 use super::svg::esc;
 use crate::campaign::pair::PairEvidence;
@@ -18,6 +19,9 @@ use std::fmt::Write;
 
 /// At most this many detail views (the overview still lists every pair).
 pub const MAX_DETAILS: usize = 5000;
+
+/// At most this many detail views of pairs that passed.
+pub const MAX_PASSING_DETAILS: usize = 1000;
 
 /// Styles of the overview and detail views.
 pub const STYLE: &str = r#"
@@ -124,15 +128,16 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
     if looks > 0 {
         out.push_str("</tbody></table>");
     }
+    // Detail views: those to look at first, then at most
+    // MAX_PASSING_DETAILS of the others (about 2.8 KB each), MAX_DETAILS in all.
     let others = evidence.len() - looks;
-    if others > 0 && looks < MAX_DETAILS {
+    let shown_others = others
+        .min(MAX_PASSING_DETAILS)
+        .min(MAX_DETAILS.saturating_sub(looks));
+    let shown = looks.min(MAX_DETAILS) + shown_others;
+    if shown_others > 0 {
         let _ = write!(out, "<details><summary>Detail views of the other pairs ({others})</summary><p class=\"meta\">");
-        for (i, e) in evidence
-            .iter()
-            .enumerate()
-            .skip(looks)
-            .take(MAX_DETAILS - looks)
-        {
+        for (i, e) in evidence.iter().enumerate().take(shown).skip(looks) {
             let _ = write!(
                 out,
                 "<a href=\"#pair-{i}\">{} on {}</a> ({}) · ",
@@ -143,14 +148,15 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         }
         out.push_str("</p></details>");
     }
-    if evidence.len() > MAX_DETAILS {
+    if evidence.len() > shown {
         let _ = write!(
             out,
-            "<p class=\"warn\">Detail views for the first {MAX_DETAILS} pairs only; every pair's evidence is in reports/pairs.jsonl \
-             and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code>.</p>"
+            "<p class=\"warn\">Detail views for {shown} of {} pairs only (those to look at first); every pair's \
+             evidence is in reports/pairs.jsonl and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code>.</p>",
+            evidence.len()
         );
     }
-    for (i, e) in evidence.iter().take(MAX_DETAILS).enumerate() {
+    for (i, e) in evidence.iter().take(shown).enumerate() {
         detail_view(out, &format!("pair-{i}"), e);
     }
     out.push_str("</section>");
