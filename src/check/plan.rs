@@ -213,14 +213,13 @@ impl<'a> Plan<'a> {
                 }
                 let core = self.c.cores_dir().join(format!("{h}.smt2"));
                 let key = current.checker_key(&k.name);
-                if let Some(hit) = cache.get_vote(h, &k.name, key.as_deref()) {
+                let hit = cache.get_vote(h, &k.name, key.as_deref(), &self.c.dir);
+                if let Some(hit) = hit {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
-                    // The cached run's command named the other campaign's file;
-                    // its model's file is named only when this campaign has it.
+                    // The cached run's command named the other campaign's file.
                     rec.provenance = current.check_provenance(self.c, &k.name, &core);
-                    rec.model = rec.model.filter(|m| self.c.dir.join(m).is_file());
                     let counted = rec.counted(self.c.config.check.policy);
                     answers.insert((h.clone(), k.name.clone()), counted);
                     records.push(rec);
