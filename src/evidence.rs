@@ -143,13 +143,15 @@ impl<'l> Evidence<'l> {
     }
 }
 
-/// The evidence of every pair of `pairs`, in their order: those that did
-/// not pass first (the report lists them), then the others.
-pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
+/// The evidence of the pairs of `pairs` the report shows, in their order:
+/// every pair that did not pass (the report lists them), then at most
+/// `passing` of the others (a campaign of a million pairs is not held in
+/// memory twice).
+pub fn collect(l: &Loaded, pairs: &[PairVerdict], passing: usize) -> Result<Vec<PairEvidence>> {
     let ev = Evidence::load(l)?;
-    let (look, rest): (Vec<&PairVerdict>, Vec<&PairVerdict>) =
-        pairs.iter().partition(|p| p.needs_evidence());
-    Ok(look.into_iter().chain(rest).map(|p| ev.of(p)).collect())
+    let look = pairs.iter().filter(|p| p.needs_evidence());
+    let rest = pairs.iter().filter(|p| !p.needs_evidence()).take(passing);
+    Ok(look.chain(rest).map(|p| ev.of(p)).collect())
 }
 
 /// Whether the detail view shows the run itself: it failed (not a clean

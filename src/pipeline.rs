@@ -278,7 +278,7 @@ fn score(
     if *outputs == default_outputs(c) {
         crate::journal::write_atomic(&c.reports_dir().join("pairs.jsonl"), &lines)?;
     }
-    let evidence = crate::evidence::collect(l, pairs)?;
+    let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;
     Ok(report)
 }

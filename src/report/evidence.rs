@@ -136,7 +136,7 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         .min(MAX_DETAILS.saturating_sub(looks));
     let shown = looks.min(MAX_DETAILS) + shown_others;
     if shown_others > 0 {
-        let _ = write!(out, "<details><summary>Detail views of the other pairs ({others})</summary><p class=\"meta\">");
+        let _ = write!(out, "<details><summary>Detail views of other pairs ({shown_others})</summary><p class=\"meta\">");
         for (i, e) in evidence.iter().enumerate().take(shown).skip(looks) {
             let _ = write!(
                 out,
@@ -148,12 +148,13 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         }
         out.push_str("</p></details>");
     }
-    if evidence.len() > shown {
+    // (The evidence holds those to look at and some of the others.)
+    let total = rows.len().max(evidence.len());
+    if total > shown {
         let _ = write!(
             out,
-            "<p class=\"warn\">Detail views for {shown} of {} pairs only (those to look at first); every pair's \
+            "<p class=\"warn\">Detail views for {shown} of {total} pairs only (those to look at first); every pair's \
              evidence is in reports/pairs.jsonl and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code>.</p>",
-            evidence.len()
         );
     }
     for (i, e) in evidence.iter().take(shown).enumerate() {

@@ -4,6 +4,7 @@
 //! report into bytes, so tests can render without touching the disk.
 
 mod evidence;
+pub use evidence::MAX_PASSING_DETAILS;
 mod facts;
 pub mod html;
 mod incremental;
