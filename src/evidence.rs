@@ -1,9 +1,11 @@
-//! Evidence for every pair that did not pass: its run, its core, the
-//! core-only benchmark's path (relative to the campaign folder, so the
-//! folder can be zipped and shared) and every checker's run on it — version,
-//! answer, exit, the first lines it printed and the exact command that
-//! repeats it. Built from the journals after judging; the HTML report shows
-//! it (passing pairs carry none, so a report of 200 000 pairs stays small).
+//! Evidence for every pair: its run and the command that repeats it, its
+//! core, the core-only benchmark's path (relative to the campaign folder,
+//! so the folder can be zipped and shared) and every checker's run on it —
+//! version, answer, how it counted (or that it was left out), exit, the
+//! first lines it printed, the model it printed when asked and the exact
+//! command that repeats it. Built from the journals after judging, one pair
+//! at a time by [`Evidence::of`] (the report's detail views and `coreval
+//! show` both come from it, and a report can build them as it needs them).
 
 use crate::campaign::pair::{CheckerEvidence, PairEvidence, PairVerdict};
 use crate::campaign::records::{exit_text, CheckRecord, RunRecord};
@@ -14,57 +16,57 @@ use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The evidence of every pair of `pairs` that needs it, in their order.
-pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
-    let wanted: Vec<&PairVerdict> = pairs.iter().filter(|p| p.needs_evidence()).collect();
-    if wanted.is_empty() {
-        return Ok(Vec::new());
+/// Bytes of a model shown in a detail view (the file holds all of it).
+const MODEL_SHOWN: usize = 2000;
+
+/// What the evidence of a pair is built from: the current records, read
+/// once for any number of pairs.
+pub struct Evidence<'l> {
+    l: &'l Loaded<'l>,
+    runs: HashMap<(String, String), RunRecord>,
+    checks_of: HashMap<String, Vec<CheckRecord>>,
+}
+
+impl<'l> Evidence<'l> {
+    /// Read the campaign's current runs and checker answers.
+    pub fn load(l: &'l Loaded<'l>) -> Result<Self> {
+        let mut runs = HashMap::new();
+        for r in crate::campaign::current::runs(l)? {
+            // The first record of a pair counts, as in the verdicts.
+            runs.entry((r.solver.clone(), r.benchmark.clone()))
+                .or_insert(r);
+        }
+        let mut checks_of: HashMap<String, Vec<CheckRecord>> = HashMap::new();
+        for k in crate::campaign::current::checks(l)? {
+            checks_of.entry(k.hash.clone()).or_default().push(k);
+        }
+        Ok(Evidence { l, runs, checks_of })
     }
-    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
-    let run_of: HashMap<(&str, &str), &RunRecord> = runs
-        .iter()
-        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
-        .collect();
-    let checks: Vec<CheckRecord> = crate::campaign::current::checks(l)?;
-    let mut checks_of: HashMap<&str, Vec<&CheckRecord>> = HashMap::new();
-    for k in &checks {
-        checks_of.entry(k.hash.as_str()).or_default().push(k);
-    }
-    let def_of: HashMap<&str, &SolverDef> = l.defs.iter().map(|d| (d.name.as_str(), d)).collect();
-    let mut out = Vec::with_capacity(wanted.len());
-    for p in wanted {
-        let run = run_of.get(&(p.pair.solver.as_str(), p.pair.benchmark.as_str()));
+
+    /// The evidence of one judged pair.
+    pub fn of(&self, p: &PairVerdict) -> PairEvidence {
+        let l = self.l;
+        let run = self
+            .runs
+            .get(&(p.pair.solver.clone(), p.pair.benchmark.clone()));
         let core_file = p.core_hash.as_ref().map(|h| format!("cores/{h}.smt2"));
         let mut checkers = Vec::new();
         if let Some(h) = &p.core_hash {
             // One entry per checker: the newest record (a re-run replaces).
             let mut latest: HashMap<&str, &CheckRecord> = HashMap::new();
-            for k in checks_of.get(h.as_str()).into_iter().flatten() {
+            for k in self.checks_of.get(h.as_str()).into_iter().flatten() {
                 latest.insert(k.checker.as_str(), k);
             }
             let mut names: Vec<&str> = latest.keys().copied().collect();
             names.sort_unstable();
             for name in names {
-                let k = latest[name];
-                checkers.push(CheckerEvidence {
-                    checker: k.checker.clone(),
-                    version: k.version.clone(),
-                    answer: label(&k.raw),
-                    counted: label(&k.answer),
-                    exit: exit_text::format(&k.exit),
-                    wall: k.wall,
-                    cached: k.cached,
-                    note: k.note.clone(),
-                    output: k.output.clone(),
-                    command: def_of
-                        .get(name)
-                        .map(|d| command(d, h, l))
-                        .unwrap_or_else(|| "(no definition of this checker here)".into()),
-                    certification: p.certifications.get(name).map(|c| c.describe()),
-                });
+                checkers.push(self.checker(p, h, latest[name]));
             }
         }
-        out.push(PairEvidence {
+        let named_file = l
+            .bench(&p.pair.benchmark)
+            .map(|e| format!("named/{}", e.output));
+        PairEvidence {
             solver: p.pair.solver.clone(),
             benchmark: p.pair.benchmark.clone(),
             verdict: p.pair.verdict.clone(),
@@ -76,9 +78,9 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
             core: run.and_then(|r| r.core.clone()),
             assertions: p.pair.assertions,
             core_file,
-            command: run
-                .filter(|r| shows_run(r))
-                .and_then(|r| solver_command(&l.current, r)),
+            command: run.and_then(|r| solver_command(&l.current, r)),
+            to_look_at: p.needs_evidence(),
+            named_file,
             errors: run
                 .filter(|r| shows_run(r))
                 .map(|r| r.errors.clone())
@@ -87,10 +89,69 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
                 .filter(|r| shows_run(r))
                 .and_then(|r| r.stderr_tail.clone()),
             checkers,
-            refutation: p.refutation.clone(),
-        });
+            refutation: p.refutation,
+        }
     }
-    Ok(out)
+
+    /// One checker's run on pair `p`'s core `h`.
+    fn checker(&self, p: &PairVerdict, h: &str, k: &CheckRecord) -> CheckerEvidence {
+        let l = self.l;
+        let name = k.checker.as_str();
+        // As the verdict counted it; a checker none of the pair's (the
+        // solver's own team) is shown left out, never counted.
+        let (counted, note) = match p.checkers.get(name) {
+            Some(a) => (
+                label(a),
+                k.note.clone().or_else(|| p.not_counted.get(name).cloned()),
+            ),
+            None => (
+                crate::campaign::pair::LEFT_OUT.to_string(),
+                p.not_counted.get(name).cloned(),
+            ),
+        };
+        let model = k
+            .model
+            .as_ref()
+            .and_then(|m| std::fs::read(l.campaign.dir.join(m)).ok())
+            .map(|bytes| {
+                let text = String::from_utf8_lossy(&bytes);
+                match text.char_indices().nth(MODEL_SHOWN) {
+                    Some((cut, _)) => format!("{}\n… ({} bytes in all)", &text[..cut], bytes.len()),
+                    None => text.into_owned(),
+                }
+            });
+        CheckerEvidence {
+            checker: k.checker.clone(),
+            version: k.version.clone(),
+            answer: label(&k.raw),
+            counted,
+            exit: exit_text::format(&k.exit),
+            wall: k.wall,
+            cached: k.cached,
+            note,
+            output: k.output.clone(),
+            command: l
+                .defs
+                .iter()
+                .find(|d| d.name == name)
+                .map(|d| command(d, h, l))
+                .unwrap_or_else(|| "(no definition of this checker here)".into()),
+            certification: p.certifications.get(name).map(|c| c.describe()),
+            model_file: k.model.clone(),
+            model,
+        }
+    }
+}
+
+/// The evidence of the pairs of `pairs` the report shows, in their order:
+/// every pair that did not pass (the report lists them), then at most
+/// `passing` of the others (a campaign of a million pairs is not held in
+/// memory twice).
+pub fn collect(l: &Loaded, pairs: &[PairVerdict], passing: usize) -> Result<Vec<PairEvidence>> {
+    let ev = Evidence::load(l)?;
+    let look = pairs.iter().filter(|p| p.needs_evidence());
+    let rest = pairs.iter().filter(|p| !p.needs_evidence()).take(passing);
+    Ok(look.chain(rest).map(|p| ev.of(p)).collect())
 }
 
 /// Whether the detail view shows the run itself: it failed (not a clean

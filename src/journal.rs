@@ -283,8 +283,14 @@ fn cut_torn_tail(file: &mut File) -> std::io::Result<()> {
     }
 }
 
-/// Write a whole file atomically: a temp file in the same folder, fsynced,
-/// then renamed over the target. Readers never see half a file.
+/// The end of the name of [`write_atomic`]'s temporary files.
+pub const TEMP_SUFFIX: &str = ".coreval-tmp";
+
+/// Write a whole file atomically: a temp file in the same folder
+/// (`.NAME.XXXXXX.coreval-tmp`), fsynced, then renamed over the target.
+/// Readers never see half a file. A kill between the two leaves the temp
+/// file: [`remove_stale_temps`] removes such leftovers (the score stage
+/// does, under the campaign lock, before it writes).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
@@ -304,7 +310,14 @@ pub fn write_atomic_with(
         anyhow::Error::new(e).context(format!("cannot write {}{why}", what.display()))
     };
     std::fs::create_dir_all(dir).map_err(|e| fail(e, dir))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e, dir))?;
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)
+        .map_err(|e| fail(e, dir))?;
     // Like any other output file (tempfile creates 0600).
     tmp.as_file()
         .set_permissions(
@@ -319,6 +332,41 @@ pub fn write_atomic_with(
         .map_err(|e| fail(e, path))?;
     tmp.persist(path).map_err(|e| fail(e.error, path))?;
     Ok(())
+}
+
+/// Remove the temporary files [`write_atomic`] left in `dir` (a writer
+/// killed before its rename). Only safe where no other writer is at work
+/// (under the campaign lock); a file that cannot be removed stays.
+pub fn remove_stale_temps(dir: &Path) {
+    remove_temps_where(dir, |n| n.starts_with('.'));
+}
+
+/// Remove the temporary files [`write_atomic`] left beside `path`.
+pub fn remove_stale_temps_of(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let head = format!(".{}.", name.to_string_lossy());
+    remove_temps_where(dir, |n| n.starts_with(&head));
+}
+
+fn remove_temps_where(dir: &Path, ours: impl Fn(&str) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let plain = e.file_type().is_ok_and(|t| t.is_file());
+        if plain && name.ends_with(TEMP_SUFFIX) && ours(&name) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Errors that come from writing the output, not from the benchmark.
@@ -446,6 +494,16 @@ mod tests {
         let p = dir.path().join("sub/out.txt");
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
+        let left = p.with_file_name(format!(
+            ".{}.x1{TEMP_SUFFIX}",
+            p.file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::write(&left, b"torn").unwrap();
+        remove_stale_temps_of(&p);
+        assert!(!left.exists(), "a killed writer's temp file is removed");
+        std::fs::write(&left, b"torn").unwrap();
+        remove_stale_temps(p.parent().unwrap());
+        assert!(!left.exists());
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let mode =
             std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());

@@ -8,12 +8,13 @@
 //! core was confirmed by a checker of its producer's own team.
 
 use crate::answer::{self, Answer};
-use crate::campaign::certification::{Certification, Refutation};
+use crate::campaign::certification::{settle, Certification, Refutation};
 use crate::campaign::index::Bench;
 use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
-use crate::campaign::policy::{CheckAnswer, Decision};
+use crate::campaign::policy::{CheckAnswer, Decision, Policy};
 use crate::campaign::records::CheckRecord;
 use crate::campaign::records::RunRecord;
+use crate::campaign::selection;
 use crate::campaign::solvers::SolverUnderTest;
 use crate::campaign::{Campaign, Loaded};
 use crate::checkers::SolverDef;
@@ -114,19 +115,35 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         v.original_core = original_core(c, e, r.core.as_deref(), &mut maps, l.say);
         if let Some(h) = hash {
             let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
-            certify(&mut v, mine);
+            certify(&mut v, mine, policy);
             let other = |k: &&&CheckRecord| v.checkers.get(&k.checker) == Some(&CheckAnswer::Other);
             v.raw_answers = mine
                 .iter()
                 .filter(other)
                 .map(|k| (k.checker.clone(), k.raw))
                 .collect();
-            // A sat/unsat that did not count says why.
+            // A sat/unsat that did not count says why; so does a checker
+            // that answered on this core but is none of this pair's (the
+            // solver's own team, left out).
             v.not_counted = mine
                 .iter()
                 .filter(other)
-                .filter_map(|k| Some((k.checker.clone(), k.note.clone()?)))
+                .filter_map(|k| {
+                    let void = k.certification.as_ref().filter(|c| c.voids_sat(policy));
+                    let why = k.note.clone().or_else(|| void.map(|c| c.describe()))?;
+                    Some((k.checker.clone(), why))
+                })
                 .collect();
+            let validators = l.ctx.validators.as_ref();
+            let independent = c.config.check.independent;
+            for k in mine {
+                let Some(def) = checkers.iter().find(|d| d.name == k.checker) else {
+                    continue;
+                };
+                if let Some(why) = selection::left_out(def, &e.logic, s, independent, validators) {
+                    v.not_counted.insert(k.checker.clone(), why.to_string());
+                }
+            }
         }
         out.push(v);
     }
@@ -139,9 +156,11 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
 
 /// Attach the certifications of the `sat` votes on the pair's core (the
 /// newest record of each checker; `checks`: the core's records, in journal
-/// order), mark a model-rejected vote as a dispute and say whether a
-/// refutation is certified.
-fn certify(v: &mut PairVerdict, checks: &[&CheckRecord]) {
+/// order), mark a `sat` that is no vote (model rejected, or no model under
+/// a current preset) beside an `unsat` as a dispute, say whether a
+/// refutation is certified, and settle a refutation that rests on
+/// uncertified votes only ([`crate::campaign::certification::settle`]).
+fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
     let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
     for k in checks
         .iter()
@@ -150,6 +169,11 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord]) {
     {
         latest.insert(k.checker.as_str(), k);
     }
+    let unsat = v
+        .checkers
+        .values()
+        .filter(|a| **a == CheckAnswer::Unsat)
+        .count() as u32;
     for (name, k) in latest {
         if k.answer != CheckAnswer::Sat {
             continue;
@@ -160,7 +184,8 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord]) {
             .unwrap_or(Certification::Uncertified {
                 why: "no model asked (a record of an earlier version)".into(),
             });
-        v.disputed |= matches!(cert, Certification::ModelRejected { .. });
+        v.disputed |= matches!(cert, Certification::ModelRejected { .. })
+            || (unsat > 0 && cert.voids_sat(policy));
         v.certifications.insert(name.to_string(), cert);
     }
     if v.pair.verdict == Verdict::Refuted {
@@ -170,7 +195,14 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord]) {
             .filter(|(k, _)| v.checkers.get(*k) == Some(&CheckAnswer::Sat))
             .map(|(_, c)| Some(c.clone()))
             .collect::<Vec<_>>();
-        v.refutation = Some(Refutation::of(counted.iter()));
+        let refutation = Refutation::of(counted.iter());
+        let (decision, unproven) = settle(policy, Decision::Refuted, unsat, refutation);
+        if unproven {
+            v.pair.verdict = decision.into();
+            v.disputed = true;
+        } else {
+            v.refutation = Some(refutation);
+        }
     }
 }
 

@@ -52,15 +52,23 @@ pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<Campaig
         .open(&path);
     let mut file = match opened {
         Ok(f) => f,
-        // A read-only campaign: nobody can write its journals, and the stage
+        // A read-only campaign (a read-only file system, or a folder the
+        // user may not write): nobody can write its journals, and the stage
         // that tries says which file and why. An existing lock is still
         // honoured (flock works on a read-only descriptor).
-        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => match File::open(&path) {
-            Ok(f) => f,
-            Err(_) => {
-                return Ok(CampaignLock { _file: None, path });
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+            ) =>
+        {
+            match File::open(&path) {
+                Ok(f) => f,
+                Err(_) => {
+                    return Ok(CampaignLock { _file: None, path });
+                }
             }
-        },
+        }
         Err(e) => {
             let why = crate::journal::io_cause(&e);
             return Err(anyhow::Error::new(e)

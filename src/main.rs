@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         Command::Score(a) => coreval::cmd::score::run(a),
         Command::Selfcheck(a) => coreval::cmd::selfcheck::run(a),
         Command::Scramble(a) => coreval::cmd::scramble::run(a),
+        Command::Show(a) => coreval::cmd::show::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -225,13 +225,30 @@ fn score(
 ) -> Result<(ScoreReport, Vec<String>)> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
-    // of another configuration) is said first.
-    let mut warnings = crate::campaign::current::warnings(l)?;
+    // of another configuration) is said first, once each.
+    let unscored = crate::campaign::current::warnings(l, pairs)?;
+    let mut warnings = unscored.warnings;
+    warnings.extend(limit_warning(rules));
     for w in &warnings {
         l.say.warning(w.as_str());
     }
     let said = warnings.clone();
-    warnings.extend(limit_warning(rules));
+    // Scoring alone never publishes less than the reports had: with
+    // records a run would redo, it refuses and writes nothing.
+    let alone = !(l.ctx.stages.solve || l.ctx.stages.check);
+    if alone && unscored.to_redo > 0 && !l.ctx.score_partial {
+        anyhow::bail!(
+            "{}: {} record(s) are of another configuration (above); the reports are left as they \
+             were: `coreval run {0}` redoes them, `coreval score {0} --partial` scores without them",
+            c.dir.display(),
+            unscored.to_redo
+        );
+    }
+    // Under the campaign lock: temporary files a killed writer left.
+    crate::journal::remove_stale_temps(&c.reports_dir());
+    for p in outputs.paths() {
+        crate::journal::remove_stale_temps_of(p);
+    }
     let options = ScoreOptions {
         participants: l.ctx.participants.clone(),
         rejudge: false,
@@ -266,7 +283,10 @@ fn score(
         })
         .collect();
     // Streamed to the file: at a million pairs it is too big to hold.
-    crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
+    // `pairs.jsonl` goes with the campaign's own reports; outputs named on
+    // the command line are the only files written otherwise.
+    let own = *outputs == default_outputs(c);
+    own.then(|| crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
         for p in pairs {
             let mut v = serde_json::to_value(p)?;
             let logic = p.pair.division.clone();
@@ -284,8 +304,9 @@ fn score(
             w.write_all(b"\n")?;
         }
         Ok(())
-    })?;
-    let evidence = crate::evidence::collect(l, pairs)?;
+    }))
+    .transpose()?;
+    let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;
     Ok((report, said))
 }

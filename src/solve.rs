@@ -19,8 +19,9 @@
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};
+use crate::campaign::index::Bench;
 use crate::campaign::records::{flag_name, RunRecord, Timing, RUNS};
-use crate::campaign::solvers::{entered, reap_orphans, spec_for};
+use crate::campaign::solvers::{entered, reap_orphans, spec_for, SolverUnderTest};
 use crate::campaign::Loaded;
 use crate::journal::Journal;
 use crate::run_cache::{self, RunCache};
@@ -153,7 +154,6 @@ pub fn solve(
     reap_orphans(c, l.say);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
-    let mut redone = crate::campaign::current::Stale::new();
     for s in solvers {
         for e in index {
             if !filter(&s.name, &e.id) || !entered(s, e) {
@@ -163,15 +163,12 @@ pub fn solve(
             if done.contains(&(s.name.as_str(), e.id.as_str())) {
                 summary.already_done += 1;
             } else {
-                if let Some(why) = stale.get(&(s.name.as_str(), e.id.as_str())) {
-                    *redone.entry((s.name.clone(), why.to_string())).or_default() += 1;
-                }
                 todo.push((s, e));
             }
         }
     }
-    crate::campaign::current::print_redone(&redone, "", "run(s)", l.say);
-    summary.redone = redone.values().sum();
+    // What this run redoes is counted as it is journaled, and said after.
+    let redone = crate::campaign::current::Redone::new(stale);
     if todo.is_empty() {
         return Ok(summary);
     }
@@ -196,6 +193,10 @@ pub fn solve(
     let next = AtomicUsize::new(0);
     let (ran, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<RunRecord>();
+    let sent = |s: &SolverUnderTest, e: &Bench| {
+        ran.fetch_add(1, Ordering::SeqCst);
+        redone.journaled((&s.name, &e.id), &s.name);
+    };
     let written = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
             let result = journal.write_behind(rx, |_| {});
@@ -204,8 +205,9 @@ pub fn solve(
         });
         for slot in 0..c.jobs.max(1) {
             let tx = tx.clone();
-            let (todo, next, ran, failed, bar, named, versions, cache) =
-                (&todo, &next, &ran, &failed, &bar, &named, &versions, &cache);
+            let (todo, next, failed, bar, named, versions, cache, sent) = (
+                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent,
+            );
             scope.spawn(move || loop {
                 if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
                     return;
@@ -226,7 +228,7 @@ pub fn solve(
                 if let Some(mut rec) = hit {
                     rec.provenance = provenance.map(Box::new);
                     if tx.send(rec).is_ok() {
-                        ran.fetch_add(1, Ordering::SeqCst);
+                        sent(s, e);
                         bar.inc(1);
                     }
                     continue;
@@ -252,7 +254,7 @@ pub fn solve(
                 }
                 // Closed only when the writer stopped on an error.
                 if tx.send(rec).is_ok() {
-                    ran.fetch_add(1, Ordering::SeqCst);
+                    sent(s, e);
                     bar.inc(1);
                 }
             });
@@ -264,6 +266,7 @@ pub fn solve(
     });
     bar.finish_and_clear();
     written?;
+    summary.redone = redone.say("", "run(s)", l.say);
     summary.ran = ran.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)

@@ -135,8 +135,8 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     // The evidence says why.
     let ctx = context(&c);
     let l = Loaded::new(&ctx).unwrap();
-    let ev = coreval::evidence::collect(&l, &pairs(&c)).unwrap();
-    assert_eq!(ev.len(), 2, "disputed pairs carry evidence");
+    let ev = coreval::evidence::collect(&l, &pairs(&c), 0).unwrap();
+    assert_eq!(ev.len(), 2, "disputed pairs carry evidence (to look at)");
     for e in &ev {
         let b = e.checkers.iter().find(|k| k.checker == "bogus").unwrap();
         assert!(b

@@ -276,16 +276,19 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
     assert!(pairs.iter().all(|p| p["solver"] == "z3"));
 
-    // `coreval score` warns when records of another configuration are left.
+    // `coreval score` warns when records of another configuration are
+    // left, and refuses to publish less than the reports had (issue 28).
     std::fs::write(&toml, config(18.0, cmd, "[]", false)).unwrap();
+    let before = std::fs::read(camp.join("reports/pairs.jsonl")).unwrap();
     let out = common::coreval(&["score"], &camp, &camp);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("z3: limits changed") && err.contains("of another configuration"),
         "{err}"
     );
-    let pairs = common::jsonl(&camp.join("reports/pairs.jsonl"));
-    assert!(pairs.is_empty(), "stale runs were scored: {pairs:?}");
+    assert!(!out.status.success(), "{err}");
+    let after = std::fs::read(camp.join("reports/pairs.jsonl")).unwrap();
+    assert_eq!(before, after, "the reports are left as they were");
 }
 
 #[test]

@@ -174,10 +174,31 @@ fn without_facts(report: Vec<u8>) -> Vec<u8> {
         let j = i + start.len() + text[i + start.len()..].find(end)?;
         Some(format!("{}{}", &text[..i], &text[j..]))
     };
-    cut(&text, "<section id=\"facts\">", "<section")
+    let mut text = cut(&text, "<section id=\"facts\">", "<section")
         .or_else(|| cut(&text, "## Campaign facts", "\n## "))
-        .unwrap_or(text)
-        .into_bytes()
+        .unwrap_or(text);
+    // Every pair's detail view shows the solver's and the checkers'
+    // commands, which differ by design too, and the checkers' measured times.
+    for (start, end) in [
+        ("<dt>command</dt><dd>", "</dd>"),
+        ("<code class=\"cmd\">", "</code>"),
+        ("<td class=\"n\">", "</td>"),
+    ] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(start).map(|i| i + from) {
+            let j = i + text[i..].find(end).expect("a closed element") + end.len();
+            let in_detail = text[..i]
+                .rfind("<section class=\"detail\"")
+                .is_some_and(|d| !text[d..i].contains("</section>"));
+            if in_detail {
+                text.replace_range(i..j, "");
+                from = i;
+            } else {
+                from = j;
+            }
+        }
+    }
+    text.into_bytes()
 }
 
 fn submit(cl: &Cluster, campaign: &Path, extra: &[&str]) {

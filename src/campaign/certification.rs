@@ -12,6 +12,14 @@
 //! when no decision was possible (no model, quantifiers, a theory the
 //! evaluator does not support and no other checker settled it: the reason
 //! is kept).
+//!
+//! Under the current presets (`smtcomp-2025`, `unanimous`, `quorum:K`, and
+//! so selfcheck) an error stands only on evidence ([`Policy::counts_uncertified_votes`]
+//! is false): a `sat` whose checker, asked for its model, printed none
+//! ([`Certification::printed_no_model`]) counts as unknown, like a
+//! model-rejected one, and a refutation whose `sat` votes are all
+//! uncertified while an `unsat` vote stands is a dispute, not an error
+//! ([`settle`]). Past editions' presets keep their own count.
 
 use crate::campaign::policy::Policy;
 use serde::{Deserialize, Serialize};
@@ -32,7 +40,35 @@ pub enum Certification {
     Uncertified { why: String },
 }
 
+/// Why a `sat` is uncertified when the checker, asked for its model, gave
+/// none: the reasons [`crate::check::certify`] writes (and journals of
+/// earlier versions hold), matched by their start.
+pub const NO_MODEL: [&str; 4] = [
+    "the checker printed no model",
+    "the model run answered ",
+    "the model run timed out",
+    "no model: ",
+];
+
 impl Certification {
+    /// Whether the checker, asked for its model, printed none (or none
+    /// that can be read, or answered otherwise the second time): a sound
+    /// solver asked for a model prints one, so such a `sat` is no evidence.
+    pub fn printed_no_model(&self) -> bool {
+        match self {
+            Certification::Uncertified { why } => NO_MODEL.iter().any(|p| why.starts_with(p)),
+            _ => false,
+        }
+    }
+
+    /// Whether a `sat` with this certification is no vote under `policy`:
+    /// its model was rejected, or it printed none, and the policy is no
+    /// past edition's.
+    pub fn voids_sat(&self, policy: Policy) -> bool {
+        !policy.counts_uncertified_votes()
+            && (matches!(self, Certification::ModelRejected { .. }) || self.printed_no_model())
+    }
+
     /// `certified`, `model-rejected` or `uncertified`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -76,6 +112,29 @@ pub enum Refutation {
     Uncertified,
     /// No `sat` vote counted.
     NoSatVote,
+}
+
+/// The decision on a core once the `sat` votes' certifications are known:
+/// under a current preset, a refutation whose counted `sat` votes are all
+/// uncertified while an `unsat` vote stands is no error but a dispute
+/// (`not-validated`, disputed). Returns the decision and whether that
+/// happened. Past editions' presets keep their decision.
+pub fn settle(
+    policy: Policy,
+    decision: crate::campaign::policy::Decision,
+    unsat_votes: u32,
+    refutation: Refutation,
+) -> (crate::campaign::policy::Decision, bool) {
+    use crate::campaign::policy::Decision;
+    let unproven = decision == Decision::Refuted
+        && refutation == Refutation::Uncertified
+        && unsat_votes > 0
+        && !policy.counts_uncertified_votes();
+    if unproven {
+        (Decision::NotValidated, true)
+    } else {
+        (decision, false)
+    }
 }
 
 impl Refutation {

@@ -88,6 +88,10 @@ pub struct Context {
     pub validators: Option<Validators>,
     /// What the user should hear before the stages run (printed by [`open`]).
     pub notes: Vec<String>,
+    /// Score alone even though records of another configuration are left
+    /// out (`coreval score --partial`); otherwise scoring alone refuses
+    /// and leaves the reports as they were.
+    pub score_partial: bool,
 }
 
 impl Context {
@@ -187,6 +191,7 @@ impl Context {
             divisions,
             validators,
             notes,
+            score_partial: false,
         })
     }
 

@@ -133,27 +133,29 @@ pub fn stale_runs(l: &Loaded, all: &[RunRecord]) -> Stale {
 }
 
 /// The (core, checker) answers of configured checkers that are all stale,
-/// counted by checker and reason.
-pub fn stale_checks(l: &Loaded, all: &[CheckRecord]) -> Stale {
-    let stale = newest_stale(
+/// with the most specific reason.
+pub fn stale_check_keys<'r>(
+    l: &Loaded,
+    all: &'r [CheckRecord],
+) -> HashMap<(&'r str, &'r str), &'static str> {
+    newest_stale(
         all,
         |r| (r.hash.as_str(), r.checker.as_str()),
         |r| l.current.check_stale(r),
         "checker not configured",
-    );
-    let mut out = Stale::new();
-    for (key, why) in stale {
-        *out.entry((key.1.to_string(), why.to_string())).or_default() += 1;
-    }
-    out
+    )
 }
 
 /// What the journals hold that the scores leave out, as warnings: records
 /// of solvers and checkers no longer configured, and records of another
-/// configuration not yet redone.
-pub fn warnings(l: &Loaded) -> Result<Vec<String>> {
+/// configuration that `coreval run` would redo: runs of pairs without a
+/// current one, and answers on the core of a pair still pending (`pairs`:
+/// the judged pairs; an answer the decision no longer needs is not
+/// redone, so it is not said either).
+pub fn warnings(l: &Loaded, pairs: &[super::pair::PairVerdict]) -> Result<Unscored> {
     let c = l.campaign;
     let mut out = Vec::new();
+    let mut redo = 0;
     let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
     let mut gone: BTreeMap<&str, usize> = BTreeMap::new();
     for r in &runs {
@@ -167,6 +169,7 @@ pub fn warnings(l: &Loaded) -> Result<Vec<String>> {
         ));
     }
     for ((s, why), n) in stale_runs(l, &runs) {
+        redo += n;
         out.push(format!(
             "{s}: {why}: {n} run(s) in {RUNS} are of another configuration and not scored; \
              `coreval run {}` redoes them",
@@ -185,27 +188,74 @@ pub fn warnings(l: &Loaded) -> Result<Vec<String>> {
             "{CHECKS} holds {n} answer(s) of checker '{k}', which has no definition any more: not counted"
         ));
     }
-    // A checker some of whose answers count was asked again; its stale
-    // answers left are those early stop no longer needed.
-    let asked: HashSet<&str> = checks
+    let pending: HashSet<&str> = pairs
         .iter()
-        .filter(|r| l.current.check_stale(r).is_none())
-        .map(|r| r.checker.as_str())
+        .filter(|p| p.pending)
+        .filter_map(|p| p.core_hash.as_deref())
         .collect();
-    for ((k, why), n) in stale_checks(l, &checks) {
-        if asked.contains(k.as_str()) {
-            continue;
+    let mut stale = Stale::new();
+    for ((hash, k), why) in stale_check_keys(l, &checks) {
+        if pending.contains(hash) {
+            *stale.entry((k.to_string(), why.to_string())).or_default() += 1;
         }
+    }
+    for ((k, why), n) in stale {
+        redo += n;
         out.push(format!(
-            "checker {k}: {why}: {n} answer(s) in {CHECKS} are of another configuration and not counted"
+            "checker {k}: {why}: {n} answer(s) in {CHECKS} are of another configuration and not counted; \
+             `coreval run {}` redoes them",
+            c.dir.display()
         ));
     }
-    Ok(out)
+    Ok(Unscored {
+        warnings: out,
+        to_redo: redo,
+    })
 }
 
-/// Say what a stage redoes and why: "z3: command changed: 12 runs redone".
-pub fn print_redone(stale: &Stale, what: &str, redone: &str, say: crate::message::Say) {
-    for ((name, why), n) in stale {
-        say.note(format!("{what}{name}: {why}: {n} {redone} redone"));
+/// What [`warnings`] found: the warnings, and how many of the records they
+/// name are of another configuration, which `coreval run` would redo.
+#[derive(Clone, Debug, Default)]
+pub struct Unscored {
+    pub warnings: Vec<String>,
+    pub to_redo: usize,
+}
+
+/// What a stage redoes, counted as it journals it: a record whose key (a
+/// pair, or a core and a checker) had only stale records counts once,
+/// under its solver's or checker's name and the reason, so that "z3:
+/// command changed: 12 run(s) redone" says what this run ran.
+pub struct Redone<'r> {
+    stale: HashMap<(&'r str, &'r str), &'static str>,
+    counts: std::sync::Mutex<Stale>,
+}
+
+impl<'r> Redone<'r> {
+    /// Stale keys and their reasons ([`stale_pairs`], [`stale_check_keys`]).
+    pub fn new(stale: HashMap<(&'r str, &'r str), &'static str>) -> Self {
+        Redone {
+            stale,
+            counts: Default::default(),
+        }
+    }
+
+    /// A record of `key`, `name`'s, was journaled.
+    pub fn journaled(&self, key: (&str, &str), name: &str) {
+        if let Some(why) = self.stale.get(&key) {
+            let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+            *counts
+                .entry((name.to_string(), why.to_string()))
+                .or_default() += 1;
+        }
+    }
+
+    /// Say what was redone and why (`what`: a prefix of the name, such as
+    /// `checker `; `records`: `run(s)`); the number redone.
+    pub fn say(self, what: &str, records: &str, say: crate::message::Say) -> usize {
+        let counts = self.counts.into_inner().unwrap_or_else(|p| p.into_inner());
+        for ((name, why), n) in &counts {
+            say.note(format!("{what}{name}: {why}: {n} {records} redone"));
+        }
+        counts.values().sum()
     }
 }

@@ -317,7 +317,10 @@ pub struct PairVerdict {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub raw_answers: BTreeMap<String, crate::answer::Answer>,
     /// Why a checker's `sat`/`unsat` was not counted (an answer after an
-    /// error, two answers, a failure after it), per checker.
+    /// error, two answers, a failure after it, a `sat` without a model or
+    /// with a rejected one), per checker; a checker that answered on the
+    /// core but is none of this pair's says why it was left out
+    /// (`left out: the solver's own team`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub not_counted: BTreeMap<String, String>,
     /// For a validated core tested with `[check] minimality`: `minimal`,
@@ -338,9 +341,10 @@ pub struct PairVerdict {
     pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
-/// What the report shows for a pair that did not pass (refuted, ill-formed,
-/// not validated, a `sat` answer, disputed or still pending): enough to
-/// explain the verdict and to re-run every checker by hand.
+/// What the report's detail view and `coreval show` give of a pair (every
+/// pair has one; those that did not pass are also listed to look at):
+/// enough to explain the verdict and to re-run the solver and every
+/// checker by hand.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PairEvidence {
     pub solver: String,
@@ -360,11 +364,18 @@ pub struct PairEvidence {
     pub assertions: u64,
     /// The core-only benchmark, relative to the campaign folder.
     pub core_file: Option<String>,
-    /// The solver's command as run (from the campaign folder), for a run
-    /// that failed or answered `sat`.
+    /// The solver's command as run (from the campaign folder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    /// Its `(error …)` messages and the last lines of its stderr.
+    /// Whether the pair did not pass ([`PairVerdict::needs_evidence`]):
+    /// the report lists it to look at.
+    #[serde(default)]
+    pub to_look_at: bool,
+    /// The named benchmark, relative to the campaign folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_file: Option<String>,
+    /// For a run that failed or answered `sat`: its `(error …)` messages
+    /// and the last lines of its stderr.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -376,14 +387,18 @@ pub struct PairEvidence {
     pub refutation: Option<crate::campaign::certification::Refutation>,
 }
 
-/// One checker's run on a failed pair's core.
+/// [`CheckerEvidence::counted`] of a checker that is none of the pair's.
+pub const LEFT_OUT: &str = "left out";
+
+/// One checker's run on a pair's core.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CheckerEvidence {
     pub checker: String,
     pub version: Option<String>,
     /// What it printed (`sat`, `unsat`, `unknown`, `timeout`, …).
     pub answer: String,
-    /// How the decision counted it (`sat`, `unsat`, `other`, `not-applicable`).
+    /// How the decision counted it (`sat`, `unsat`, `other`, `not-applicable`),
+    /// or `left out` for a checker that is none of the pair's (its own team).
     pub counted: String,
     pub exit: String,
     pub wall: f64,
@@ -397,6 +412,12 @@ pub struct CheckerEvidence {
     /// For a `sat`: its model's certification, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certification: Option<String>,
+    /// For a `sat`: the file of the model it printed when asked (relative
+    /// to the campaign folder) and its first lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl PairVerdict {

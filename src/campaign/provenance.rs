@@ -13,9 +13,10 @@
 //! mismatch is what the stages print ("command changed"). The stages
 //! journal the compact form (the configuration's id in the provenance
 //! table, [`super::configs`]); a record whose id is the configuration's
-//! own matches without comparing anything else. Paths of programs
-//! are recorded but not compared: the same bytes elsewhere are the same
-//! program. The cross-campaign cache is keyed by [`key_of`], so a new build
+//! own matches without comparing anything else. Paths of programs (and of
+//! a script an interpreter is given) are recorded but not compared
+//! ([`compared`]): the same bytes elsewhere are the same program. The
+//! cross-campaign cache is keyed by [`key_of`], so a new build
 //! of a checker never reuses an old build's answers.
 
 use super::configs::{Config, Table};
@@ -234,7 +235,7 @@ impl Expected {
         let hash = |f: &Option<FileId>| f.as_ref().map(|f| f.blake3.clone());
         if *limits != self.limits {
             Some("limits changed")
-        } else if template != self.template {
+        } else if compared(&template, program) != compared(&self.template, &self.program) {
             Some("command changed")
         } else if !self.unverified
             && (hash(&program.executable) != hash(&self.program.executable)
@@ -256,9 +257,38 @@ impl Expected {
     }
 }
 
+/// A command as compared ([`Expected::differs`], the cache key): the
+/// program, and a script file it is given, by file name only, since their
+/// identity is compared by hash (where they lie is not: a folder of links
+/// to the same programs is the same configuration); the other arguments
+/// as they are.
+fn compared(template: &[String], program: &Program) -> Vec<String> {
+    let name = |a: &str| {
+        Path::new(a)
+            .file_name()
+            .map_or_else(|| a.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let script = program.script.as_ref().map(|f| name(&f.path));
+    template
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let is_script = a.contains('/')
+                && !a.contains("{file}")
+                && script.as_deref() == Some(name(a).as_str());
+            if i == 0 || is_script {
+                name(a)
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
+}
+
 fn key_parts(template: &[String], limits: &Limits, program: &Program) -> Option<String> {
     program.version.as_ref()?;
     program.executable.as_ref()?;
+    let template = compared(template, program);
     let text = serde_json::to_string(&(template, limits, program_hashes(program))).ok()?;
     Some(blake3::hash(text.as_bytes()).to_hex().to_string())
 }

@@ -61,9 +61,45 @@ fn a_record_matches_only_what_would_run_now() {
     let mut q = p.clone();
     q.program.executable.as_mut().unwrap().path = "/elsewhere/z3".into();
     assert_eq!(differs(&q, "b1"), None, "paths are not compared");
+    let mut q = p.clone();
+    q.command[0] = "/links/z3".into();
+    assert_eq!(
+        differs(&q, "b1"),
+        None,
+        "the program's path in the command is not compared"
+    );
     let mut q = p;
     q.program.version = Some("4.14".into());
     assert_eq!(differs(&q, "b1"), Some("version changed"));
+}
+
+#[test]
+fn a_script_given_to_an_interpreter_is_compared_by_hash_not_path() {
+    let mut x = expected();
+    x.template = vec![
+        "/k/venv/bin/python".into(),
+        "/k/wrappers/w.py".into(),
+        "--seed=0".into(),
+        "{file}".into(),
+    ];
+    x.program.script = Some(FileId {
+        path: "/k/wrappers/w.py".into(),
+        blake3: "cc".into(),
+    });
+    x.id = super::super::configs::id_of(&x.template, &x.limits, &x.program);
+    let none = Table::default();
+    let p = x.provenance(&none, "cores/h.smt2", true, None);
+    let mut q = p.clone();
+    q.of = None;
+    q.command[0] = "/links/venv/bin/python".into();
+    q.command[1] = "/links/wrappers/w.py".into();
+    assert_eq!(x.differs(Some(&q), None, &none), None);
+    assert_eq!(x.key(), key_parts(&q.template(), &q.limits, &q.program));
+    q.command[2] = "--seed=1".into();
+    assert_eq!(x.differs(Some(&q), None, &none), Some("command changed"));
+    let mut q = p;
+    q.program.script.as_mut().unwrap().blake3 = "dd".into();
+    assert_eq!(x.differs(Some(&q), None, &none), Some("program changed"));
 }
 
 #[test]

@@ -207,19 +207,24 @@ pub struct CheckRecord {
     /// of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certification: Option<crate::campaign::certification::Certification>,
+    /// For a `sat`: the model the checker printed when asked, kept as a
+    /// file (relative to the campaign folder), the evidence behind its
+    /// certification; absent when it printed none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl CheckRecord {
     /// The answer `policy` counts for this record: a `sat` whose model was
-    /// rejected is no `sat` except under a past edition's preset (README,
-    /// "Certified refutations").
+    /// rejected, or whose checker printed no model when asked, is no `sat`
+    /// except under a past edition's preset (README, "Certified
+    /// refutations"; [`crate::campaign::certification::Certification::voids_sat`]).
     pub fn counted(&self, policy: crate::campaign::policy::Policy) -> CheckAnswer {
-        use crate::campaign::certification::Certification;
-        let rejected = matches!(
-            self.certification,
-            Some(Certification::ModelRejected { .. })
-        );
-        if self.answer == CheckAnswer::Sat && rejected && !policy.counts_uncertified_votes() {
+        let void = self
+            .certification
+            .as_ref()
+            .is_some_and(|c| c.voids_sat(policy));
+        if self.answer == CheckAnswer::Sat && void {
             CheckAnswer::Other
         } else {
             self.answer

@@ -23,9 +23,29 @@ pub fn select<'a>(
 ) -> Vec<&'a SolverDef> {
     checkers
         .iter()
-        .filter(|k| k.supports(logic) && !(independent && solver.same_team(k)))
-        .filter(|k| validators.is_none_or(|v| v.allows(&k.name, logic)))
+        .filter(|k| left_out(k, logic, solver, independent, validators).is_none())
         .collect()
+}
+
+/// Why checker `k` is none of a pair's checkers (`None`: it is one), in
+/// words for the reports: the solver's own team, no validator of the
+/// division, or a logic it does not support.
+pub fn left_out(
+    k: &SolverDef,
+    logic: &str,
+    solver: &SolverUnderTest,
+    independent: bool,
+    validators: Option<&Validators>,
+) -> Option<&'static str> {
+    if !k.supports(logic) {
+        Some("left out: does not support the logic")
+    } else if independent && solver.same_team(k) {
+        Some("left out: the solver's own team")
+    } else if validators.is_some_and(|v| !v.allows(&k.name, logic)) {
+        Some("left out: no validator of the division")
+    } else {
+        None
+    }
 }
 
 /// Whether the producing solver is this checker (the 2017 self-check clause).

@@ -76,13 +76,27 @@ impl Cache {
         self.map.get(&k)
     }
 
-    /// The cached answer as a validation vote: like [`Cache::get`], but a
-    /// `sat` cached without its model's certification (by an earlier
-    /// version, or by the minimality pass, which asks for none) is a miss,
-    /// so that it is asked again and certified or not.
-    pub fn get_vote(&self, hash: &str, checker: &str, key: Option<&str>) -> Option<&CheckRecord> {
-        self.get(hash, checker, key)
-            .filter(|r| r.answer != CheckAnswer::Sat || r.certification.is_some())
+    /// The cached answer as a validation vote in the campaign `dir`: like
+    /// [`Cache::get`], but a `sat` cached without its evidence is a miss, so
+    /// that it is asked again, certified or not, and its model kept here:
+    /// without its model's certification (by an earlier version, or by the
+    /// minimality pass, which asks for none), or with a model that is no
+    /// file of this campaign (it printed none: nothing to keep).
+    pub fn get_vote(
+        &self,
+        hash: &str,
+        checker: &str,
+        key: Option<&str>,
+        dir: &std::path::Path,
+    ) -> Option<&CheckRecord> {
+        self.get(hash, checker, key).filter(|r| {
+            let model_here = r.model.as_ref().is_some_and(|m| dir.join(m).is_file());
+            let no_model = r
+                .certification
+                .as_ref()
+                .is_some_and(|c| c.printed_no_model());
+            r.answer != CheckAnswer::Sat || (r.certification.is_some() && (model_here || no_model))
+        })
     }
 
     /// Add a fresh answer (ignored when it cannot be keyed). A failed write
@@ -170,6 +184,7 @@ mod tests {
             timing: None,
             provenance: Some(prov(version, "aa", 20.0)),
             certification: None,
+            model: None,
         }
     }
 
@@ -229,7 +244,8 @@ mod tests {
             "minimality may use it"
         );
         assert!(
-            c.get_vote("h", "z3", k.as_deref()).is_none(),
+            c.get_vote("h", "z3", k.as_deref(), Path::new("."))
+                .is_none(),
             "validation asks again"
         );
         sat.certification = Some(crate::campaign::certification::Certification::Certified {
@@ -237,7 +253,15 @@ mod tests {
         });
         assert!(c.put(&sat).is_none());
         let (c, _) = Cache::open(dir.path());
-        assert!(c.get_vote("h", "z3", k.as_deref()).is_some());
+        assert!(
+            c.get_vote("h", "z3", k.as_deref(), dir.path()).is_none(),
+            "certified, but its model is no file of this campaign: asked again"
+        );
+        std::fs::write(dir.path().join("m.model"), "((define-fun p () Bool true))").unwrap();
+        sat.model = Some("m.model".into());
+        assert!(c.put(&sat).is_none());
+        let (c, _) = Cache::open(dir.path());
+        assert!(c.get_vote("h", "z3", k.as_deref(), dir.path()).is_some());
     }
 
     #[test]

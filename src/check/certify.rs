@@ -28,6 +28,10 @@ use std::sync::atomic::AtomicBool;
 /// (`file` is what `k` read: the core or its dialect variant), and the
 /// CPU seconds its runs took. `others` are checkers of other teams that
 /// may settle a model the evaluator cannot, in order of preference.
+/// The model the checker printed is kept as
+/// `cores/models/<file stem>.<checker>.model`, its path (relative to the
+/// campaign folder) put in `kept` (left `None` when it printed none or it
+/// could not be written).
 pub fn certify(
     c: &Campaign,
     k: &SolverDef,
@@ -35,6 +39,7 @@ pub fn certify(
     file: &Path,
     others: &[&SolverDef],
     cancel: &AtomicBool,
+    kept: &mut Option<String>,
 ) -> (Certification, f64) {
     let uncertified = |why: String| Certification::Uncertified { why };
     let script = match std::fs::read(core) {
@@ -50,8 +55,11 @@ pub fn certify(
         (Ok(t), cpu) => (t, cpu),
         (Err(why), cpu) => return (uncertified(why), cpu),
     };
-    // Kept beside the core, for the report of a refutation.
-    let _ = write_beside(c, core, &model_tag(k), text.as_bytes());
+    // The evidence: what the checker printed as its model, kept beside the
+    // core for the report of a refutation ([`kept_model`]).
+    *kept = write_beside(c, core, &model_tag(k), "smt2", text.as_bytes())
+        .ok()
+        .map(|p| crate::campaign::records::relative_to(&p.display().to_string(), &c.dir));
     let env = match model::read_model(&text) {
         Ok(env) => env,
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
@@ -82,7 +90,7 @@ pub fn certify(
             )
         }
         ModelCheck::Unsupported(what) => format!("not evaluated ({what})"),
-        ModelCheck::Unreadable(e) => return (uncertified(format!("no model: {e}")), cpu),
+        ModelCheck::Unreadable(e) => return (uncertified(format!("not evaluated: {e}")), cpu),
     };
     let Ok(entries) = model::entries(&text) else {
         return (uncertified(why), cpu);
@@ -132,7 +140,7 @@ fn model_tag(k: &SolverDef) -> String {
 /// when its `sat` was certified in this campaign (certifications come
 /// from the cache otherwise, without a model file).
 pub fn kept_model(c: &Campaign, k: &SolverDef, core: &Path) -> PathBuf {
-    beside(c, core, &model_tag(k))
+    beside(c, core, &model_tag(k), "smt2")
 }
 
 /// The model text after the `sat` line of the model run, or why there is none.
@@ -187,23 +195,26 @@ fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<Path
             out.extend_from_slice(b"(get-model)\n");
         }
     }
-    write_beside(c, file, &k.name, &out)
+    write_beside(c, file, &k.name, "smt2", &out)
 }
 
-/// Write `bytes` as `cores/models/<file stem>.<tag>.smt2` (atomically: two
-/// checkers may write the same file).
-fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
-    let path = beside(c, file, tag);
-    let dir = c.cores_dir().join("models");
-    std::fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.persist(&path)?;
+/// Write `bytes` as `cores/models/<file stem>.<tag>.<ext>` (atomically:
+/// two checkers may write the same file).
+fn write_beside(
+    c: &Campaign,
+    file: &Path,
+    tag: &str,
+    ext: &str,
+    bytes: &[u8],
+) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(c.cores_dir().join("models"))?;
+    let path = beside(c, file, tag, ext);
+    crate::journal::write_atomic(&path, bytes)?;
     Ok(path)
 }
 
-/// `cores/models/<file stem>.<tag>.smt2`, the tag made a safe file name.
-fn beside(c: &Campaign, file: &Path, tag: &str) -> PathBuf {
+/// `cores/models/<file stem>.<tag>.<ext>`, the tag made a safe file name.
+fn beside(c: &Campaign, file: &Path, tag: &str, ext: &str) -> PathBuf {
     let dir = c.cores_dir().join("models");
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
     let tag: String = tag
@@ -216,7 +227,7 @@ fn beside(c: &Campaign, file: &Path, tag: &str) -> PathBuf {
             }
         })
         .collect();
-    dir.join(format!("{stem}.{tag}.smt2"))
+    dir.join(format!("{stem}.{tag}.{ext}"))
 }
 
 /// Ask checker `j` whether the core's assertions hold with the model's
@@ -233,7 +244,13 @@ fn by_checker(
     let Some(text) = with_model(script, entries) else {
         return (Err("nothing (the script cannot be read)".into()), 0.0);
     };
-    let path = match write_beside(c, core, &format!("defs-{}", j.name), text.as_bytes()) {
+    let path = match write_beside(
+        c,
+        core,
+        &format!("defs-{}", j.name),
+        "smt2",
+        text.as_bytes(),
+    ) {
         Ok(p) => p,
         Err(e) => {
             return (

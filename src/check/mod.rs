@@ -222,13 +222,16 @@ fn validate(
     if !plan.any_needed(&answers) {
         return Ok(summary);
     }
-    let mut redone = crate::campaign::current::stale_checks(l, &all);
-    redone.retain(|(k, _), _| plan.checkers.iter().any(|x| &x.name == k));
-    crate::campaign::current::print_redone(&redone, "checker ", "answer(s)", l.say);
+    // What this pass redoes is counted as it is journaled, and said after.
+    let redone =
+        crate::campaign::current::Redone::new(crate::campaign::current::stale_check_keys(l, &all));
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(l.say, w);
     let jobs = plan.jobs(&mut answers, &cache, &l.current, &checks_journal, &done)?;
+    for r in &jobs.journaled {
+        redone.journaled((&r.0, &r.1), &r.1);
+    }
     (summary.cache_hits, summary.not_applicable) = (jobs.cache_hits, jobs.not_applicable);
 
     // 3. Run them.
@@ -239,8 +242,10 @@ fn validate(
         cache: &cache,
         journal: &checks_journal,
         say: l.say,
+        redone: &redone,
     };
     run.all(jobs.queue, answers, cancel, &mut summary)?;
+    redone.say("checker ", "answer(s)", l.say);
     summary.interrupted = cancel.load(Ordering::SeqCst);
     Ok(summary)
 }
@@ -254,6 +259,7 @@ struct Run<'a> {
     cache: &'a cache::Cache,
     journal: &'a Journal,
     say: Say<'a>,
+    redone: &'a crate::campaign::current::Redone<'a>,
 }
 
 impl Run<'_> {
@@ -281,6 +287,9 @@ impl Run<'_> {
             let (first_error, stats, sched) = (&first_error, &stats, &sched);
             scope.spawn(move || {
                 let result = self.journal.write_behind(rx, |group| {
+                    for r in group {
+                        self.redone.journaled((&r.hash, &r.checker), &r.checker);
+                    }
                     let inline: Vec<CheckRecord> =
                         group.iter().map(|r| self.current.inline_check(r)).collect();
                     if let Some(w) = self.cache.put_all(&inline) {
@@ -325,8 +334,15 @@ impl Run<'_> {
                             if rec.answer == CheckAnswer::Sat {
                                 let core = c.cores_dir().join(format!("{h}.smt2"));
                                 let others = self.fallbacks(job.core, k);
-                                let (cert, cpu) =
-                                    certify::certify(c, k, &core, &path, &others, &job.cancel);
+                                let (cert, cpu) = certify::certify(
+                                    c,
+                                    k,
+                                    &core,
+                                    &path,
+                                    &others,
+                                    &job.cancel,
+                                    &mut rec.model,
+                                );
                                 let mut st = stats.lock().unwrap();
                                 (st.cpu, st.certify_cpu, st.certify_runs) =
                                     (st.cpu + cpu, st.certify_cpu + cpu, st.certify_runs + 1);
@@ -505,6 +521,7 @@ pub(crate) fn to_record(
         provenance: None,
         // The caller checks a `sat`'s model.
         certification: None,
+        model: None,
     }
 }
 

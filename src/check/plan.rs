@@ -132,6 +132,9 @@ pub struct Jobs {
     pub files: HashMap<(usize, usize), PathBuf>,
     pub cache_hits: usize,
     pub not_applicable: usize,
+    /// (core, checker) of the answers journaled here (cache hits,
+    /// `not-applicable`).
+    pub journaled: Vec<(String, String)>,
 }
 
 impl<'a> Plan<'a> {
@@ -216,7 +219,8 @@ impl<'a> Plan<'a> {
                 }
                 let core = self.c.cores_dir().join(format!("{h}.smt2"));
                 let key = current.checker_key(&k.name);
-                if let Some(hit) = cache.get_vote(h, &k.name, key.as_deref()) {
+                let hit = cache.get_vote(h, &k.name, key.as_deref(), &self.c.dir);
+                if let Some(hit) = hit {
                     let mut rec = hit.clone();
                     rec.cached = true;
                     rec.timing = None;
@@ -270,6 +274,7 @@ impl<'a> Plan<'a> {
             out.queue.push(want);
         }
         checks.append_all(&records)?;
+        out.journaled = records.into_iter().map(|r| (r.hash, r.checker)).collect();
         Ok(out)
     }
 }
@@ -313,6 +318,7 @@ pub(crate) fn not_applicable(
         stdout_dropped: 0,
         stderr_dropped: 0,
         certification: None,
+        model: None,
     }
 }
 

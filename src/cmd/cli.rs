@@ -35,6 +35,8 @@ pub enum Command {
     Score(crate::cmd::score::ScoreArgs),
     /// Check a solver's cores on your own benchmarks, for solver authors (CI: --junit).
     Selfcheck(crate::cmd::selfcheck::SelfcheckArgs),
+    /// One pair's evidence: verdict, votes, core with lines, commands to repeat.
+    Show(crate::cmd::show::ShowArgs),
     /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
     Scramble(crate::cmd::scramble::ScrambleArgs),
 }

@@ -17,5 +17,6 @@ pub mod score;
 pub mod score_args;
 pub mod scramble;
 pub mod selfcheck;
+pub mod show;
 pub mod slurm;
 pub mod solve;

@@ -85,9 +85,10 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
         score: true,
     };
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    let Some((ctx, _lock)) = open(c, stages, dir, false, &no_cancel)? else {
+    let Some((mut ctx, _lock)) = open(c, stages, dir, false, &no_cancel)? else {
         bail!("{}: nothing to score", dir.display());
     };
+    ctx.score_partial = args.partial;
     let c = &ctx.campaign;
     let s = pipeline::run(
         &ctx,
@@ -99,9 +100,7 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     let Some(report) = s.report else {
         bail!("{}: nothing to score", dir.display());
     };
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
+    // The warnings were said as the stage found them, once each.
     eprintln!(
         "scored {} pairs in {} divisions under {}; reports: {}",
         report.pairs,
@@ -176,6 +175,9 @@ fn import_all(args: &ScoreArgs, warnings: &mut Vec<String>) -> Result<Import> {
 
 /// Score imported data.
 fn score_imports(args: ScoreArgs) -> Result<u8> {
+    if args.partial {
+        bail!("--partial applies to a campaign (records of another configuration); imported data has none");
+    }
     let Some(edition) = args.rules else {
         bail!(
             "--rules PRESET is required with imported data (one of: {})",

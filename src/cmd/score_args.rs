@@ -74,6 +74,12 @@ pub struct ScoreArgs {
     /// validation rule instead of the archive's verdict.
     #[arg(long)]
     pub rejudge: bool,
+    /// With CAMPAIGN: score even though the journals hold records of
+    /// another configuration that `coreval run` would redo (they are left
+    /// out, so the reports have fewer pairs); without it such a score is
+    /// refused and the reports stay as they were.
+    #[arg(long)]
+    pub partial: bool,
     /// Write the JSON report here.
     #[arg(long, value_name = "OUT")]
     pub json: Option<PathBuf>,

@@ -15,7 +15,7 @@
 
 use super::record::{QueryAnswer, QueryCheck, QueryRecord, INCREMENTAL};
 use super::script::against_status;
-use crate::campaign::certification::{Certification, Refutation};
+use crate::campaign::certification::{settle, Certification, Refutation};
 use crate::campaign::policy::{CheckAnswer, Decision};
 use crate::campaign::records::{CheckRecord, RunRecord};
 use crate::campaign::Loaded;
@@ -99,7 +99,7 @@ pub struct QueryVerdict {
     /// `validated`, `refuted`, `not-validated`, `ill-formed:LABEL`,
     /// `unsat-no-core`.
     pub verdict: IncrementalVerdict,
-    /// Why, for an ill-formed answer or one without a core.
+    /// Why, for an ill-formed answer or one without a core, or a dispute.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
     /// The check script, relative to the campaign.
@@ -262,8 +262,18 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                             .filter_map(|(k, _)| mine?.get(k))
                             .map(|rec| rec.certification.clone());
                         let sats: Vec<Option<Certification>> = sats.collect();
-                        v.refutation = Some(Refutation::of(sats.iter()));
-                        IncrementalVerdict::Refuted
+                        let refutation = Refutation::of(sats.iter());
+                        let policy = c.config.check.policy;
+                        if settle(policy, decision, t.unsat, refutation).1 {
+                            v.why = Some(
+                                "disputed: the `sat` votes are uncertified and an `unsat` stands"
+                                    .into(),
+                            );
+                            IncrementalVerdict::NotValidated
+                        } else {
+                            v.refutation = Some(refutation);
+                            IncrementalVerdict::Refuted
+                        }
                     } else if decision == Decision::Validated && t.unsat > 0 {
                         IncrementalVerdict::Validated
                     } else {

@@ -1,11 +1,15 @@
 //! The HTML report's opening: an overview of pairs per verdict and solver,
 //! then every pair that did not pass (refuted, ill-formed, not validated,
-//! `sat` answers, disputed, pending), each linked to a detail view with its
-//! core, the checkers' votes (versions, exits, first lines of output) and
-//! the command that repeats each checker run. A detail view is hidden until
-//! its link makes it the page's target, then it opens over the page (plain
-//! CSS `:target`, no script). Everything is escaped; only failing pairs get
-//! a detail view, so the page stays small for 200 000 passing pairs.
+//! `sat` answers, disputed, pending), then the other pairs, each linked to
+//! a detail view with its core, the checkers' votes (versions, exits, first
+//! lines of output, how each counted or that it was left out, the model
+//! behind a `sat`) and the command that repeats the solver's and each
+//! checker's run. A detail view is hidden until its link makes it the
+//! page's target, then it opens over the page (plain CSS `:target`, no
+//! script). Everything is escaped. Every detail view comes from one
+//! function, [`detail_view`], of one pair's evidence; at most
+//! [`MAX_DETAILS`] are written, those to look at first, at most
+//! [`MAX_PASSING_DETAILS`] of the others.
 
 use super::svg::esc;
 use crate::campaign::pair::PairEvidence;
@@ -15,6 +19,9 @@ use std::fmt::Write;
 
 /// At most this many detail views (the overview still lists every pair).
 pub const MAX_DETAILS: usize = 5000;
+
+/// At most this many detail views of pairs that passed.
+pub const MAX_PASSING_DETAILS: usize = 1000;
 
 /// Styles of the overview and detail views.
 pub const STYLE: &str = r#"
@@ -69,23 +76,26 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         }
         out.push_str("</tbody></table>");
     }
-    if evidence.is_empty() {
-        out.push_str("<p class=\"meta\">No pair to look at: every core was validated or no checker was needed.</p></section>");
-        return;
+    let looks = evidence.iter().filter(|e| e.to_look_at).count();
+    if looks == 0 {
+        out.push_str("<p class=\"meta\">No pair to look at: every core was validated or no checker was needed.</p>");
+    } else {
+        let _ = write!(
+            out,
+            "<h3>Pairs to look at ({looks})</h3><table class=\"sortable\"><thead><tr><th>solver</th><th>benchmark</th>\
+             <th>verdict</th><th>answer</th><th>flags</th><th>checkers</th><th>details</th></tr></thead><tbody>",
+        );
     }
-    let _ = write!(
-        out,
-        "<h3>Pairs to look at ({})</h3><table class=\"sortable\"><thead><tr><th>solver</th><th>benchmark</th>\
-         <th>verdict</th><th>answer</th><th>flags</th><th>checkers</th><th>details</th></tr></thead><tbody>",
-        evidence.len()
-    );
-    for (i, e) in evidence.iter().enumerate() {
+    for (i, e) in evidence.iter().enumerate().filter(|(_, e)| e.to_look_at) {
         let votes: Vec<String> = e
             .checkers
             .iter()
             .map(|k| {
                 let votes = matches!(k.answer.as_str(), "sat" | "unsat");
-                if votes && k.counted != k.answer {
+                if k.counted == crate::campaign::pair::LEFT_OUT {
+                    let why = k.note.as_deref().unwrap_or(crate::campaign::pair::LEFT_OUT);
+                    format!("{} {} ({why})", k.checker, k.answer)
+                } else if votes && k.counted != k.answer {
                     // Why, in short: the note's head ("two answers printed, …").
                     match k.note.as_deref() {
                         Some(n) => {
@@ -115,15 +125,40 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
             esc(&votes.join(", ")),
         );
     }
-    out.push_str("</tbody></table>");
-    if evidence.len() > MAX_DETAILS {
+    if looks > 0 {
+        out.push_str("</tbody></table>");
+    }
+    // Detail views: those to look at first, then at most
+    // MAX_PASSING_DETAILS of the others (about 2.8 KB each), MAX_DETAILS in all.
+    let others = evidence.len() - looks;
+    let shown_others = others
+        .min(MAX_PASSING_DETAILS)
+        .min(MAX_DETAILS.saturating_sub(looks));
+    let shown = looks.min(MAX_DETAILS) + shown_others;
+    if shown_others > 0 {
+        let _ = write!(out, "<details><summary>Detail views of other pairs ({shown_others})</summary><p class=\"meta\">");
+        for (i, e) in evidence.iter().enumerate().take(shown).skip(looks) {
+            let _ = write!(
+                out,
+                "<a href=\"#pair-{i}\">{} on {}</a> ({}) · ",
+                esc(&e.solver),
+                esc(&e.benchmark),
+                esc(&verdict_text(e))
+            );
+        }
+        out.push_str("</p></details>");
+    }
+    // (The evidence holds those to look at and some of the others.)
+    let total = rows.len().max(evidence.len());
+    if total > shown {
         let _ = write!(
             out,
-            "<p class=\"warn\">Detail views for the first {MAX_DETAILS} pairs only; every pair's evidence is in reports/pairs.jsonl.</p>"
+            "<p class=\"warn\">Detail views for {shown} of {total} pairs only (those to look at first); every pair's \
+             evidence is in reports/pairs.jsonl and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code>.</p>",
         );
     }
-    for (i, e) in evidence.iter().take(MAX_DETAILS).enumerate() {
-        detail(out, i, e);
+    for (i, e) in evidence.iter().take(shown).enumerate() {
+        detail_view(out, &format!("pair-{i}"), e);
     }
     out.push_str("</section>");
 }
@@ -142,13 +177,18 @@ fn verdict_text(e: &PairEvidence) -> String {
     v
 }
 
-fn detail(out: &mut String, i: usize, e: &PairEvidence) {
+/// One pair's detail view, as a `<section>` with HTML id `id`: the one
+/// function every detail view comes from (a report that loads pairs as
+/// needed calls it for each).
+pub fn detail_view(out: &mut String, id: &str, e: &PairEvidence) {
     let _ = write!(
         out,
-        "<section class=\"detail\" id=\"pair-{i}\"><h3>{} on {} — <span class=\"bad\">{}</span></h3><dl class=\"kv\">\
+        "<section class=\"detail\" id=\"{}\"><h3>{} on {} — <span class=\"{}\">{}</span></h3><dl class=\"kv\">\
          <dt>answer</dt><dd>{} ({})</dd>",
+        esc(id),
         esc(&e.solver),
         esc(&e.benchmark),
+        if e.to_look_at { "bad" } else { "ok" },
         esc(&verdict_text(e)),
         esc(&e.answer),
         esc(&e.exit),
@@ -214,6 +254,16 @@ fn detail(out: &mut String, i: usize, e: &PairEvidence) {
             }
             if let Some(c) = &k.certification {
                 let _ = write!(answer, "<br><span class=\"meta\">{}</span>", esc(c));
+            }
+            if let Some(f) = &k.model_file {
+                let _ = write!(
+                    answer,
+                    "<br>model: <a href=\"../{0}\"><code>{0}</code></a>",
+                    esc(f)
+                );
+            }
+            if let Some(m) = &k.model {
+                let _ = write!(answer, "<pre class=\"out\">{}</pre>", esc(m));
             }
             let _ = write!(
                 out,

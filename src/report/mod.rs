@@ -4,6 +4,7 @@
 //! report into bytes, so tests can render without touching the disk.
 
 mod evidence;
+pub use evidence::MAX_PASSING_DETAILS;
 mod facts;
 pub mod html;
 mod incremental;
@@ -27,7 +28,7 @@ pub trait Exporter {
 }
 
 /// Where to write each format; `None` skips it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outputs {
     /// JSON (the schema in `score::result`).
     pub json: Option<PathBuf>,
@@ -43,6 +44,14 @@ impl Outputs {
     /// True when no format was requested.
     pub fn is_empty(&self) -> bool {
         self.json.is_none() && self.csv.is_none() && self.markdown.is_none() && self.html.is_none()
+    }
+
+    /// The files requested.
+    pub fn paths(&self) -> impl Iterator<Item = &std::path::Path> {
+        [&self.json, &self.csv, &self.markdown, &self.html]
+            .into_iter()
+            .flatten()
+            .map(|p| p.as_path())
     }
 }
 
