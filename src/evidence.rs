@@ -86,9 +86,25 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict]) -> Result<Vec<PairEvidence>> {
                 .and_then(|r| r.stderr_tail.clone()),
             checkers,
             refutation: p.refutation.clone(),
+            explanation: explanation(l, p, run.and_then(|r| r.core.as_deref())),
         });
     }
     Ok(out)
+}
+
+/// [`crate::explain::for_pair`] of a refuted pair, placed in the
+/// campaign's own copy of the benchmark.
+fn explanation(l: &Loaded, p: &PairVerdict, core: Option<&[String]>) -> Vec<String> {
+    let (Some(core), Some(b)) = (core, l.bench(&p.pair.benchmark)) else {
+        return Vec::new();
+    };
+    let c = l.campaign;
+    let source = c.benchmarks.join(&b.id);
+    let lines = crate::selfcheck::inputs::assertion_lines(&source);
+    let at = crate::explain::locator(&b.id, &lines);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let named = c.named_dir().join(&b.output);
+    crate::explain::for_pair(c, p, core, &named, l.defs, &at, &never)
 }
 
 /// Whether the detail view shows the run itself: it failed (not a clean

@@ -374,6 +374,10 @@ pub struct PairEvidence {
     /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refutation: Option<crate::campaign::certification::Refutation>,
+    /// For a certified refutation: the original assertions the model
+    /// falsifies ([`crate::explain`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explanation: Vec<String>,
 }
 
 /// One checker's run on a failed pair's core.

@@ -43,25 +43,13 @@ pub fn certify(
             )
         }
     };
-    let asking = match model_script(c, k, file) {
-        Ok(p) => p,
-        Err(e) => {
-            return (
-                uncertified(format!("cannot write the model script: {e:#}")),
-                0.0,
-            )
-        }
-    };
-    let mut def = k.clone();
-    // The model options take the place of the core options in this run.
-    def.core_options = k.model_options.clone();
-    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
-    let out = runner::run(&spec, cancel);
-    let mut cpu = out.cpu;
-    let text = match model_text(&out, k) {
+    let (text, mut cpu) = ask_model(c, k, file, cancel);
+    let text = match text {
         Ok(t) => t,
         Err(why) => return (uncertified(why), cpu),
     };
+    // Kept for the explanation of a refutation ([`crate::explain`]).
+    let _ = write_beside(c, core, &model_tag(&k.name), text.as_bytes());
     let env = match model::read_model(&text) {
         Ok(env) => env,
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
@@ -112,6 +100,37 @@ pub fn certify(
         format!("{why}; with the model as definitions {}", tried.join(", "))
     };
     (uncertified(why), cpu)
+}
+
+/// Run `k` once more on `file` (what it read: a core-only benchmark or
+/// its dialect variant) asking for its model: the model text after its
+/// `sat` line, or why there is none, and the CPU seconds the run took.
+pub fn ask_model(
+    c: &Campaign,
+    k: &SolverDef,
+    file: &Path,
+    cancel: &AtomicBool,
+) -> (Result<String, String>, f64) {
+    let asking = match model_script(c, k, file) {
+        Ok(p) => p,
+        Err(e) => return (Err(format!("cannot write the model script: {e:#}")), 0.0),
+    };
+    let mut def = k.clone();
+    // The model options take the place of the core options in this run.
+    def.core_options = k.model_options.clone();
+    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
+    let out = runner::run(&spec, cancel);
+    (model_text(&out, k), out.cpu)
+}
+
+/// Where certification keeps the model checker `checker` printed for the
+/// core-only benchmark `core` (`cores/models/<hash>.model-<checker>.smt2`).
+pub fn kept_model(c: &Campaign, core: &Path, checker: &str) -> PathBuf {
+    beside(c, core, &model_tag(checker))
+}
+
+fn model_tag(checker: &str) -> String {
+    format!("model-{checker}")
 }
 
 /// The model text after the `sat` line of the model run, or why there is none.
@@ -172,8 +191,18 @@ fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<Path
 /// Write `bytes` as `cores/models/<file stem>.<tag>.smt2` (atomically: two
 /// checkers may write the same file).
 fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let path = beside(c, file, tag);
+    let dir = path.parent().expect("a file in cores/models");
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(&path)?;
+    Ok(path)
+}
+
+/// `cores/models/<file stem>.<tag>.smt2`, the tag made a plain file name.
+fn beside(c: &Campaign, file: &Path, tag: &str) -> PathBuf {
     let dir = c.cores_dir().join("models");
-    std::fs::create_dir_all(&dir)?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("core");
     let tag: String = tag
         .chars()
@@ -185,11 +214,7 @@ fn write_beside(c: &Campaign, file: &Path, tag: &str, bytes: &[u8]) -> anyhow::R
             }
         })
         .collect();
-    let path = dir.join(format!("{stem}.{tag}.smt2"));
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.persist(&path)?;
-    Ok(path)
+    dir.join(format!("{stem}.{tag}.smt2"))
 }
 
 /// Ask checker `j` whether the core's assertions hold with the model's

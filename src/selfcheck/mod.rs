@@ -492,6 +492,21 @@ pub fn run(
             r.details.extend(repro.details(i, entry, run, mine)?);
             report.kept = Some(keep.clone());
         }
+        if let (Some(v), Some(core), Some(out)) =
+            (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
+        {
+            let lines = inputs::assertion_lines(&i.source);
+            let at = crate::explain::locator(&i.shown, &lines);
+            r.details.extend(crate::explain::for_pair(
+                c,
+                v,
+                core,
+                &c.named_dir().join(out),
+                &checkers,
+                &at,
+                cancel,
+            ));
+        }
         report.results.push(r);
     }
     report.results.extend(incremental_results);
