@@ -63,16 +63,14 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     let Some(s) = solvers.iter().find(|s| s.name == args.solver) else {
         bail!("no solver {} in {}", args.solver, args.campaign.display());
     };
-    let checkers: Vec<String> = c
-        .config
-        .check
-        .checkers
+    // The campaign's checkers (none listed: every definition), those of
+    // other teams that are installed.
+    let listed = &c.config.check.checkers;
+    let checkers: Vec<String> = defs
         .iter()
-        .filter(|n| {
-            defs.iter()
-                .any(|d| &&d.name == n && d.is_installed() && !s.same_team(d))
-        })
-        .cloned()
+        .filter(|d| listed.is_empty() || listed.contains(&d.name))
+        .filter(|d| d.is_installed() && !s.same_team(d))
+        .map(|d| d.name.clone())
         .collect();
     let original_path = c.benchmarks.join(&args.benchmark);
     let original = std::fs::read(&original_path)
