@@ -93,6 +93,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
         solver_time: c.time.as_secs_f64(),
         checker_time: c.checker_time.as_secs_f64(),
         kind: kind.clone(),
+        logic: None,
     };
     let settings = crate::shrink::Settings {
         time: args.shrink_time,

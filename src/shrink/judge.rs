@@ -43,6 +43,10 @@ pub struct Spec {
     pub checker_time: f64,
     /// The verdict label to keep (`refuted`, `sat`, `ill-formed:…`).
     pub kind: String,
+    /// The logic a candidate must keep (ddSMT would mutate `QF_LIA` into
+    /// `QF_`, which no checker takes): the original's, once judged.
+    #[serde(default)]
+    pub logic: Option<String>,
 }
 
 /// What kinds of failure can be shrunk.
@@ -77,9 +81,11 @@ pub struct Judge {
 }
 
 /// One judgement, and the seconds its solver and checker runs took.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Judgement {
     pub fails: bool,
+    /// The candidate's `set-logic`.
+    pub logic: Option<String>,
     pub solver_wall: f64,
     pub checker_wall: f64,
 }
@@ -145,6 +151,10 @@ impl Judge {
             Ok(r) if r.eligible() => r,
             _ => return Ok(j),
         };
+        j.logic = report.info.logic.clone();
+        if self.spec.logic.is_some() && j.logic != self.spec.logic {
+            return Ok(j);
+        }
         let dir = tempfile::tempdir().context("cannot create a scratch folder")?;
         let file = dir.path().join("candidate.smt2");
         std::fs::write(&file, &named).context("cannot write a candidate")?;

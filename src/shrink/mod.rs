@@ -98,6 +98,7 @@ pub fn shrink(
     let judge = Judge::new(Spec {
         solver_time: tight(spec.solver_time, golden.solver_wall),
         checker_time: tight(spec.checker_time, golden.checker_wall),
+        logic: golden.logic.clone(),
         ..spec
     })
     .map_err(err)?;

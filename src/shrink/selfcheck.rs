@@ -97,6 +97,7 @@ pub fn attach(
             solver_time: opts.timeout,
             checker_time: opts.checker_timeout,
             kind: r.verdict.clone(),
+            logic: None,
         };
         match super::shrink(&original, spec, &out, &settings, cancel) {
             Ok(s) => {
