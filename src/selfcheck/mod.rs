@@ -488,10 +488,6 @@ pub fn run(
         if let Some(b) = r.best_known.as_mut() {
             b.origin = origin_for_people(&b.origin, &dir);
         }
-        if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
-            r.details.extend(repro.details(i, entry, run, mine)?);
-            report.kept = Some(keep.clone());
-        }
         if let (Some(v), Some(core), Some(out)) =
             (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
         {
@@ -506,6 +502,10 @@ pub fn run(
                 &at,
                 cancel,
             ));
+        }
+        if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
+            r.details.extend(repro.details(i, entry, run, mine)?);
+            report.kept = Some(keep.clone());
         }
         report.results.push(r);
     }
