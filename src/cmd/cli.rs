@@ -39,6 +39,13 @@ pub enum Command {
     Show(crate::cmd::show::ShowArgs),
     /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
     Scramble(crate::cmd::scramble::ScrambleArgs),
+    /// Compare two runs (selfcheck --json files or campaigns): new and fixed failures, cores, answers.
+    Diff(crate::cmd::diff::DiffArgs),
+    /// Shrink a campaign's failing pair to a small benchmark that fails the same way.
+    Shrink(crate::cmd::shrink::ShrinkArgs),
+    /// ddSMT's test command during a shrink (exit 0: the file still fails).
+    #[command(hide = true)]
+    ShrinkJudge(crate::cmd::shrink::ShrinkJudgeArgs),
 }
 
 #[cfg(test)]

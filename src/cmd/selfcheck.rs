@@ -100,6 +100,8 @@ pub struct SelfcheckArgs {
     /// Rehearse with these seeds (to repeat a failure), comma-separated.
     #[arg(long, value_name = "SEEDS", value_delimiter = ',')]
     pub scramble_seeds: Vec<u32>,
+    #[command(flatten)]
+    pub after: crate::cmd::diff::AfterSelfcheck,
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -136,12 +138,13 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     if args.scrambles.is_some() || !args.scramble_seeds.is_empty() {
         return rehearse(&args, &opts);
     }
-    let report = selfcheck::run(
+    let mut report = selfcheck::run(
         &opts,
         crate::cmd::interrupt::flag(),
         &mut |s| header(s),
         &mut |w| eprintln!("warning: {}", printable(&w)),
     )?;
+    args.after.shrink(&mut report, &opts)?;
     finish(&args, &report, None)
 }
 
@@ -211,7 +214,8 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
             d.display()
         );
     }
-    Ok(exit_code(report))
+    let code = exit_code(report);
+    Ok(args.after.compare(report)?.unwrap_or(code))
 }
 
 /// 1 when a benchmark failed, 3 when none passed or failed, else 0.
@@ -418,6 +422,7 @@ mod tests {
             verdict: "ill-formed:unknown-name".into(),
             details: Vec::new(),
             core_size: None,
+            core: None,
             reduction: None,
             best: None,
             time: Some(0.1),
@@ -446,6 +451,7 @@ mod tests {
             verdict: "validated".into(),
             details: Vec::new(),
             core_size: Some(2),
+            core: None,
             reduction: Some(1),
             best: None,
             time: Some(0.1),

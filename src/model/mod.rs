@@ -169,12 +169,36 @@ fn boolector_lines(text: &str) -> Result<Vec<Sexp>, String> {
     Ok(out)
 }
 
-/// Evaluate every assertion of `script` under `env` (the model read by
-/// [`read_model`]).
-pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
+/// What one assertion evaluated to under a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Truth {
+    True,
+    /// False; `defaults` lists the symbols the model left out and that
+    /// were given a default value on the way (empty: false under the model
+    /// as printed).
+    False {
+        defaults: Vec<String>,
+    },
+    /// The evaluator cannot decide: the construct it does not support.
+    Undecided(String),
+    /// A symbol the model leaves out that the evaluator cannot complete.
+    Missing(String),
+}
+
+/// One top-level assertion of a script: its `:named` name, when the
+/// assertion is `(! t :named n)`, and its term.
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    pub name: Option<String>,
+    pub term: Sexp,
+}
+
+/// Read `script`'s declarations and definitions into `env` and return its
+/// assertions in order; `Err` when the script cannot be evaluated at all.
+pub fn assertions(script: &[u8], env: &mut Env) -> Result<Vec<Assertion>, ModelCheck> {
     let cmds = match sexp::parse_all(script) {
         Ok(c) => c,
-        Err(e) => return ModelCheck::Unreadable(format!("the script: {e}")),
+        Err(e) => return Err(ModelCheck::Unreadable(format!("the script: {e}"))),
     };
     let mut asserts = Vec::new();
     for c in &cmds {
@@ -203,8 +227,11 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
                 );
             }
             (Some("assert"), _) if v.len() == 2 => {
-                named_terms(&v[1], &mut env);
-                asserts.push(&v[1]);
+                named_terms(&v[1], env);
+                asserts.push(Assertion {
+                    name: top_name(&v[1]),
+                    term: v[1].clone(),
+                });
             }
             (
                 Some(
@@ -213,50 +240,70 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
                 ),
                 _,
             ) => {}
-            (Some(other), _) => return ModelCheck::Unsupported(format!("command {other}")),
-            (None, _) => return ModelCheck::Unreadable("a command without a head".into()),
+            (Some(other), _) => return Err(ModelCheck::Unsupported(format!("command {other}"))),
+            (None, _) => return Err(ModelCheck::Unreadable("a command without a head".into())),
         }
     }
+    Ok(asserts)
+}
+
+/// The truth of one assertion's term under `env` (after [`assertions`]).
+pub fn truth(env: &Env, term: &Sexp) -> Truth {
+    env.completed.borrow_mut().clear();
+    env.compared_abstract.set(false);
+    let value = env.eval(term).and_then(|v| v.as_bool());
+    // Abstract values read as distinct elements make a structure of their
+    // own: true under it is satisfiable, false is no proof.
+    let value = match value {
+        Ok(false) if env.compared_abstract.get() => Err(Stuck::Unsupported(
+            "abstract values of an uninterpreted sort compared (they need not be distinct)".into(),
+        )),
+        v => v,
+    };
+    match value {
+        Ok(true) => Truth::True,
+        Ok(false) => Truth::False {
+            defaults: env.completed.borrow().clone(),
+        },
+        Err(Stuck::Unsupported(what)) => Truth::Undecided(what),
+        Err(Stuck::Missing(s)) => Truth::Missing(s),
+    }
+}
+
+/// Evaluate every assertion of `script` under `env` (the model read by
+/// [`read_model`]).
+pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
+    let asserts = match assertions(script, &mut env) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
     let mut incomplete = None;
     let mut stuck = None;
     for (i, a) in asserts.iter().enumerate() {
-        env.completed.borrow_mut().clear();
-        env.compared_abstract.set(false);
-        let value = env.eval(a).and_then(|v| v.as_bool());
-        // Abstract values read as distinct elements make a structure of
-        // their own: true under it is satisfiable, false is no proof.
-        let value = match value {
-            Ok(false) if env.compared_abstract.get() => Err(Stuck::Unsupported(
-                "abstract values of an uninterpreted sort compared (they need not be distinct)"
-                    .into(),
-            )),
-            v => v,
-        };
-        match value {
-            Ok(true) => {}
-            Ok(false) => {
-                let missing = env.completed.borrow().clone();
-                if missing.is_empty() {
-                    let mut text = a.to_string();
-                    if text.len() > 200 {
-                        let cut = (0..=200)
-                            .rev()
-                            .find(|i| text.is_char_boundary(*i))
-                            .unwrap_or(0);
-                        text.truncate(cut);
-                        text.push('…');
-                    }
-                    return ModelCheck::Violates {
-                        assertion: i + 1,
-                        text,
-                    };
+        match truth(&env, &a.term) {
+            Truth::True => {}
+            Truth::False { defaults } if defaults.is_empty() => {
+                let mut text = a.term.to_string();
+                if text.len() > 200 {
+                    let cut = (0..=200)
+                        .rev()
+                        .find(|i| text.is_char_boundary(*i))
+                        .unwrap_or(0);
+                    text.truncate(cut);
+                    text.push('…');
                 }
-                incomplete.get_or_insert(missing);
+                return ModelCheck::Violates {
+                    assertion: i + 1,
+                    text,
+                };
             }
-            Err(Stuck::Unsupported(what)) => {
+            Truth::False { defaults } => {
+                incomplete.get_or_insert(defaults);
+            }
+            Truth::Undecided(what) => {
                 stuck.get_or_insert(what);
             }
-            Err(Stuck::Missing(s)) => {
+            Truth::Missing(s) => {
                 incomplete.get_or_insert(vec![s]);
             }
         }
@@ -266,6 +313,22 @@ pub fn check(script: &[u8], mut env: Env) -> ModelCheck {
         (None, Some(missing)) => ModelCheck::Incomplete { missing },
         (None, None) => ModelCheck::Satisfies,
     }
+}
+
+/// The name of `(! t … :named n …)`.
+fn top_name(t: &Sexp) -> Option<String> {
+    let v = t.list()?;
+    if t.head() != Some("!") {
+        return None;
+    }
+    v.get(2..)?
+        .windows(2)
+        .find_map(|p| match (&p[0], p[1].sym()) {
+            (Sexp::Atom(crate::smtlib::lexer::TokenKind::Keyword, k), Some(n)) if k == ":named" => {
+                Some(n.to_string())
+            }
+            _ => None,
+        })
 }
 
 /// Register the `(! t :named n)` subterms of an assertion as definitions.

@@ -226,6 +226,13 @@ pub fn detail_view(out: &mut String, id: &str, e: &PairEvidence) {
             esc(&core.join(" "))
         );
     }
+    if !e.explanation.is_empty() {
+        let _ = write!(
+            out,
+            "<dt>explanation</dt><dd>{}</dd>",
+            esc(&e.explanation.join("\n")).replace('\n', "<br>")
+        );
+    }
     if let Some(f) = &e.core_file {
         // The report lives in reports/: the core is one folder up.
         let _ = write!(

@@ -105,6 +105,7 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         verdict: String::new(),
         details: Vec::new(),
         core_size: None,
+        core: None,
         reduction: None,
         best: None,
         time: None,

@@ -185,6 +185,7 @@ mod tests {
             verdict: verdict.into(),
             details: vec![detail.into()],
             core_size: Some(2),
+            core: None,
             reduction: None,
             best: None,
             time: Some(0.5),

@@ -493,6 +493,21 @@ pub fn run(
             r.best_known = None;
             r.details.retain(|d| !d.starts_with("best-known core:"));
         }
+        if let (Some(v), Some(core), Some(out)) =
+            (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
+        {
+            let lines = inputs::assertion_lines(&i.source);
+            let at = crate::explain::locator(&i.shown, &lines);
+            r.details.extend(crate::explain::for_pair(
+                c,
+                v,
+                core,
+                &c.named_dir().join(out),
+                &checkers,
+                &at,
+                cancel,
+            ));
+        }
         if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
             r.details.extend(repro.details(i, entry, run, mine)?);
             // A `sat` FAIL rests on a reference's validated core: its run too.

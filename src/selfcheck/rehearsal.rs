@@ -351,6 +351,7 @@ mod tests {
             verdict: verdict.into(),
             details: vec![format!("{verdict} because")],
             core_size: Some(2),
+            core: None,
             reduction: None,
             best: None,
             time: Some(0.1),

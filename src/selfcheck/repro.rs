@@ -209,7 +209,7 @@ impl Repro<'_> {
             return Ok(Vec::new());
         };
         let c = self.campaign;
-        let stored = crate::check::certify::kept_model(c, k, core_src);
+        let stored = crate::check::certify::kept_model(c, core_src, &k.name);
         let (text, how) = match std::fs::read_to_string(&stored) {
             Ok(t) => (t, String::new()),
             Err(_) => {

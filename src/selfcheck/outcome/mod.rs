@@ -62,6 +62,9 @@ pub struct BenchResult {
     /// One sentence per fact behind the verdict (the JUnit message is the first).
     pub details: Vec<String>,
     pub core_size: Option<u64>,
+    /// The names the solver printed after `unsat`, when it printed a core.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub core: Option<Vec<String>>,
     /// A − core size, for a validated (or undecided) core.
     pub reduction: Option<u64>,
     pub best: Option<Reference>,
@@ -121,6 +124,7 @@ pub fn classify(
         verdict: String::new(),
         details: Vec::new(),
         core_size: None,
+        core: None,
         reduction: None,
         best: best_reference(refs),
         time: None,
@@ -165,6 +169,7 @@ pub fn classify(
     let run = pair.run;
     r.time = Some(run.wall);
     r.core_size = p.core_size;
+    r.core = run.core.clone();
     r.checkers = pair.verdict.checkers.clone();
     let declared_sat = entry.status.as_deref() == Some("sat");
     let answers = || answers_text(pair.verdict);

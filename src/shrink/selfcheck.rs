@@ -1,0 +1,168 @@
+//! `coreval selfcheck --shrink`: after the verdicts, each FAIL of a kind
+//! that can be shrunk ([`super::judge::supported`]) is reduced
+//! ([`super::shrink`]) within `--shrink-time` seconds, and its FAIL block
+//! gets `reproducer: PATH (K of N assertions, B of B0 bytes)`, the
+//! command that repeats the failure on it, and what happened on the way.
+//! The reproducers go to the keep folder (`<benchmark>.repro.smt2`). A
+//! shrink that cannot be done (the failure does not repeat, the file
+//! cannot be written) says so in one line; the verdict stays as it was.
+
+use super::judge::Spec;
+use super::Settings;
+use crate::selfcheck::outcome::Outcome;
+use crate::selfcheck::repro::shell_words;
+use crate::selfcheck::{Options, Report, SOLVER_NAME};
+use anyhow::{Context, Result};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Shrink every failing benchmark of `report` that can be; `say` tells
+/// progress (stderr).
+pub fn attach(
+    report: &mut Report,
+    opts: &Options,
+    time: f64,
+    cancel: &AtomicBool,
+    say: &mut dyn FnMut(String),
+) -> Result<()> {
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    let checkers_dir = opts
+        .checkers_dir
+        .clone()
+        .unwrap_or_else(crate::checkers::default_dir);
+    let command = crate::selfcheck::solver_command(&opts.solver)?;
+    let team = report
+        .setup
+        .team
+        .split(", ")
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let solver = crate::campaign::solvers::inline_def_in(
+        &here,
+        std::path::absolute(&checkers_dir)?,
+        SOLVER_NAME,
+        &team,
+        &command,
+    )?;
+    let independent: Vec<String> = report
+        .setup
+        .checkers
+        .iter()
+        .filter(|k| !report.setup.excluded.contains(k))
+        .cloned()
+        .collect();
+    let settings = Settings {
+        time,
+        coreval: std::env::current_exe().context("cannot find the coreval program")?,
+        checkers_dir: std::path::absolute(&checkers_dir)?,
+    };
+    let keep = crate::selfcheck::repro::keep_dir(opts.keep.as_deref());
+    let setup = report.setup.clone();
+    for r in report.results.iter_mut() {
+        if r.outcome != Outcome::Failed || r.time.is_none() {
+            continue;
+        }
+        if !super::judge::supported(&r.verdict) {
+            r.details.push(format!(
+                "reproducer: none (a failure of kind {} is not shrunk; shrunk: refuted, sat, ill-formed)",
+                r.verdict
+            ));
+            continue;
+        }
+        if cancel.load(Ordering::Relaxed) {
+            r.details
+                .push("reproducer: none (interrupted before its shrink began)".into());
+            continue;
+        }
+        let original = match std::fs::read(&r.path) {
+            Ok(b) => b,
+            Err(e) => {
+                r.details
+                    .push(format!("reproducer: none (cannot read {}: {e})", r.path));
+                continue;
+            }
+        };
+        let out = keep.join(repro_name(&r.path));
+        say(format!(
+            "shrink: {} ({}, {} assertions) for at most {time} s…",
+            r.path, r.verdict, r.assertions
+        ));
+        let spec = Spec {
+            solver: solver.clone(),
+            workdir: here.clone(),
+            answer_stream: opts.answer_stream.unwrap_or_default(),
+            checkers_dir: settings.checkers_dir.clone(),
+            checkers: independent.clone(),
+            solver_time: opts.timeout,
+            checker_time: opts.checker_timeout,
+            kind: r.verdict.clone(),
+            logic: None,
+        };
+        match super::shrink(&original, spec, &out, &settings, cancel) {
+            Ok(s) => {
+                r.details.push(s.line());
+                r.details.push(format!(
+                    "repeat on it: $ {}",
+                    repeat_command(opts, &setup.checkers, &out)
+                ));
+                r.details.extend(s.notes.iter().cloned());
+                say(format!("shrink: {} done in {:.1} s", r.path, s.seconds));
+            }
+            Err(why) => r.details.push(format!("reproducer: none ({why})")),
+        }
+        report.kept = Some(keep.clone());
+    }
+    Ok(())
+}
+
+/// `<benchmark path, made relative>.repro.smt2`.
+fn repro_name(shown: &str) -> PathBuf {
+    let rel: PathBuf = Path::new(shown)
+        .components()
+        .filter(|c| matches!(c, Component::Normal(_)))
+        .collect();
+    let s = rel.to_string_lossy();
+    PathBuf::from(format!(
+        "{}.repro.smt2",
+        s.strip_suffix(".smt2").unwrap_or(&s)
+    ))
+}
+
+/// The selfcheck that repeats the failure on the reproducer.
+fn repeat_command(opts: &Options, checkers: &[String], file: &Path) -> String {
+    let mut words = vec![
+        "coreval".to_string(),
+        "selfcheck".into(),
+        "--solver".into(),
+        shell_words(&opts.solver),
+        "--checkers".into(),
+        checkers.join(","),
+    ];
+    if let Some(t) = &opts.team {
+        words.extend(["--team".into(), t.clone()]);
+    }
+    if let Some(s) = opts.answer_stream {
+        let s = serde_json::to_value(s)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string));
+        words.extend(["--answer-stream".into(), s.unwrap_or_default()]);
+    }
+    words.push(file.to_string_lossy().into_owned());
+    shell_words(&words)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reproducers_stay_inside_the_keep_folder() {
+        assert_eq!(
+            super::repro_name("../x/b.smt2"),
+            std::path::PathBuf::from("x/b.repro.smt2")
+        );
+        assert_eq!(
+            super::repro_name("/abs/c"),
+            std::path::PathBuf::from("abs/c.repro.smt2")
+        );
+    }
+}
