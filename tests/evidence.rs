@@ -184,6 +184,18 @@ fn explained_shrunk_and_compared(camp: &Path, page: &str, refuted: &[&serde_json
         .filter_map(|p| p["benchmark"].as_str())
         .find(|b| b.starts_with("QF_LIA/"))
         .expect("a refuted QF_LIA pair");
+    // `coreval show` prints the same explanation in a terminal.
+    let explained = refuted
+        .iter()
+        .filter_map(|p| Some((p["solver"].as_str()?, p["benchmark"].as_str()?)))
+        .any(|(solver, b)| {
+            let shown = common::command()
+                .args(["show", camp.to_str().unwrap(), solver, b])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&shown.stdout).contains("satisfies the core but falsifies")
+        });
+    assert!(explained, "no explanation in coreval show");
     let out = common::command()
         .args([
             "shrink",

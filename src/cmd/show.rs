@@ -90,8 +90,17 @@ pub fn render(campaign: &Path, e: &PairEvidence) -> String {
     verdict(&mut out, e);
     votes(&mut out, e);
     core(&mut out, campaign, e);
+    explanation(&mut out, e);
     commands(&mut out, e);
     out
+}
+
+/// What the model of a certified refutation falsifies outside the core
+/// ([`crate::explain`]); nothing for other pairs.
+fn explanation(out: &mut String, e: &PairEvidence) {
+    for line in &e.explanation {
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// The pair, its verdict and the solver's answer.
