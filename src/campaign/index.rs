@@ -2,7 +2,7 @@
 //! `named/index.jsonl`, each with its division, names and status.
 
 use super::Campaign;
-use crate::benchmark::{Families, Ineligibility};
+use crate::benchmark::{Families, Ineligibility, Settings};
 use crate::journal;
 use crate::message::Say;
 use anyhow::Result;
@@ -95,10 +95,13 @@ impl IndexEntry {
         }
     }
 
-    /// One line per problem, `path:line:col: message`, for the user.
-    pub fn messages(&self, root: &Path) -> Vec<String> {
+    /// One line per problem, `path:line:col: message`, for the user, its
+    /// hints naming `settings` (`coreval name`'s options, or a campaign's keys).
+    pub fn messages(&self, root: &Path, settings: Settings) -> Vec<String> {
         let path = root.join(&self.id);
-        let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
+        let mut out: Vec<String> = (self.reasons.iter())
+            .map(|r| r.in_file_for(&path, settings))
+            .collect();
         if let Some(e) = &self.error {
             out.push(format!("{}: {e}", path.display()));
         }

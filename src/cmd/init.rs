@@ -59,4 +59,16 @@ mod tests {
         let c = crate::campaign::Campaign::load(dir.path()).unwrap();
         assert_eq!(c.config.solvers.len(), 2);
     }
+
+    #[test]
+    fn template_lists_every_edition_and_writes_the_time_limit() {
+        let text = super::TEMPLATE;
+        for e in crate::campaign::rules::Edition::ALL {
+            assert!(text.contains(e.name()), "{} is not listed", e.name());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(super::CONFIG_FILE), text).unwrap();
+        let c = crate::campaign::Campaign::load(dir.path()).unwrap();
+        assert_eq!(c.config.limits.time, Some(c.edition.time_limit()));
+    }
 }
