@@ -46,27 +46,44 @@ fn every_subcommand() -> Vec<Vec<String>> {
     all
 }
 
+/// The first paragraph of a `--help` text: the subcommand's summary.
+fn summary(help: &str) -> String {
+    let lines: Vec<&str> = help.lines().take_while(|l| !l.trim().is_empty()).collect();
+    lines.join(" ")
+}
+
 #[test]
 fn every_subcommand_line_is_a_whole_sentence() {
+    // clap lists a subcommand with its summary, the trailing period left
+    // off: the line must be the whole summary, and the summary a sentence.
     let top = help(&[]);
-    let mut lists = vec![("coreval".to_string(), top.clone())];
+    let mut lists = vec![(Vec::new(), top.clone())];
     for (name, _) in commands(&top) {
-        lists.push((format!("coreval {name}"), help(&[&name])));
+        lists.push((vec![name.clone()], help(&[&name])));
     }
     let mut seen = 0;
-    for (who, text) in &lists {
-        for (name, about) in commands(text) {
+    for (parent, text) in &lists {
+        for (name, line) in commands(text) {
             seen += 1;
-            let first = about.chars().next().unwrap_or(' ');
+            let mut path: Vec<&str> = parent.iter().map(String::as_str).collect();
+            path.push(&name);
+            let sentence = summary(&help(&path));
+            let first = sentence.chars().next().unwrap_or(' ');
             assert!(
-                first.is_uppercase() && about.ends_with('.'),
-                "`{who} --help`: the line of {name} is not a whole sentence: {about:?}"
+                first.is_uppercase() && sentence.ends_with('.'),
+                "`coreval {} --help` does not open with a sentence: {sentence:?}",
+                path.join(" ")
             );
-            let opened = about.matches('(').count();
             assert_eq!(
-                opened,
-                about.matches(')').count(),
-                "`{who} --help`: {name}: {about:?}"
+                format!("{line}."),
+                sentence,
+                "`coreval {} --help` lists {name} with a line cut short",
+                parent.join(" ")
+            );
+            assert_eq!(
+                sentence.matches('(').count(),
+                sentence.matches(')').count(),
+                "{sentence:?}"
             );
         }
     }
@@ -102,7 +119,10 @@ fn the_reference_holds_every_subcommands_help() {
     let file = common::repo().join("docs/reference.md");
     let text = std::fs::read_to_string(&file).unwrap();
     let (begin, end) = ("<!-- cli-help:begin -->\n", "<!-- cli-help:end -->");
-    let start = text.find(begin).expect("docs/reference.md has no cli-help block") + begin.len();
+    let start = text
+        .find(begin)
+        .expect("docs/reference.md has no cli-help block")
+        + begin.len();
     let stop = start + text[start..].find(end).unwrap();
     if text[start..stop] == block {
         return;

@@ -303,20 +303,36 @@ fn every_shell_example_runs_and_prints_what_it_shows() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // The few that cannot run say why; they stay few.
-    assert!(skipped.len() <= 5, "too many blocks not run:\n{}", skipped.join("\n"));
+    assert!(
+        skipped.len() <= 5,
+        "too many blocks not run:\n{}",
+        skipped.join("\n")
+    );
     assert!(ran >= 10, "only {ran} examples ran");
 }
 
 #[test]
 fn shown_output_is_matched_line_by_line() {
     let shown = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
-    assert!(lines_match(&shown(&["a …", "…", "z"]), &["a b", "x", "y", "z"]));
+    assert!(lines_match(
+        &shown(&["a …", "…", "z"]),
+        &["a b", "x", "y", "z"]
+    ));
     assert!(!lines_match(&shown(&["a …", "z"]), &["a b", "x", "z"]));
     assert!(!lines_match(&shown(&["a"]), &["a", "b"]));
     assert!(line_matches("FAIL … x.smt2", "FAIL refuted 0.1 s x.smt2"));
     assert!(!line_matches("FAIL … x.smt2", "PASS refuted x.smt2"));
-    assert_eq!(normalise_times("0.187 s, (1.8 s) 12 s cv12 sat"), "N s, (N s) N s cv12 sat");
-    let b = blocks("x.md", "```sh no-run: needs a cluster\nsbatch\n```\n```text\n$ a \\\n  b\nout\n```\n");
+    assert_eq!(
+        normalise_times("0.187 s, (1.8 s) 12 s cv12 sat"),
+        "N s, (N s) N s cv12 sat"
+    );
+    let b = blocks(
+        "x.md",
+        "```sh no-run: needs a cluster\nsbatch\n```\n```text\n$ a \\\n  b\nout\n```\n",
+    );
     assert_eq!(b[0].kind, Kind::NoRun("needs a cluster".into()));
-    assert_eq!(steps(&b[1].text), vec![("a   b".to_string(), vec!["out".to_string()])]);
+    assert_eq!(
+        steps(&b[1].text),
+        vec![("a   b".to_string(), vec!["out".to_string()])]
+    );
 }

@@ -161,14 +161,20 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
             }
             Outcome::Malformed | Outcome::Failed => {
                 let shown = std::path::Path::new(&e.id);
-                out.malformed
-                    .extend(e.messages(std::path::Path::new(""), crate::benchmark::Settings::Campaign).into_iter().map(|m| {
+                out.malformed.extend(
+                    e.messages(
+                        std::path::Path::new(""),
+                        crate::benchmark::Settings::Campaign,
+                    )
+                    .into_iter()
+                    .map(|m| {
                         if m.is_empty() {
                             shown.display().to_string()
                         } else {
                             m
                         }
-                    }));
+                    }),
+                );
             }
         }
     }

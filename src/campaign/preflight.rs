@@ -284,7 +284,8 @@ fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
             c.shown_dir.display()
         );
     }
-    let found = crate::benchmark::discover(&c.benchmarks).map_err(|e| anyhow!("{}: {e:#}", at()))?;
+    let found =
+        crate::benchmark::discover(&c.benchmarks).map_err(|e| anyhow!("{}: {e:#}", at()))?;
     if !found.files.is_empty() {
         return Ok(());
     }

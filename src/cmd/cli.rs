@@ -21,8 +21,8 @@ pub enum Command {
     Checkers(crate::cmd::checkers::CheckersArgs),
     /// Fold the journals of every shard into the campaign's own journals.
     ///
-    /// Reads CAMPAIGN/shards/*/{runs,cores,checks}.jsonl. Appends to CAMPAIGN/runs.jsonl,
-    /// cores.jsonl and checks.jsonl every record not there yet (a second merge changes nothing).
+    /// Reads CAMPAIGN/shards/*/{runs,cores,checks}.jsonl. Writes every record not there yet to
+    /// CAMPAIGN/runs.jsonl, cores.jsonl and checks.jsonl (appended: a second merge changes nothing).
     Merge(crate::cmd::merge::MergeArgs),
     /// Run a campaign on a Slurm cluster as job arrays (submit, status, cancel).
     ///
@@ -44,8 +44,8 @@ pub enum Command {
     Lint(crate::cmd::lint::LintArgs),
     /// Run the solvers under test of a campaign on its named benchmarks.
     ///
-    /// Reads CAMPAIGN/campaign.toml and CAMPAIGN/named/. Appends one record per finished run to
-    /// CAMPAIGN/runs.jsonl (CAMPAIGN/shards/I-of-N/runs.jsonl with --shard).
+    /// Reads CAMPAIGN/campaign.toml and CAMPAIGN/named/. Writes one record per finished run to
+    /// CAMPAIGN/runs.jsonl, appended (CAMPAIGN/shards/I-of-N/runs.jsonl with --shard).
     Solve(crate::cmd::solve::SolveArgs),
     /// Rebuild and check every reported core of a campaign.
     ///
