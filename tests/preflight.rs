@@ -459,3 +459,27 @@ fn values_that_cannot_work_are_reported_together() {
     }
     assert!(err.contains("solver 'z3' is listed twice"), "{err}");
 }
+
+#[test]
+fn a_campaigns_hints_name_its_keys_not_command_line_options() {
+    // A benchmark that states its status in a comment only.
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(
+        &tmp.path().join("bench"),
+        &["QF_UFLIA/cvc5-test_regress_cli_regress0_arith_integers/ackermann1.smt2"],
+    );
+    let dir = campaign(
+        tmp.path(),
+        "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
+    );
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let text = text.replace("allow_no_status = true", "allow_no_status = false");
+    std::fs::write(dir.join("campaign.toml"), text).unwrap();
+    let (code, err) = coreval_run(&dir, &["--stage", "name"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("accept with naming.allow_no_status = true in campaign.toml"),
+        "{err}"
+    );
+    assert!(!err.contains("--allow-no-status"), "{err}");
+}

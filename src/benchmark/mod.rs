@@ -7,7 +7,7 @@
 //! depends on settings that differ between editions and users ([`Policy`]),
 //! so it is computed from the facts by [`BenchmarkInfo::ineligibility`].
 //!
-//! Decisions (see README "coreval name"):
+//! Decisions (see docs/organizers.md, "`coreval name` and `coreval lint`"):
 //! - `get-model`, `get-value`, `get-proof`, `get-assignment`, `get-info`,
 //!   `get-option`, `get-assertions`, `get-unsat-assumptions` and `echo` are
 //!   allowed: naming removes them, as they would disturb a core run.

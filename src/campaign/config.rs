@@ -124,8 +124,8 @@ pub struct Naming {
     pub scramble_seed: Option<u32>,
     /// With `scramble_seed`: also permute commutative arguments.
     pub scramble_commute: bool,
-    /// Name incremental and assumption scripts too (README "Incremental
-    /// and assumption cores"); off, they are ineligible.
+    /// Name incremental and assumption scripts too (docs/organizers.md,
+    /// "Incremental and assumption cores in campaigns"); off, they are ineligible.
     pub incremental: bool,
 }
 

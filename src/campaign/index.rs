@@ -132,8 +132,8 @@ pub struct Bench {
     pub descramble: Option<String>,
     /// BLAKE3 of the named file, when the index has it.
     pub hash: Option<String>,
-    /// An incremental or assumption script (README "Incremental and
-    /// assumption cores").
+    /// An incremental or assumption script (docs/authors.md, "Incremental
+    /// and assumption cores").
     pub incremental: bool,
 }
 

@@ -1,5 +1,5 @@
 //! `coreval init <DIR>`: write a commented campaign config that documents
-//! every option (the config reference of README is this file).
+//! every option (docs/reference.md lists the keys; this file explains them).
 
 use crate::campaign::CONFIG_FILE;
 use crate::cmd::exit;
