@@ -342,3 +342,62 @@ fn shown_output_is_matched_line_by_line() {
         vec![("a   b".to_string(), vec!["out".to_string()])]
     );
 }
+
+/// GitHub's anchor of a heading: lower case, punctuation dropped, spaces
+/// as `-`.
+fn anchor(heading: &str) -> String {
+    (heading.trim().to_lowercase().chars())
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_between_the_docs_resolves() {
+    let repo = common::repo();
+    let mut broken = Vec::new();
+    for doc in DOCS {
+        let text = std::fs::read_to_string(repo.join(doc)).unwrap();
+        let here = repo.join(doc);
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let link = &rest[..end];
+            if link.contains("://") || link.contains(' ') {
+                continue;
+            }
+            let (path, fragment) = link.split_once('#').unwrap_or((link, ""));
+            let target = if path.is_empty() {
+                here.clone()
+            } else {
+                here.parent().unwrap().join(path)
+            };
+            if !target.exists() {
+                broken.push(format!("{doc}: {link}: no such file"));
+                continue;
+            }
+            let markdown = target.extension().is_some_and(|e| e == "md");
+            if !fragment.is_empty() && markdown {
+                let text = std::fs::read_to_string(&target).unwrap();
+                if !anchors(&text).iter().any(|a| a == fragment) {
+                    broken.push(format!("{doc}: {link}: no such heading"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -315,7 +315,7 @@ pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
     Some(format!(
         "nothing is named yet in {}: run `coreval run {}` (or `--stage name` first); \
          no pair to run now",
-        c.dir.display(),
+        c.shown_dir.display(),
         campaign_arg.display()
     ))
 }
