@@ -286,25 +286,27 @@ fn score(
     // `pairs.jsonl` goes with the campaign's own reports; outputs named on
     // the command line are the only files written otherwise.
     let own = *outputs == default_outputs(c);
-    own.then(|| crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
-        for p in pairs {
-            let mut v = serde_json::to_value(p)?;
-            let logic = p.pair.division.clone();
-            let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
-            let division = division_of
-                .get(&key)
-                .map_or(logic.clone(), |d| d.to_string());
-            v["division"] = division.into();
-            v["logic"] = logic.into();
-            serde_json::to_writer(&mut *w, &v)?;
-            w.write_all(b"\n")?;
-        }
-        for p in incremental {
-            serde_json::to_writer(&mut *w, p)?;
-            w.write_all(b"\n")?;
-        }
-        Ok(())
-    }))
+    own.then(|| {
+        crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
+            for p in pairs {
+                let mut v = serde_json::to_value(p)?;
+                let logic = p.pair.division.clone();
+                let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
+                let division = division_of
+                    .get(&key)
+                    .map_or(logic.clone(), |d| d.to_string());
+                v["division"] = division.into();
+                v["logic"] = logic.into();
+                serde_json::to_writer(&mut *w, &v)?;
+                w.write_all(b"\n")?;
+            }
+            for p in incremental {
+                serde_json::to_writer(&mut *w, p)?;
+                w.write_all(b"\n")?;
+            }
+            Ok(())
+        })
+    })
     .transpose()?;
     let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
     report::write_all_with_evidence(&report, &evidence, outputs)?;

@@ -1,4 +1,4 @@
-//! Certified refutations with the real checkers (README, "Certified
+//! Certified refutations with the real checkers (docs/organizers.md, "Certified
 //! refutations"): a checker that answers `sat` with a bogus model never
 //! refutes a valid core under the default policy and shows as a dispute
 //! (a past edition's preset keeps the edition's decision and shows the

@@ -2,8 +2,8 @@
 //! as a solver under test and as a checker, through the `coreval` binary on
 //! two small real benchmarks with the real checkers (z3, yices, cvc5), and
 //! what coreval recorded for it. The outcomes are rendered as the Markdown
-//! table of README's "Reliability" section and must equal it, so the table
-//! in the README is what coreval does, not what it was meant to do.
+//! table of `docs/reliability.md` ("Fault matrix") and must equal it, so the
+//! table in the docs is what coreval does, not what it was meant to do.
 //!
 //! - As a solver under test: one campaign with every fault as a solver
 //!   (inline `command`), checked by z3, yices and cvc5.
@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One fault: its fixture, extra arguments and the README wording.
+/// One fault: its fixture, extra arguments and the docs' wording.
 struct Fault {
     fixture: &'static str,
     /// Interpreter to run the fixture with (below the repository), if any.
@@ -360,29 +360,32 @@ fn pair_outcome(pair: &Value) -> String {
     s
 }
 
-/// The block of README between the markers `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
-fn readme_block(name: &str) -> String {
-    let text = std::fs::read_to_string(repo().join("README.md")).unwrap();
+/// The generated tables' file.
+const DOC: &str = "docs/reliability.md";
+
+/// The block of [`DOC`] between the markers `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+fn doc_block(name: &str) -> String {
+    let text = std::fs::read_to_string(repo().join(DOC)).unwrap();
     let (begin, end) = (
         format!("<!-- {name}:begin -->\n"),
         format!("<!-- {name}:end -->"),
     );
     let start = text
         .find(&begin)
-        .unwrap_or_else(|| panic!("README.md has no {begin:?}"))
+        .unwrap_or_else(|| panic!("{DOC} has no {begin:?}"))
         + begin.len();
     let stop = text[start..]
         .find(&end)
-        .unwrap_or_else(|| panic!("README.md has no {end:?}"))
+        .unwrap_or_else(|| panic!("{DOC} has no {end:?}"))
         + start;
     text[start..stop].to_string()
 }
 
-fn assert_readme(name: &str, table: &str) {
-    let block = readme_block(name);
+fn assert_doc(name: &str, table: &str) {
+    let block = doc_block(name);
     assert!(
         block == table,
-        "README.md's {name} table differs from what coreval did; the observed table:\n{table}"
+        "{DOC}'s {name} table differs from what coreval did; the observed table:\n{table}"
     );
 }
 
@@ -532,7 +535,7 @@ fn fault_matrix() {
     }
 
     println!("{table}");
-    // The promises, independently of the README wording.
+    // The promises, independently of the docs' wording.
     let o = |n: &str| outcomes[n].clone();
     assert!(
         o("unsat-core").0.starts_with("`validated`"),
@@ -598,7 +601,7 @@ fn fault_matrix() {
     for f in FAULTS.iter().filter(|f| f.name() != "always-sat") {
         assert!(!o(f.name()).2.contains("disputed"), "{}", f.name());
     }
-    assert_readme("fault-matrix", &table);
+    assert_doc("fault-matrix", &table);
 }
 
 #[test]
@@ -678,5 +681,5 @@ fn unsound_checker_is_disputed_under_every_policy() {
         }
         let _ = writeln!(table, "| `{p}` | {z3} | {cvc5} |");
     }
-    assert_readme("unsound-checker", &table);
+    assert_doc("unsound-checker", &table);
 }

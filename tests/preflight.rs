@@ -384,3 +384,102 @@ fn work_folders_of_dead_runs_are_reaped() {
         .collect();
     assert_eq!(left, vec![std::ffi::OsString::from("coreval-work-live")]);
 }
+
+#[test]
+fn a_new_configs_three_mistakes_are_reported_in_one_run() {
+    // `coreval init` as written, a checker misspelt: the benchmarks folder
+    // does not exist, `./my-solver` does not either, `yikes` is no checker.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = coreval(&["init"], Path::new("mine"), tmp.path());
+    assert!(out.status.success(), "{out:?}");
+    let dir = tmp.path().join("mine");
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let text = text.replace("checkers = []", "checkers = [\"yices\", \"yikes\"]");
+    std::fs::write(dir.join("campaign.toml"), text).unwrap();
+    let out = coreval(&["run"], Path::new("mine"), tmp.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("3 problems in mine/campaign.toml"),
+        "one run, every problem: {err}"
+    );
+    let line = |what: &str| format!("mine/campaign.toml:{}: ", line_of(&dir, what));
+    let expected = [
+        format!(
+            "{}benchmarks: mine/benchmarks does not exist",
+            line("benchmarks = ")
+        ),
+        format!(
+            "{}check.checkers: no definition 'yikes'",
+            line("checkers = [")
+        ),
+        format!(
+            "{}solver 'my-solver' cannot start: program mine/my-solver not found",
+            line("command = [\"./my-solver\"")
+        ),
+    ];
+    let lines: Vec<&str> = err.lines().skip(1).collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    for (got, want) in lines.iter().zip(&expected) {
+        assert!(got.starts_with(want.as_str()), "{got:?} is not {want:?}…");
+    }
+    // Paths as given: the campaign folder as written, never its absolute path.
+    let abs = tmp.path().canonicalize().unwrap();
+    assert!(
+        !err.contains(&*abs.to_string_lossy()) && !err.contains("./campaign.toml"),
+        "{err}"
+    );
+    assert!(!dir.join("named").exists());
+}
+
+#[test]
+fn values_that_cannot_work_are_reported_together() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = campaign(
+        tmp.path(),
+        "[limits]\ngrace = -1.0\noutput_cap_mb = 0\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
+    );
+    let (code, err) = coreval_run(&dir, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("3 problems in"), "{err}");
+    for (what, says) in [
+        (
+            "grace = -1.0",
+            "limits.grace must be a non-negative number of seconds",
+        ),
+        (
+            "output_cap_mb = 0",
+            "limits.output_cap_mb must be at least 1",
+        ),
+    ] {
+        let at = format!("campaign.toml:{}: {says}", line_of(&dir, what));
+        assert!(err.contains(&at), "{at}: {err}");
+    }
+    assert!(err.contains("solver 'z3' is listed twice"), "{err}");
+}
+
+#[test]
+fn a_campaigns_hints_name_its_keys_not_command_line_options() {
+    // A benchmark that states its status in a comment only.
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(
+        &tmp.path().join("bench"),
+        &["QF_UFLIA/cvc5-test_regress_cli_regress0_arith_integers/ackermann1.smt2"],
+    );
+    let dir = campaign(
+        tmp.path(),
+        "[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
+    );
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let text = text.replace("allow_no_status = true", "allow_no_status = false");
+    std::fs::write(dir.join("campaign.toml"), text).unwrap();
+    let (code, err) = coreval_run(&dir, &["--stage", "name"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("accept with naming.allow_no_status = true in campaign.toml"),
+        "{err}"
+    );
+    assert!(!err.contains("--allow-no-status"), "{err}");
+}

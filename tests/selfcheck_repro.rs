@@ -431,7 +431,7 @@ fn edges_sat_confirmed_incremental_without_a_core_query_nothing_judged() {
         "{}",
         r.show()
     );
-    // An incremental script is checked as it is (README, "Incremental and
+    // An incremental script is checked as it is (docs/authors.md, "Incremental and
     // assumption cores"); this one asks for no core, so nothing is judged.
     assert!(
         r.line(INCREMENTAL).starts_with("SKIP no-unsat-query"),

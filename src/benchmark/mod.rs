@@ -7,7 +7,7 @@
 //! depends on settings that differ between editions and users ([`Policy`]),
 //! so it is computed from the facts by [`BenchmarkInfo::ineligibility`].
 //!
-//! Decisions (see README "coreval name"):
+//! Decisions (see docs/organizers.md, "`coreval name` and `coreval lint`"):
 //! - `get-model`, `get-value`, `get-proof`, `get-assignment`, `get-info`,
 //!   `get-option`, `get-assertions`, `get-unsat-assumptions` and `echo` are
 //!   allowed: naming removes them, as they would disturb a core run.
@@ -142,55 +142,97 @@ pub struct Ineligibility {
     pub at: Option<At>,
 }
 
+/// Where the user changes what made a benchmark ineligible, so that a hint
+/// names what they edit: the options of `coreval name`, or the `[naming]`
+/// keys of a campaign's `campaign.toml`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settings {
+    /// Command-line options (`--allow-no-status`, `--min-assertions`, …).
+    Flags,
+    /// `campaign.toml` keys (`naming.allow_no_status`, …).
+    Campaign,
+    /// `coreval selfcheck`, which has none of these settings: no hint.
+    Selfcheck,
+}
+
 impl Ineligibility {
-    /// `path:line:col: message` (or `path: message` without a position).
+    /// `path:line:col: message` (or `path: message` without a position),
+    /// its hints naming `coreval name`'s options.
     pub fn in_file(&self, path: &Path) -> String {
+        self.in_file_for(path, Settings::Flags)
+    }
+
+    /// [`Ineligibility::in_file`] with hints naming `settings`.
+    pub fn in_file_for(&self, path: &Path, settings: Settings) -> String {
+        let message = self.describe(settings);
         match &self.at {
-            Some(at) => format!("{}:{}:{}: {}", path.display(), at.line, at.column, self),
-            None => format!("{}: {}", path.display(), self),
+            Some(at) => format!("{}:{}:{}: {message}", path.display(), at.line, at.column),
+            None => format!("{}: {message}", path.display()),
+        }
+    }
+
+    /// The reason in words, with a hint naming `settings` where one helps.
+    pub fn describe(&self, settings: Settings) -> String {
+        let head = self.at.as_ref().map(|a| a.head.as_str()).unwrap_or("");
+        // `text` then `before` + the setting + `after`, where one applies.
+        let hint = |text: String, before: &str, option: &str, campaign_key: &str, after: &str| {
+            match settings {
+                Settings::Flags => format!("{text}{before}{option}{after}"),
+                Settings::Campaign => {
+                    format!("{text}{before}{campaign_key} in campaign.toml{after}")
+                }
+                Settings::Selfcheck => text,
+            }
+        };
+        match &self.reason {
+            Reason::Malformed { message } => format!("malformed: {message}"),
+            Reason::NoLogic => "no set-logic: the division is unknown".into(),
+            Reason::SetLogicTwice => "a second set-logic".into(),
+            Reason::NoStatus => hint(
+                "no (set-info :status unsat)".into(),
+                " (accept with ",
+                "--allow-no-status",
+                "naming.allow_no_status = true",
+                ")",
+            ),
+            Reason::StatusNotUnsat { status } => {
+                format!("status is '{status}', the track needs 'unsat'")
+            }
+            Reason::NoCheckSat => "no check-sat".into(),
+            Reason::SeveralCheckSat { count } => {
+                format!("{count} check-sat commands, the track needs exactly one")
+            }
+            Reason::PushPop => format!("'{head}': incremental scripts are not in the track"),
+            Reason::CheckSatAssuming => "check-sat-assuming is not in the track".into(),
+            Reason::Reset => format!("'{head}' is not in the track"),
+            Reason::NotAllowed => format!("command '{head}' is not allowed in the track"),
+            Reason::AssertAfterCheckSat => {
+                "assert after check-sat: it could never be part of the core".into()
+            }
+            Reason::TooFewAssertions { found, min } => hint(
+                format!("{found} top-level assertion(s), fewer than the minimum {min}"),
+                " (see ",
+                "--min-assertions",
+                "naming.min_assertions",
+                ")",
+            ),
+            Reason::ExistingNames { name } => hint(
+                format!("already names terms (':named {name}')"),
+                "; see ",
+                "--named-policy",
+                "naming.named_policy",
+                "",
+            ),
+            Reason::NameUsedInTerm { name } => {
+                format!("the name '{name}' is used as a symbol, so its ':named' cannot be stripped")
+            }
         }
     }
 }
 
 impl fmt::Display for Ineligibility {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let head = self.at.as_ref().map(|a| a.head.as_str()).unwrap_or("");
-        match &self.reason {
-            Reason::Malformed { message } => write!(f, "malformed: {message}"),
-            Reason::NoLogic => write!(f, "no set-logic: the division is unknown"),
-            Reason::SetLogicTwice => write!(f, "a second set-logic"),
-            Reason::NoStatus => write!(
-                f,
-                "no (set-info :status unsat) (accept with --allow-no-status)"
-            ),
-            Reason::StatusNotUnsat { status } => {
-                write!(f, "status is '{status}', the track needs 'unsat'")
-            }
-            Reason::NoCheckSat => write!(f, "no check-sat"),
-            Reason::SeveralCheckSat { count } => {
-                write!(f, "{count} check-sat commands, the track needs exactly one")
-            }
-            Reason::PushPop => write!(f, "'{head}': incremental scripts are not in the track"),
-            Reason::CheckSatAssuming => write!(f, "check-sat-assuming is not in the track"),
-            Reason::Reset => write!(f, "'{head}' is not in the track"),
-            Reason::NotAllowed => write!(f, "command '{head}' is not allowed in the track"),
-            Reason::AssertAfterCheckSat => write!(
-                f,
-                "assert after check-sat: it could never be part of the core"
-            ),
-            Reason::TooFewAssertions { found, min } => write!(
-                f,
-                "{found} top-level assertion(s), fewer than the minimum {min}"
-            ),
-            Reason::ExistingNames { name } => write!(
-                f,
-                "already names terms (':named {name}'); see --named-policy"
-            ),
-            Reason::NameUsedInTerm { name } => write!(
-                f,
-                "the name '{name}' is used as a symbol, so its ':named' cannot be stripped"
-            ),
-        }
+        f.write_str(&self.describe(Settings::Flags))
     }
 }
 

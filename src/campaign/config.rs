@@ -18,7 +18,7 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
-use crate::campaign::config_lines::{bad, Key};
+use crate::campaign::config_lines::{bad_value, BadValue, BadValues, Key};
 use crate::campaign::policy::Policy;
 use crate::campaign::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
@@ -124,8 +124,8 @@ pub struct Naming {
     pub scramble_seed: Option<u32>,
     /// With `scramble_seed`: also permute commutative arguments.
     pub scramble_commute: bool,
-    /// Name incremental and assumption scripts too (README "Incremental
-    /// and assumption cores"); off, they are ineligible.
+    /// Name incremental and assumption scripts too (docs/organizers.md,
+    /// "Incremental and assumption cores in campaigns"); off, they are ineligible.
     pub incremental: bool,
 }
 
@@ -275,7 +275,11 @@ pub struct SolverEntry {
 /// A validated campaign.
 #[derive(Debug, Clone)]
 pub struct Campaign {
+    /// The campaign folder, absolute.
     pub dir: PathBuf,
+    /// The campaign folder as the user gave it, for messages
+    /// ([`Campaign::config_file`], [`Campaign::shown`]).
+    pub shown_dir: PathBuf,
     pub config: ConfigFile,
     /// The rules edition (`[score] rules`).
     pub edition: Edition,
@@ -312,25 +316,36 @@ impl Campaign {
             .map_err(|e| crate::campaign::config_lines::locate(e, &path, text))
     }
 
-    /// Validate a parsed config for the campaign folder `dir`.
+    /// Validate a parsed config for the campaign folder `dir`: every value
+    /// that cannot work is reported, all at once ([`BadValues`]).
     pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
+        let shown_dir = dir.to_path_buf();
         // Solvers run in their own working folders: every path must be absolute.
         let dir = &std::path::absolute(dir)
             .with_context(|| format!("bad campaign folder {}", dir.display()))?;
+        let mut problems = Vec::new();
         let l = &config.limits;
-        let edition: Edition = config
-            .score
-            .rules
-            .parse()
-            .map_err(|e| bad(Key::Table("score", "rules"), format!("score.rules: {e}")))?;
+        let edition: Edition = config.score.rules.parse().unwrap_or_else(|e| {
+            problems.push(bad_value(
+                Key::Table("score", "rules"),
+                format!("score.rules: {e}"),
+            ));
+            Edition::Smtcomp2025
+        });
         let family: Option<FamilyDef> = (config.score.family.as_deref().map(str::parse))
             .transpose()
-            .map_err(|e| bad(Key::Table("score", "family"), format!("score.family: {e}")))?;
+            .unwrap_or_else(|e| {
+                problems.push(bad_value(
+                    Key::Table("score", "family"),
+                    format!("score.family: {e}"),
+                ));
+                None
+            });
         // Unset, the solver time limit is the edition's.
         let time = l.time.unwrap_or_else(|| edition.time_limit());
         for (key, v) in [("time", time), ("checker_time", l.checker_time)] {
             if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
-                return Err(bad(
+                problems.push(bad_value(
                     Key::Table("limits", key),
                     format!("limits.{key} must be a positive number of seconds, not {v:?}"),
                 ));
@@ -338,7 +353,7 @@ impl Campaign {
         }
         if !(l.grace.is_finite() && l.grace >= 0.0) || Duration::try_from_secs_f64(l.grace).is_err()
         {
-            return Err(bad(
+            problems.push(bad_value(
                 Key::Table("limits", "grace"),
                 format!(
                     "limits.grace must be a non-negative number of seconds, not {:?}",
@@ -351,20 +366,20 @@ impl Campaign {
             ("shrink_budget", config.check.shrink_budget),
         ] {
             if !(v.is_finite() && (0.0..1e9).contains(&v)) {
-                return Err(bad(
+                problems.push(bad_value(
                     Key::Table("check", key),
                     format!("check.{key} must be a non-negative number of seconds, not {v:?}"),
                 ));
             }
         }
         if config.naming.scramble_commute && config.naming.scramble_seed.is_none() {
-            return Err(bad(
+            problems.push(bad_value(
                 Key::Table("naming", "scramble_commute"),
                 "naming.scramble_commute needs naming.scramble_seed (the seed to scramble with)",
             ));
         }
         if config.naming.incremental && config.naming.scramble_seed.is_some() {
-            return Err(bad(
+            problems.push(bad_value(
                 Key::Table("naming", "incremental"),
                 "naming.incremental cannot be combined with naming.scramble_seed \
                  (incremental scripts are not scrambled)",
@@ -372,77 +387,33 @@ impl Campaign {
         }
         let mut seen = std::collections::HashSet::new();
         for (i, s) in config.solvers.iter().enumerate() {
-            let at = |key| Key::Solver(i, key);
-            if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {
-                return Err(bad(
-                    at("name"),
-                    format!(
-                        "solver name '{}' must be non-empty, without '/' and not start with '.'",
-                        s.name
-                    ),
-                ));
-            }
-            if s.name.chars().any(char::is_control) {
-                return Err(bad(
-                    at("name"),
-                    format!(
-                        "solver name {:?} holds a control character (a newline, NUL…): names appear in journals and reports",
-                        s.name
-                    ),
-                ));
-            }
-            if let Some(t) = s
-                .team
-                .as_deref()
-                .filter(|t| t.chars().any(char::is_control))
-            {
-                return Err(bad(
-                    at("team"),
-                    format!("solver '{}': team {t:?} holds a control character", s.name),
-                ));
-            }
-            if !seen.insert(&s.name) {
-                return Err(bad(
-                    at("name"),
-                    format!("solver '{}' is listed twice", s.name),
-                ));
-            }
-            let problem = match (&s.definition, &s.command) {
-                (Some(_), Some(_)) => {
-                    Some(("command", "give either `definition` or `command`, not both"))
-                }
-                (None, None) => Some((
-                    "",
-                    "needs a `definition` (a checkers/*.toml name) or a `command`",
-                )),
-                (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
-                _ => None,
-            };
-            if let Some((key, why)) = problem {
-                return Err(bad(at(key), format!("solver '{}': {why}", s.name)));
-            }
+            problems.extend(solver_problems(i, s, &mut seen));
         }
-        let Some(memory) = l.memory_mb.checked_mul(1 << 20) else {
-            return Err(bad(
+        let memory = l.memory_mb.checked_mul(1 << 20).unwrap_or_else(|| {
+            problems.push(bad_value(
                 Key::Table("limits", "memory_mb"),
                 format!("limits.memory_mb is too large: {}", l.memory_mb),
             ));
-        };
+            0
+        });
+        let output_cap = usize::try_from(l.output_cap_mb)
+            .ok()
+            .and_then(|mb| mb.checked_mul(1 << 20));
         if l.output_cap_mb == 0 {
-            return Err(bad(
+            problems.push(bad_value(
                 Key::Table("limits", "output_cap_mb"),
                 "limits.output_cap_mb must be at least 1 (MB of each output stream kept per run)",
             ));
-        }
-        let Some(output_cap) = usize::try_from(l.output_cap_mb)
-            .ok()
-            .and_then(|mb| mb.checked_mul(1 << 20))
-        else {
-            return Err(bad(
+        } else if output_cap.is_none() {
+            problems.push(bad_value(
                 Key::Table("limits", "output_cap_mb"),
                 format!("limits.output_cap_mb is too large: {}", l.output_cap_mb),
             ));
-        };
+        }
+        if !problems.is_empty() {
+            return Err(BadValues(problems).into());
+        }
+        let output_cap = output_cap.unwrap_or_default();
         let benchmarks = if config.benchmarks.is_absolute() {
             config.benchmarks.clone()
         } else {
@@ -452,6 +423,7 @@ impl Campaign {
         let (jobs, _) = crate::jobs::resolve(config.jobs);
         Ok(Campaign {
             dir: dir.to_path_buf(),
+            shown_dir,
             edition,
             family,
             benchmarks,
@@ -464,6 +436,31 @@ impl Campaign {
             shard_dir: None,
             config,
         })
+    }
+
+    /// `campaign.toml` as the user reaches it (the folder as given), for
+    /// messages: `my-campaign/campaign.toml:7: …`.
+    pub fn config_file(&self) -> PathBuf {
+        self.shown_dir.join(CONFIG_FILE)
+    }
+
+    /// `path` as the user would write it: below the campaign folder, the
+    /// folder as given (`my-campaign/benchmarks`, not its absolute path).
+    pub fn shown(&self, path: &Path) -> PathBuf {
+        match path.strip_prefix(&self.dir) {
+            Ok(rest) => self.shown_dir.join(rest).components().collect(),
+            Err(_) => path.to_path_buf(),
+        }
+    }
+
+    /// A message with every path below the campaign folder written as
+    /// [`Campaign::shown`] writes it (for messages made where only the
+    /// absolute path is known, such as a definition's missing program).
+    pub fn shown_text(&self, text: &str) -> String {
+        let abs = self.dir.display().to_string();
+        let shown = self.shown_dir.display().to_string();
+        text.replace(&format!("{abs}/./"), &format!("{shown}/"))
+            .replace(&format!("{abs}/"), &format!("{shown}/"))
     }
 
     pub fn named_dir(&self) -> PathBuf {
@@ -529,6 +526,60 @@ impl Campaign {
         }
         default_cache_dir()
     }
+}
+
+/// What is wrong with the `i`-th `[[solver]]` entry `s` (`seen`: the names
+/// of the entries before it).
+fn solver_problems<'a>(
+    i: usize,
+    s: &'a SolverEntry,
+    seen: &mut std::collections::HashSet<&'a str>,
+) -> Vec<BadValue> {
+    let at = |key| Key::Solver(i, key);
+    let mut problems = Vec::new();
+    if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {
+        problems.push(bad_value(
+            at("name"),
+            format!(
+                "solver name '{}' must be non-empty, without '/' and not start with '.'",
+                s.name
+            ),
+        ));
+    }
+    if s.name.chars().any(char::is_control) {
+        problems.push(bad_value(
+            at("name"),
+            format!(
+                "solver name {:?} holds a control character (a newline, NUL…): names appear in journals and reports",
+                s.name
+            ),
+        ));
+    }
+    if let Some(t) = (s.team.as_deref()).filter(|t| t.chars().any(char::is_control)) {
+        problems.push(bad_value(
+            at("team"),
+            format!("solver '{}': team {t:?} holds a control character", s.name),
+        ));
+    }
+    if !seen.insert(&s.name) {
+        problems.push(bad_value(
+            at("name"),
+            format!("solver '{}' is listed twice", s.name),
+        ));
+    }
+    let problem = match (&s.definition, &s.command) {
+        (Some(_), Some(_)) => Some(("command", "give either `definition` or `command`, not both")),
+        (None, None) => Some((
+            "",
+            "needs a `definition` (a checkers/*.toml name) or a `command`",
+        )),
+        (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
+        _ => None,
+    };
+    if let Some((key, why)) = problem {
+        problems.push(bad_value(at(key), format!("solver '{}': {why}", s.name)));
+    }
+    problems
 }
 
 /// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.

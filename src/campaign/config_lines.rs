@@ -40,10 +40,53 @@ impl std::error::Error for BadValue {}
 
 /// An error about the value at `key`.
 pub fn bad(key: Key, message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(BadValue {
+    anyhow::Error::new(bad_value(key, message))
+}
+
+/// A value at `key` that cannot work.
+pub fn bad_value(key: Key, message: impl Into<String>) -> BadValue {
+    BadValue {
         key,
         message: message.into(),
-    })
+    }
+}
+
+/// Every value of a config that cannot work, so that one run reports
+/// them all.
+#[derive(Debug)]
+pub struct BadValues(pub Vec<BadValue>);
+
+impl fmt::Display for BadValues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<&str> = self.0.iter().map(|b| b.message.as_str()).collect();
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+impl std::error::Error for BadValues {}
+
+/// One error of every problem found in the config file `config`, each
+/// problem a line (`config:LINE: …`, in the order of their lines), under
+/// a line that counts them when there are several.
+pub fn all_at_once(config: &Path, mut problems: Vec<String>) -> anyhow::Error {
+    let prefix = format!("{}:", config.display());
+    let line = |p: &String| -> usize {
+        (p.strip_prefix(&prefix))
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX)
+    };
+    problems.sort_by_key(line);
+    problems.dedup();
+    if problems.len() == 1 {
+        return anyhow::anyhow!("{}", problems[0]);
+    }
+    anyhow::anyhow!(
+        "{} problems in {}, all to fix before anything runs:\n{}",
+        problems.len(),
+        config.display(),
+        problems.join("\n")
+    )
 }
 
 /// The 1-based line where `key` is written in `text`: the `key = …` line,
@@ -96,8 +139,18 @@ pub fn line_of(text: &str, key: Key) -> Option<usize> {
 }
 
 /// `err` with `PATH:LINE: ` in front when it is a [`BadValue`] whose key
-/// can be found in `text`; otherwise `err` in the context of `path`.
+/// can be found in `text` (every one of [`BadValues`], [`all_at_once`]);
+/// otherwise `err` in the context of `path`.
 pub fn locate(err: anyhow::Error, path: &Path, text: &str) -> anyhow::Error {
+    if let Some(all) = err.downcast_ref::<BadValues>() {
+        let lines = (all.0.iter())
+            .map(|b| match line_of(text, b.key) {
+                Some(l) => format!("{}:{l}: {}", path.display(), b.message),
+                None => format!("{}: {}", path.display(), b.message),
+            })
+            .collect();
+        return all_at_once(path, lines);
+    }
     let line = err
         .downcast_ref::<BadValue>()
         .and_then(|b| line_of(text, b.key));

@@ -80,3 +80,25 @@ fn incremental_is_off_by_default_and_refused_with_scrambling() {
     let e = load("benchmarks = \"b\"\n[naming]\nincremental = \"yes\"\n").unwrap_err();
     assert!(e.to_string().contains("line 3"), "{e}");
 }
+
+#[test]
+fn every_bad_value_is_reported_at_once_in_line_order() {
+    let e = load(
+        "benchmarks = \"b\"\n[limits]\ntime = -1\noutput_cap_mb = 0\n[score]\nrules = \"smtcomp-1999\"\n",
+    )
+    .unwrap_err();
+    let text = format!("{e:#}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("3 problems in "), "{text}");
+    let at: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    assert!(
+        at[0].ends_with("campaign.toml:3")
+            && at[1].ends_with("campaign.toml:4")
+            && at[2].ends_with("campaign.toml:6"),
+        "{text}"
+    );
+    assert!(lines[1].contains("limits.time") && lines[3].contains("score.rules"));
+}

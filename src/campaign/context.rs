@@ -18,10 +18,11 @@ use super::config_lines::{where_is, Key};
 use super::division_map::DivisionMap;
 use super::participants::Participants;
 use super::policy::Policy;
+use super::preflight::Problems;
 use super::rules::Rules;
 use super::solvers::SolverUnderTest;
 use super::validators::Validators;
-use super::{Campaign, CONFIG_FILE};
+use super::Campaign;
 use crate::checkers::SolverDef;
 use crate::lock::CampaignLock;
 use anyhow::{anyhow, bail, Result};
@@ -128,9 +129,10 @@ impl Context {
         defs: Option<Definitions>,
         probe: bool,
     ) -> Result<Context> {
-        let config = campaign.dir.join(CONFIG_FILE);
+        let config = campaign.config_file();
         let at = |key| where_is(&config, key);
-        super::preflight::refuse_unrunnable(&campaign, stages, &config)?;
+        let mut problems = Problems::new(&campaign);
+        super::preflight::refuse_unrunnable(&campaign, stages, &config, &mut problems);
         let s = &campaign.config.score;
         let mut rules = campaign.edition.rules();
         rules.time_limit = campaign.time.as_secs_f64();
@@ -138,20 +140,36 @@ impl Context {
             rules.family = f;
         }
         let participants = match &s.participants {
-            Some(p) => Participants::load(&campaign.dir.join(p))
-                .map_err(|e| anyhow!("{}: {e:#}", at(Key::Table("score", "participants"))))?,
+            Some(p) => problems
+                .check(
+                    Participants::load(&campaign.dir.join(p))
+                        .map_err(|e| anyhow!("{}: {e:#}", at(Key::Table("score", "participants")))),
+                )
+                .unwrap_or_else(Participants::none),
             None => Participants::none(),
         };
         let mut notes = Vec::new();
         let resolve = stages.solve || stages.check || stages.score;
         let (defs, solvers, checkers) = if resolve {
             let defs = match defs {
-                Some(d) => d.defs,
-                None => Definitions::of(&campaign)?.defs,
+                Some(d) => Some(d.defs),
+                None => problems.check(Definitions::of(&campaign)).map(|d| d.defs),
             };
-            let (solvers, checkers) =
-                super::preflight::resolve(&campaign, &defs, stages, &config, probe, &mut notes)?;
-            (defs, solvers, checkers)
+            match defs {
+                Some(defs) => {
+                    let (solvers, checkers) = super::preflight::resolve(
+                        &campaign,
+                        &defs,
+                        stages,
+                        &config,
+                        probe,
+                        &mut notes,
+                        &mut problems,
+                    );
+                    (defs, solvers, checkers)
+                }
+                None => Default::default(),
+            }
         } else {
             Default::default()
         };
@@ -159,15 +177,22 @@ impl Context {
         let judging = stages.check || stages.score;
         let divisions = if stages.score || (judging && by_soundness) {
             let file = s.divisions.as_ref().map(|p| campaign.dir.join(p));
-            DivisionMap::for_rules(&rules, file.as_deref())?
+            let map = DivisionMap::for_rules(&rules, file.as_deref()).map_err(|e| match file {
+                Some(_) => anyhow!("{}: {e:#}", at(Key::Table("score", "divisions"))),
+                None => e,
+            });
+            problems.check(map).flatten()
         } else {
             None
         };
         let validators = if judging {
-            Validators::load(&campaign, &defs, divisions.clone())?
+            problems
+                .check(Validators::load(&campaign, &defs, divisions.clone()))
+                .flatten()
         } else {
             None
         };
+        problems.finish()?;
         if let Some(v) = &validators {
             let idle = v.idle();
             if !idle.is_empty() {

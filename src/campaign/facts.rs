@@ -184,16 +184,19 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
     for e in &entries {
         let shown = |e: &IndexEntry| {
             let id = std::path::Path::new(&e.id);
-            e.messages(std::path::Path::new(""))
-                .into_iter()
-                .map(|m| {
-                    if m.is_empty() {
-                        id.display().to_string()
-                    } else {
-                        m
-                    }
-                })
-                .collect::<Vec<_>>()
+            e.messages(
+                std::path::Path::new(""),
+                crate::benchmark::Settings::Campaign,
+            )
+            .into_iter()
+            .map(|m| {
+                if m.is_empty() {
+                    id.display().to_string()
+                } else {
+                    m
+                }
+            })
+            .collect::<Vec<_>>()
         };
         match e.outcome {
             Outcome::Named => {}

@@ -2,7 +2,7 @@
 //! `named/index.jsonl`, each with its division, names and status.
 
 use super::Campaign;
-use crate::benchmark::{Families, Ineligibility};
+use crate::benchmark::{Families, Ineligibility, Settings};
 use crate::journal;
 use crate::message::Say;
 use anyhow::Result;
@@ -107,14 +107,18 @@ impl IndexEntry {
     }
 
     /// One line per problem, `path:line:col: message`, for the user; `root`
-    /// is the benchmark root (a folder, or the one benchmark file named).
-    pub fn messages(&self, root: &Path) -> Vec<String> {
+    /// is the benchmark root (a folder, or the one benchmark file named),
+    /// its hints naming `settings` (`coreval name`'s options, or a
+    /// campaign's keys).
+    pub fn messages(&self, root: &Path, settings: Settings) -> Vec<String> {
         let path = if root.is_file() {
             root.to_path_buf()
         } else {
             root.join(&self.id)
         };
-        let mut out: Vec<String> = self.reasons.iter().map(|r| r.in_file(&path)).collect();
+        let mut out: Vec<String> = (self.reasons.iter())
+            .map(|r| r.in_file_for(&path, settings))
+            .collect();
         if let Some(e) = &self.error {
             out.push(format!("{}: {e}", path.display()));
         }
@@ -222,8 +226,8 @@ pub struct Bench {
     pub descramble: Option<String>,
     /// BLAKE3 of the named file, when the index has it.
     pub hash: Option<String>,
-    /// An incremental or assumption script (README "Incremental and
-    /// assumption cores").
+    /// An incremental or assumption script (docs/authors.md, "Incremental
+    /// and assumption cores").
     pub incremental: bool,
 }
 

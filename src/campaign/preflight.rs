@@ -15,15 +15,56 @@
 //! - the benchmark root holds `.smt2` files (with a hint when it holds
 //!   `.SMT2` or `.smt` files instead).
 //!
-//! Probes run in parallel. A stage asked for before the stage it needs
-//! (solving before naming) is not an error but a hint: [`nothing_named`].
+//! Probes run in parallel. Every problem found is reported, all at once
+//! ([`Problems`]): a new config's missing benchmarks, a solver that cannot
+//! start and an unknown checker in one run, not in three. A stage asked
+//! for before the stage it needs (solving before naming) is not an error
+//! but a hint: [`nothing_named`].
 
-use super::config_lines::{where_is, Key};
+use super::config_lines::{all_at_once, where_is, Key};
 use super::solvers::{self, SolverUnderTest};
 use super::Campaign;
 use crate::checkers::{Probe, SolverDef};
-use anyhow::{anyhow, bail, Context, Result};
-use std::path::Path;
+use anyhow::{anyhow, Result};
+use std::path::{Path, PathBuf};
+
+/// The problems preflight found in a campaign, each a line for the user
+/// naming `campaign.toml:LINE`, its paths as the user gave them
+/// ([`Campaign::shown_text`]).
+pub(super) struct Problems<'a> {
+    campaign: &'a Campaign,
+    config: PathBuf,
+    found: Vec<String>,
+}
+
+impl<'a> Problems<'a> {
+    pub(super) fn new(campaign: &'a Campaign) -> Self {
+        Problems {
+            campaign,
+            config: campaign.config_file(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Add a problem.
+    pub(super) fn push(&mut self, problem: String) {
+        let shown = self.campaign.shown_text(&problem);
+        self.found.push(shown);
+    }
+
+    /// The value of `r`, or `None` with its error added.
+    pub(super) fn check<T>(&mut self, r: Result<T>) -> Option<T> {
+        r.map_err(|e| self.push(format!("{e:#}"))).ok()
+    }
+
+    /// Every problem found as one error, or `Ok` when there is none.
+    pub(super) fn finish(self) -> Result<()> {
+        if self.found.is_empty() {
+            return Ok(());
+        }
+        Err(all_at_once(&self.config, self.found))
+    }
+}
 
 /// One program to probe: what it is (for messages), where it is configured.
 struct Subject {
@@ -52,24 +93,29 @@ impl Stages {
 }
 
 /// Refuse a campaign with nothing to run, or (naming) no benchmark.
-pub(super) fn refuse_unrunnable(c: &Campaign, stages: Stages, config: &Path) -> Result<()> {
+pub(super) fn refuse_unrunnable(
+    c: &Campaign,
+    stages: Stages,
+    config: &Path,
+    problems: &mut Problems,
+) {
     if (stages.solve || stages.check) && c.config.solvers.is_empty() {
-        bail!(
+        problems.push(format!(
             "{}: no [[solver]]: there is nothing to run; add one (a `[[solver]]` table with \
              `name` and `definition` or `command`, see `coreval init`)",
             config.display()
-        );
+        ));
     }
     if stages.name {
-        benchmark_root(c, config)?;
+        problems.check(benchmark_root(c, config));
     }
-    Ok(())
 }
 
 /// The solvers under test and (checking) the checkers selected among the
 /// campaign's definitions `defs`; for solving and checking, every program
 /// to run must start (when `probe`).
-/// Notes for the user go to `notes`.
+/// Notes for the user go to `notes`, what cannot work to `problems` (a
+/// solver that cannot be resolved is left out of the result).
 pub(super) fn resolve(
     c: &Campaign,
     defs: &[SolverDef],
@@ -77,7 +123,8 @@ pub(super) fn resolve(
     config: &Path,
     probe: bool,
     notes: &mut Vec<String>,
-) -> Result<(Vec<SolverUnderTest>, Vec<SolverDef>)> {
+    problems: &mut Problems,
+) -> (Vec<SolverUnderTest>, Vec<SolverDef>) {
     let mut subjects = Vec::new();
     let mut all = Vec::new();
     for (i, s) in c.config.solvers.iter().enumerate() {
@@ -89,8 +136,10 @@ pub(super) fn resolve(
         let at = where_is(config, Key::Solver(i, key));
         let mut one = c.clone();
         one.config.solvers = vec![s.clone()];
-        let mut resolved =
-            solvers::solvers_under_test(&one, defs).map_err(|e| anyhow!("{at}: {e:#}"))?;
+        let resolved = solvers::solvers_under_test(&one, defs).map_err(|e| anyhow!("{at}: {e:#}"));
+        let Some(mut resolved) = problems.check(resolved) else {
+            continue;
+        };
         if let (Some(_), Some((k, why))) = (&s.command, resolved[0].runs.first()) {
             if stages.check {
                 notes.push(format!(
@@ -116,10 +165,11 @@ pub(super) fn resolve(
         } else {
             Some(where_is(config, Key::Table("check", "checkers")))
         };
-        selected = super::selection::configured_checkers(c, defs).map_err(|e| match &at {
+        let configured = super::selection::configured_checkers(c, defs).map_err(|e| match &at {
             Some(at) => anyhow!("{at}: {e:#}"),
             None => e,
-        })?;
+        });
+        selected = problems.check(configured).unwrap_or_default();
         for k in &selected {
             subjects.push(Subject {
                 what: format!("checker '{}'", k.name),
@@ -134,13 +184,13 @@ pub(super) fn resolve(
         }
     }
     if probe {
-        probe_all(&subjects)?;
+        probe_all(&subjects, problems);
     }
-    Ok((all, selected))
+    (all, selected)
 }
 
-/// Probe every subject in parallel; refuse those that cannot start.
-fn probe_all(subjects: &[Subject]) -> Result<()> {
+/// Probe every subject in parallel; those that cannot start are problems.
+fn probe_all(subjects: &[Subject], problems: &mut Problems) {
     let failures: Vec<String> = std::thread::scope(|scope| {
         let handles: Vec<_> = subjects
             .iter()
@@ -157,10 +207,9 @@ fn probe_all(subjects: &[Subject]) -> Result<()> {
             })
             .collect()
     });
-    if !failures.is_empty() {
-        bail!("{}", failures.join("\n"));
+    for f in failures {
+        problems.push(f);
     }
-    Ok(())
 }
 
 /// Why the program of `def` cannot start, if it cannot.
@@ -225,7 +274,18 @@ fn program_ok(program: &Path) -> std::result::Result<(), String> {
 /// The benchmark root must hold benchmarks.
 fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
     let at = || where_is(config, Key::Table("", "benchmarks"));
-    let found = crate::benchmark::discover(&c.benchmarks).with_context(at)?;
+    let root = c.shown(&c.benchmarks);
+    if !c.benchmarks.exists() {
+        anyhow::bail!(
+            "{}: benchmarks: {} does not exist; set `benchmarks` to the folder of your .smt2 \
+             files (relative to {})",
+            at(),
+            root.display(),
+            c.shown_dir.display()
+        );
+    }
+    let found =
+        crate::benchmark::discover(&c.benchmarks).map_err(|e| anyhow!("{}: {e:#}", at()))?;
     if !found.files.is_empty() {
         return Ok(());
     }
@@ -238,10 +298,10 @@ fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
         ),
         None => String::new(),
     };
-    bail!(
+    anyhow::bail!(
         "{}: no benchmark (.smt2 file) under {}{hint}",
         at(),
-        c.benchmarks.display()
+        root.display()
     )
 }
 
@@ -255,7 +315,7 @@ pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
     Some(format!(
         "nothing is named yet in {}: run `coreval run {}` (or `--stage name` first); \
          no pair to run now",
-        c.dir.display(),
+        c.shown_dir.display(),
         campaign_arg.display()
     ))
 }

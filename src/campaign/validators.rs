@@ -65,7 +65,7 @@ impl Validators {
         let Some(file) = &cfg.validators_from else {
             return Ok(None);
         };
-        let config = c.dir.join(super::CONFIG_FILE);
+        let config = c.config_file();
         let at = |key| where_is(&config, Key::Table("check", key));
         let named = |d: &SolverDef| cfg.checkers.contains(&d.name);
         let checkers: Vec<String> = defs

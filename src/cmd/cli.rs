@@ -13,31 +13,77 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List the solver and checker definitions: installed or not, version, cores, logics
+    /// List the solver and checker definitions: installed or not, version, cores, logics.
+    ///
+    /// Reads the definitions folder (--dir, else $COREVAL_CHECKERS, else ./checkers, else the
+    /// checkers/ folder of the coreval sources) and runs each definition's version command.
+    /// Prints a table (or JSON with --json) on stdout; writes no file.
     Checkers(crate::cmd::checkers::CheckersArgs),
-    /// Fold the journals of every shard (shards/*/) into the campaign's
+    /// Fold the journals of every shard into the campaign's own journals.
+    ///
+    /// Reads CAMPAIGN/shards/*/{runs,cores,checks}.jsonl. Writes every record not there yet to
+    /// CAMPAIGN/runs.jsonl, cores.jsonl and checks.jsonl (appended: a second merge changes nothing).
     Merge(crate::cmd::merge::MergeArgs),
-    /// Run a campaign on a Slurm cluster as job arrays (submit, status, cancel)
+    /// Run a campaign on a Slurm cluster as job arrays (submit, status, cancel).
+    ///
+    /// Reads CAMPAIGN/campaign.toml and its named benchmarks (run `coreval run CAMPAIGN
+    /// --stage name` first). Writes CAMPAIGN/slurm/*.sbatch, CAMPAIGN/slurm.json (job ids) and
+    /// task logs in CAMPAIGN/slurm/logs/; each task writes CAMPAIGN/shards/I-of-N/.
     Slurm(crate::cmd::slurm::SlurmArgs),
     /// Name every top-level assertion of eligible unsat benchmarks.
+    ///
+    /// Reads the .smt2 files under ROOT (or ROOT itself). Writes the named copy of each eligible
+    /// one to the same relative path under OUT, and OUT/index.jsonl (one line per benchmark:
+    /// named, ineligible with its reasons, or malformed).
     Name(crate::cmd::name::NameArgs),
     /// Validate benchmarks strictly as SMT-LIB 2.6.
+    ///
+    /// Reads the .smt2 files of every PATH (folders are searched). Prints one
+    /// `file:line:column: message` per error on stdout; writes no file; exits with 1 when a file
+    /// has an error.
     Lint(crate::cmd::lint::LintArgs),
     /// Run the solvers under test of a campaign on its named benchmarks.
+    ///
+    /// Reads CAMPAIGN/campaign.toml and CAMPAIGN/named/. Writes one record per finished run to
+    /// CAMPAIGN/runs.jsonl, appended (CAMPAIGN/shards/I-of-N/runs.jsonl with --shard).
     Solve(crate::cmd::solve::SolveArgs),
     /// Rebuild and check every reported core of a campaign.
+    ///
+    /// Reads CAMPAIGN/campaign.toml, named/ and runs.jsonl. Writes the core-only benchmarks
+    /// CAMPAIGN/cores/*.smt2 and appends to cores.jsonl and checks.jsonl (with --minimality also
+    /// minimality.jsonl and minimality-checks.jsonl).
     Check(crate::cmd::check::CheckArgs),
     /// Run a whole campaign: name, solve, check, score, reports.
+    ///
+    /// Reads CAMPAIGN/campaign.toml and its benchmarks. Writes CAMPAIGN/named/, runs.jsonl,
+    /// cores/, cores.jsonl, checks.jsonl and CAMPAIGN/reports/ (scores.json, pairs.csv,
+    /// pairs.jsonl, report.md, report.html); prints a summary and the report's path.
     Run(crate::cmd::run::RunArgs),
     /// Write a commented campaign config.
+    ///
+    /// Reads nothing. Writes DIR/campaign.toml (DIR is created), documenting every key with its
+    /// default; refuses to overwrite an existing one unless --force.
     Init(crate::cmd::init::InitArgs),
     /// Score (solver, benchmark) pairs under a rules edition and write reports.
+    ///
+    /// Reads a campaign's journals (CAMPAIGN), or imported results: StarExec job CSVs, the smtcomp
+    /// tool's results and benchmark list, BenchExec XML, output folders. Writes CAMPAIGN/reports/
+    /// for a campaign, else the files named by --json, --csv, --markdown and --html (Markdown on
+    /// stdout when none is named).
     Score(crate::cmd::score::ScoreArgs),
     /// Check a solver's cores on your own benchmarks, for solver authors (CI: --junit).
+    ///
+    /// Reads the benchmark files and folders given, and runs the --solver command and the
+    /// installed checkers on them. Prints one PASS, FAIL or SKIP line per benchmark on stdout;
+    /// writes --junit FILE, and the benchmarks and cores of every FAIL and SKIP below
+    /// coreval-selfcheck-kept/ (or --keep DIR).
     Selfcheck(crate::cmd::selfcheck::SelfcheckArgs),
     /// One pair's evidence: verdict, votes, core with lines, commands to repeat.
     Show(crate::cmd::show::ShowArgs),
     /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
+    ///
+    /// Reads a .smt2 file, or the .smt2 files of a folder. Writes each scrambled file to the same
+    /// relative path under OUT, with its map beside it (x.smt2 -> x.descramble.json).
     Scramble(crate::cmd::scramble::ScrambleArgs),
     /// Compare two runs (selfcheck --json files or campaigns): new and fixed failures, cores, answers.
     Diff(crate::cmd::diff::DiffArgs),

@@ -1,4 +1,4 @@
-//! Documented exit codes of the `coreval` binary (README "Exit codes").
+//! Documented exit codes of the `coreval` binary (docs/reference.md, "Exit codes").
 
 /// Everything ran and every item passed (all cores validated, all files named).
 pub const OK: u8 = 0;

@@ -111,7 +111,7 @@ pub fn run(args: NameArgs) -> Result<u8> {
         .iter()
         .filter(|e| e.outcome != Outcome::Named)
     {
-        for m in e.messages(&args.root) {
+        for m in e.messages(&args.root, crate::benchmark::Settings::Flags) {
             eprintln!("{m}");
         }
     }

@@ -59,9 +59,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
         return Ok(exit::OK);
     };
     let c = &ctx.campaign;
-    let lines = Lines {
-        root: &c.benchmarks,
-    };
+    let root = c.shown(&c.benchmarks);
+    let lines = Lines { root: &root };
     let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &lines)?;
     if s.interrupted {
         eprintln!(
@@ -81,8 +80,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
     } else {
         ""
     };
-    eprintln!("reports: {}{kept}", c.reports_dir().display());
-    eprintln!("HTML report: {}", pipeline::html_report(c).display());
+    eprintln!("reports: {}{kept}", c.shown(&c.reports_dir()).display());
+    let html = c.shown(&pipeline::html_report(c));
+    eprintln!("HTML report: {}", html.display());
     let incremental = s.incremental.as_deref().unwrap_or_default();
     for p in incremental.iter().filter(|p| p.verdict.is_failure()) {
         let line = p.line.map(|l| format!(" (line {l})")).unwrap_or_default();
@@ -116,7 +116,7 @@ impl Observer for Lines<'_> {
             eprintln!("{}: not followed: {why}", path.display());
         }
         for e in &n.entries {
-            for m in e.messages(self.root) {
+            for m in e.messages(self.root, crate::benchmark::Settings::Campaign) {
                 eprintln!("{m}");
             }
         }

@@ -21,11 +21,19 @@ pub struct SlurmArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum SlurmCommand {
-    /// Write the sbatch scripts and submit: solve array → merge → check array → merge + score
+    /// Write the sbatch scripts and submit: solve array → merge → check array → merge + score.
+    ///
+    /// Reads CAMPAIGN/campaign.toml and named/. Writes CAMPAIGN/slurm/{solve,merge,check}.sbatch
+    /// and CAMPAIGN/slurm.json (the job ids), and submits the jobs with sbatch.
     Submit(SubmitArgs),
-    /// Per-shard progress from the journals, task exit codes, queue states
+    /// Show per-shard progress from the journals, task exit codes and queue states.
+    ///
+    /// Reads CAMPAIGN/slurm.json, the shard journals and tasks.jsonl, and asks squeue. Prints a
+    /// table (or JSON with --json) on stdout; writes no file.
     Status(StatusArgs),
-    /// Cancel the campaign's queued and running jobs (scancel)
+    /// Cancel the campaign's queued and running jobs (scancel).
+    ///
+    /// Reads CAMPAIGN/slurm.json. Runs scancel on its jobs; writes no file.
     Cancel(CampaignArg),
 }
 

@@ -20,7 +20,7 @@ pub fn q(p: &Path) -> String {
     format!("{:?}", p.to_str().expect("UTF-8 path"))
 }
 
-/// Outputs a run leaves in a campaign folder (README, "Campaign folder").
+/// Outputs a run leaves in a campaign folder (docs/reference.md, "The campaign folder").
 const CAMPAIGN_OUTPUTS: &[&str] = &[
     "named",
     "cores",

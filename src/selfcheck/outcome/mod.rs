@@ -159,8 +159,12 @@ pub fn classify(
         };
         r.details.push(format!("the benchmark {why}"));
         let shown = Path::new(&input.shown);
-        r.details
-            .extend(entry.reasons.iter().map(|why| why.in_file(shown)));
+        r.details.extend(
+            entry
+                .reasons
+                .iter()
+                .map(|why| why.in_file_for(shown, crate::benchmark::Settings::Selfcheck)),
+        );
         r.details
             .extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
         return finish(r, strict);
