@@ -19,48 +19,11 @@ pub const LARGE: &[&str] = &[
     "tests/data/benchmarks/QF_LIA/doc-arithmetic_artifact_z_QF_LIA_calypto/problem-002666.cvc.1.smt2",
 ];
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+use common::ran::Ran as Run;
 
 fn coreval(args: &[&str], cache: &std::path::Path) -> Run {
-    let out = Command::cargo_bin("coreval")
-        .unwrap()
-        .current_dir(ROOT)
-        .env("COREVAL_CACHE", cache)
-        .env_remove("COREVAL_CHECKERS")
-        .args(args)
-        .timeout(std::time::Duration::from_secs(600))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
-}
-
-impl Run {
-    fn show(&self) -> String {
-        format!(
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    /// The detail lines under the result line of `path`.
-    fn block(&self, path: &str) -> Vec<String> {
-        let mut lines = self.stdout.lines().skip_while(|l| !l.ends_with(path));
-        lines.next();
-        lines
-            .take_while(|l| l.starts_with("     "))
-            .map(|l| l.trim().to_string())
-            .collect()
-    }
+    common::ran::coreval(args, &[], cache, 600)
 }
 
 fn solver(script: &str, rest: &str) -> String {

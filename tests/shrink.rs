@@ -24,49 +24,11 @@ const LARGE: &[&str] = &[
 ];
 const DROP: &str = "tests/fixtures/fake-solvers/z3-drop-first.sh {file}";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn show(&self) -> String {
-        format!(
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn detail<'a>(&'a self, path: &str, start: &str) -> Option<&'a str> {
-        let mut lines = self.stdout.lines().skip_while(|l| !l.ends_with(path));
-        lines.next();
-        lines
-            .take_while(|l| l.starts_with("     "))
-            .map(str::trim)
-            .find(|l| l.starts_with(start))
-    }
-}
+mod common;
+use common::ran::Ran as Run;
 
 fn coreval(args: &[&str], env: &[(&str, &str)], cache: &Path) -> Run {
-    let mut cmd = Command::cargo_bin("coreval").unwrap();
-    cmd.current_dir(ROOT)
-        .env("COREVAL_CACHE", cache)
-        .env_remove("COREVAL_CHECKERS")
-        .env_remove("COREVAL_DDSMT")
-        .args(args)
-        .timeout(std::time::Duration::from_secs(900));
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
+    common::ran::coreval(args, env, cache, 900)
 }
 
 fn selfcheck(keep: &Path, extra: &[&str], files: &[&str], env: &[(&str, &str)]) -> Run {

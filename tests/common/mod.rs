@@ -6,6 +6,7 @@
 
 pub mod browser;
 pub mod procs;
+pub mod ran;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
