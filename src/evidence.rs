@@ -163,7 +163,7 @@ fn explanation(l: &Loaded, p: &PairVerdict, core: Option<&[String]>) -> Vec<Stri
     };
     let c = l.campaign;
     let source = c.benchmarks.join(&b.id);
-    let lines = crate::selfcheck::inputs::assertion_lines(&source);
+    let lines = crate::explain::assertion_lines(&source);
     let at = crate::explain::locator(&b.id, &lines);
     let never = std::sync::atomic::AtomicBool::new(false);
     let named = c.named_dir().join(&b.output);

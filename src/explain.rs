@@ -23,6 +23,23 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+/// The line of each top-level assertion of a file, in order: assertion
+/// `N` (named `cvN`, or by its own name) is at `lines[N - 1]`; empty when
+/// the file cannot be read (a scan error ends the list).
+pub fn assertion_lines(path: &Path) -> Vec<u64> {
+    let Ok(file) = crate::regular::open(path) else {
+        return Vec::new();
+    };
+    let mut scanner = crate::smtlib::scanner::Scanner::new(file);
+    let mut out = Vec::new();
+    while let Ok(Some(cmd)) = scanner.next_command() {
+        if cmd.head() == "assert" {
+            out.push(cmd.line);
+        }
+    }
+    out
+}
+
 /// One assertion of the benchmark outside the core, and its truth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {

@@ -47,7 +47,7 @@ fn jobs_beyond_the_machine_are_capped_and_runs_measure_the_solver_alone() {
         runs.iter().filter_map(|r| r["max_rss"].as_u64()).collect();
     assert!(distinct.len() * 2 > runs.len(), "{distinct:?}");
     for r in sample {
-        let words: Vec<String> = r["provenance"]["command"]
+        let words: Vec<String> = common::provenance_of(&camp, r)["command"]
             .as_array()
             .unwrap()
             .iter()

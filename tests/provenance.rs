@@ -91,38 +91,6 @@ fn added(camp: &Path, before: (usize, usize)) -> (usize, usize) {
     )
 }
 
-/// A record's provenance in the inline form: a compact one (`of`, the id
-/// of its configuration's line in provenance.jsonl, and its input) is
-/// resolved through that table, whose line must hash to its id.
-fn provenance_of(camp: &Path, r: &Value) -> Value {
-    let p = r["provenance"].clone();
-    let Some(id) = p["of"].as_str() else {
-        return p;
-    };
-    let table = common::jsonl(&camp.join("provenance.jsonl"));
-    let k = table
-        .iter()
-        .find(|k| k["of"] == id)
-        .unwrap_or_else(|| panic!("{id} is not in provenance.jsonl"));
-    let file = p["file"]
-        .as_str()
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("named/{}", r["benchmark"].as_str().unwrap()));
-    let command: Vec<Value> = k["command"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().replace("{file}", &file).into())
-        .collect();
-    serde_json::json!({
-        "command": command,
-        "file": file,
-        "limits": k["limits"],
-        "program": k["program"],
-        "benchmark": p["benchmark"],
-    })
-}
-
 fn counts(camp: &Path) -> (usize, usize) {
     (runs_of(camp, "z3").len(), runs_of(camp, "wz3").len())
 }
@@ -146,7 +114,7 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     assert!(r.to_string().len() < 600, "{r}");
     let table = common::jsonl(&camp.join("provenance.jsonl"));
     assert_eq!(table.len(), 4, "z3, wz3, yices, cvc5 once each");
-    let p = &provenance_of(&camp, r);
+    let p = &common::provenance_of(&camp, r);
     assert!(p["file"].as_str().unwrap().starts_with("named/"), "{p}");
     assert_eq!(p["command"][1], p["file"]);
     assert_eq!(p["limits"]["time"], 20.0);
@@ -162,7 +130,7 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
         "{p}"
     );
     assert_eq!(p["benchmark"].as_str().unwrap().len(), 16);
-    let z = &provenance_of(&camp, &runs_of(&camp, "z3")[0]);
+    let z = &common::provenance_of(&camp, &runs_of(&camp, "z3")[0]);
     assert!(z["program"]["version"].is_string(), "{z}");
     assert!(
         z["command"]
@@ -172,7 +140,7 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
             .any(|a| a == "-T:20"),
         "{z}"
     );
-    let check = &provenance_of(&camp, &common::jsonl(&camp.join("checks.jsonl"))[0]);
+    let check = &common::provenance_of(&camp, &common::jsonl(&camp.join("checks.jsonl"))[0]);
     assert!(
         check["file"].as_str().unwrap().starts_with("cores/"),
         "{check}"
@@ -230,7 +198,7 @@ fn a_changed_solver_or_benchmark_reruns_exactly_its_pairs() {
     assert_eq!(added(&camp, before), (n, n), "{err}");
     assert!(err.contains("z3: limits changed"), "{err}");
     let last = runs_of(&camp, "z3").pop().unwrap();
-    assert!(provenance_of(&camp, &last)["command"]
+    assert!(common::provenance_of(&camp, &last)["command"]
         .as_array()
         .unwrap()
         .iter()
@@ -343,7 +311,7 @@ definition = "yices"
     };
     let first = zw_of().len();
     assert!(first > 0);
-    let script = &provenance_of(&camp, &zw_of()[0])["program"]["script"];
+    let script = &common::provenance_of(&camp, &zw_of()[0])["program"]["script"];
     assert!(
         script["path"].as_str().unwrap().ends_with("zw.sh"),
         "{script}"
@@ -385,7 +353,7 @@ definition = "yices"
         .into_iter()
         .filter(|r| r["checker"] == "zw")
         .collect();
-    let script = |c: &Path, r: &Value| provenance_of(c, r)["program"]["script"]["blake3"].clone();
+    let script = |c: &Path, r: &Value| common::provenance_of(c, r)["program"]["script"]["blake3"].clone();
     assert_eq!(
         script(&again, cached.last().unwrap()),
         script(&camp, all.last().unwrap())

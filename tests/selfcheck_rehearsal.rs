@@ -293,12 +293,13 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
     assert_eq!(solver_files.len(), failing.len(), "{all}");
 }
 
-/// The README's block under "Competition rehearsal" (between its first
-/// "```text" and "```" after the heading): the command and the lines shown.
+/// The block under "Competition rehearsal" in docs/authors.md (where the
+/// README's section moved; between its first "```text" and "```" after the
+/// heading): the command and the lines shown.
 fn readme_block() -> (String, Vec<String>) {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::repo().join("docs/authors.md")).unwrap();
     let at = readme
-        .find("### Competition rehearsal: `--scrambles K`")
+        .find("## Competition rehearsal: `--scrambles K`")
         .expect("the rehearsal section");
     let rest = &readme[at..];
     let start = rest.find("```text\n").unwrap() + "```text\n".len();

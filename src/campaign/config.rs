@@ -414,11 +414,8 @@ impl Campaign {
             return Err(BadValues(problems).into());
         }
         let output_cap = output_cap.unwrap_or_default();
-        let benchmarks = if config.benchmarks.is_absolute() {
-            config.benchmarks.clone()
-        } else {
-            dir.join(&config.benchmarks)
-        };
+        // `dir` joined with an absolute path is that path.
+        let benchmarks = dir.join(&config.benchmarks);
         // Capped silently here; `cmd::solve::load` says so.
         let (jobs, _) = crate::jobs::resolve(config.jobs);
         Ok(Campaign {

@@ -79,6 +79,11 @@ pub enum Command {
     /// coreval-selfcheck-kept/ (or --keep DIR).
     Selfcheck(crate::cmd::selfcheck::SelfcheckArgs),
     /// One pair's evidence: verdict, votes, core with lines, commands to repeat.
+    ///
+    /// Reads CAMPAIGN/campaign.toml, named/ and the journals (runs.jsonl, cores.jsonl,
+    /// checks.jsonl) of a campaign. Prints the pair's verdict, every checker's vote with its
+    /// certification, the core with the line of each assertion and the commands that repeat each
+    /// run on stdout (for a certified refutation also the explanation); writes no file.
     Show(crate::cmd::show::ShowArgs),
     /// Scramble benchmarks with a seed (shuffle, rename, commute) and write descrambling maps.
     ///
@@ -86,8 +91,17 @@ pub enum Command {
     /// relative path under OUT, with its map beside it (x.smt2 -> x.descramble.json).
     Scramble(crate::cmd::scramble::ScrambleArgs),
     /// Compare two runs (selfcheck --json files or campaigns): new and fixed failures, cores, answers.
+    ///
+    /// Reads OLD and NEW: two `coreval selfcheck --json` files, or two scored campaign folders
+    /// (their reports/pairs.jsonl). Prints new and fixed failures, changed answers and cores that
+    /// grew or shrank on stdout; writes no file; exits with 1 when NEW fails where OLD did not.
     Diff(crate::cmd::diff::DiffArgs),
     /// Shrink a campaign's failing pair to a small benchmark that fails the same way.
+    ///
+    /// Reads CAMPAIGN/campaign.toml, reports/pairs.jsonl (score the campaign first) and the
+    /// benchmark below the campaign's benchmark root, and runs the solver and the checkers of
+    /// other teams on candidates. Writes the reproducer to --out PATH (default
+    /// CAMPAIGN/reproducers/<benchmark>.<solver>.smt2) and prints its path and size on stdout.
     Shrink(crate::cmd::shrink::ShrinkArgs),
     /// ddSMT's test command during a shrink (exit 0: the file still fails).
     #[command(hide = true)]

@@ -201,3 +201,35 @@ pub fn selfcheck_in(dir: &Path, cache: &Path, args: &[&str]) -> (Output, String)
     assert!(!text.contains("panicked"), "{text}");
     (out, text)
 }
+
+/// A record's provenance in the inline form: a compact one (`of`, the id
+/// of its configuration's line in provenance.jsonl, and its input) is
+/// resolved through that table, whose line must hash to its id.
+pub fn provenance_of(camp: &Path, r: &serde_json::Value) -> serde_json::Value {
+    let p = r["provenance"].clone();
+    let Some(id) = p["of"].as_str() else {
+        return p;
+    };
+    let table = jsonl(&camp.join("provenance.jsonl"));
+    let k = table
+        .iter()
+        .find(|k| k["of"] == id)
+        .unwrap_or_else(|| panic!("{id} is not in provenance.jsonl"));
+    let file = p["file"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("named/{}", r["benchmark"].as_str().unwrap()));
+    let command: Vec<serde_json::Value> = k["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().replace("{file}", &file).into())
+        .collect();
+    serde_json::json!({
+        "command": command,
+        "file": file,
+        "limits": k["limits"],
+        "program": k["program"],
+        "benchmark": p["benchmark"],
+    })
+}
