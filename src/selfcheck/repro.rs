@@ -131,11 +131,35 @@ impl Repro<'_> {
     /// `names printed …`, with the lines in the author's file (mapped back
     /// through the descrambling map of a scrambled benchmark).
     fn names(&self, core: &[String], input: &Input, entry: &IndexEntry, named: &Path) -> String {
-        let map = entry.descramble.as_deref().and_then(|rel| {
+        let map = self.descramble(entry);
+        names_text(core, entry, input, map.as_ref().map(|m| (m, named)))
+    }
+
+    /// The descrambling map of a scrambled benchmark (`None` for one the
+    /// solver read as written).
+    pub fn descramble(&self, entry: &IndexEntry) -> Option<DescrambleMap> {
+        entry.descramble.as_deref().and_then(|rel| {
             let path = crate::safepath::safe_join(&self.campaign.named_dir(), rel).ok()?;
             DescrambleMap::load(&path).ok()
-        });
-        names_text(core, entry, input, map.as_ref().map(|m| (m, named)))
+        })
+    }
+
+    /// Where assertion `i` of the file the solver read is in the author's
+    /// file: `FILE:LINE`, mapped back through the descrambling map.
+    pub fn original_place(&self, entry: &IndexEntry, input: &Input) -> impl Fn(usize) -> String {
+        let map = self.descramble(entry);
+        let lines = super::inputs::assertion_lines(&input.source);
+        let shown = input.shown.clone();
+        move |i| {
+            let o = match &map {
+                Some(m) => m.original_position(i),
+                None => Some(i),
+            };
+            match o.and_then(|o| lines.get(o)) {
+                Some(l) => format!("{shown}:{l}"),
+                None => format!("assertion {}", i + 1),
+            }
+        }
     }
 
     /// The core-only benchmark (kept as `<stem><tag>.core.smt2`), each
