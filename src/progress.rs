@@ -10,9 +10,15 @@ use std::sync::Mutex;
 /// The bar drawn last (stages draw one at a time).
 static DRAWN: Mutex<Option<WeakProgressBar>> = Mutex::new(None);
 
+/// Whether progress is shown: stderr is a terminal and
+/// `$COREVAL_NO_PROGRESS` is unset.
+pub fn shown() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("COREVAL_NO_PROGRESS").is_none()
+}
+
 /// A bar for `total` jobs labelled `stage`; hidden off a terminal.
 pub fn bar(stage: &str, total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || std::env::var_os("COREVAL_NO_PROGRESS").is_some() {
+    if !shown() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
     let pb = ProgressBar::new(total);

@@ -143,6 +143,11 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         crate::cmd::interrupt::flag(),
         &mut |s| header(s),
         &mut |w| eprintln!("warning: {}", printable(&w)),
+        &mut |r| {
+            if crate::progress::shown() {
+                crate::progress::suspend(|| eprintln!("{}", decided(r)));
+            }
+        },
     )?;
     args.after.shrink(&mut report, &opts)?;
     finish(&args, &report, None)
@@ -275,6 +280,18 @@ fn print_report(report: &Report) -> std::io::Result<()> {
     out.flush()
 }
 
+/// A result as soon as it is final, on a terminal's stderr (like the
+/// progress bar): `decided: PASS validated  path`. The ordered list on
+/// stdout follows at the end; these lines have no columns to align.
+pub fn decided(r: &BenchResult) -> String {
+    printable(&format!(
+        "decided: {} {}  {}",
+        tag(r.outcome),
+        r.verdict,
+        r.path
+    ))
+}
+
 /// The best-known core and the minimality of a line, each followed by
 /// two spaces (empty when it has neither).
 fn beyond(r: &BenchResult) -> String {
@@ -305,11 +322,7 @@ pub fn block(r: &BenchResult, width: Widths) -> Vec<String> {
 
 /// `FAIL refuted  core 4/8  reduction -  best 3 (z3)  0.031 s  path`.
 pub fn line(r: &BenchResult, width: Widths) -> String {
-    let tag = match r.outcome {
-        Outcome::Passed => "PASS",
-        Outcome::Failed => "FAIL",
-        Outcome::Skipped => "SKIP",
-    };
+    let tag = tag(r.outcome);
     let core = match (r.core_size, r.time) {
         (Some(k), _) => format!("{k}/{}", r.assertions),
         (None, Some(_)) => format!("-/{}", r.assertions),
@@ -337,6 +350,15 @@ pub fn line(r: &BenchResult, width: Widths) -> String {
         "{tag} {:<width$}  core {core:<7}  reduction {reduction:<4}  best {best:<14}  {beyond:<beyond_width$}{time:>9}  {}",
         r.verdict, r.path
     )
+}
+
+/// `PASS`, `FAIL` or `SKIP`.
+fn tag(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Passed => "PASS",
+        Outcome::Failed => "FAIL",
+        Outcome::Skipped => "SKIP",
+    }
 }
 
 /// The widths of a report's variable columns.

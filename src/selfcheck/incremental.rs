@@ -64,6 +64,7 @@ pub fn check_all(
     inputs: &[(Input, Vec<Cmd>)],
     s: &Setting,
     cancel: &AtomicBool,
+    decided: &mut dyn FnMut(&BenchResult),
 ) -> Result<Vec<BenchResult>> {
     if !inputs.is_empty() {
         std::fs::create_dir_all(s.dir)
@@ -74,7 +75,9 @@ pub fn check_all(
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        out.push(check(i, cmds, s, cancel)?);
+        let r = check(i, cmds, s, cancel)?;
+        decided(&r);
+        out.push(r);
     }
     Ok(out)
 }

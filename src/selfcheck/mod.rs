@@ -122,13 +122,18 @@ impl Report {
 }
 
 /// Validate the options, then call `started` with the setup (before any
-/// solver runs) and `warn` for each warning as it comes. `Err` is for usage
-/// and tool errors only; every solver misbehaviour is a result.
+/// solver runs), `warn` for each warning as it comes and `decided` with
+/// each benchmark's result as soon as it is final (an incremental script's
+/// once its run is judged; a single-query benchmark's once the check stage
+/// has ended and its details are gathered), in that order, not argument
+/// order ([`Report::results`] is). `Err` is for usage and tool errors only;
+/// every solver misbehaviour is a result.
 pub fn run(
     opts: &Options,
     cancel: &AtomicBool,
     started: &mut dyn FnMut(&Setup),
     warn: &mut dyn FnMut(String),
+    decided: &mut dyn FnMut(&BenchResult),
 ) -> Result<Report> {
     let start = Instant::now();
     for (what, v) in [
@@ -371,6 +376,7 @@ pub fn run(
             solver_words: &opts.solver,
         },
         cancel,
+        decided,
     )?;
     let incremental_kept = incremental_results
         .iter()
@@ -530,6 +536,7 @@ pub fn run(
             }
             report.kept = Some(keep.clone());
         }
+        decided(&r);
         report.results.push(r);
     }
     report.results.extend(incremental_results);

@@ -132,6 +132,8 @@ pub fn run(
                     warn(w)
                 }
             },
+            // A seed's results are folded with the other seeds' first.
+            &mut |_| {},
         )?;
         let interrupted = report.interrupted;
         runs.push((seed, report));
