@@ -6,7 +6,6 @@
 //! solver, compared by `coreval diff` (and `--baseline`), name the new
 //! failures and exit 1, a run compared with itself exits 0.
 
-use assert_cmd::Command;
 use std::collections::HashSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

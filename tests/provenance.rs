@@ -353,7 +353,8 @@ definition = "yices"
         .into_iter()
         .filter(|r| r["checker"] == "zw")
         .collect();
-    let script = |c: &Path, r: &Value| common::provenance_of(c, r)["program"]["script"]["blake3"].clone();
+    let script =
+        |c: &Path, r: &Value| common::provenance_of(c, r)["program"]["script"]["blake3"].clone();
     assert_eq!(
         script(&again, cached.last().unwrap()),
         script(&camp, all.last().unwrap())

@@ -10,7 +10,6 @@
 //! reproducer path that cannot be written, ddSMT missing or failing, an
 //! interrupted shrink: each a clear line, the verdicts kept.
 
-use assert_cmd::Command;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
