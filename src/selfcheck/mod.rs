@@ -502,8 +502,6 @@ pub fn run(
         if let (Some(v), Some(core), Some(out)) =
             (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
         {
-            // Names of the file the solver read, placed in the author's
-            // file (through the descrambling map of a rehearsal seed).
             let at = repro.original_place(entry, i);
             r.details.extend(crate::explain::for_pair(
                 c,
