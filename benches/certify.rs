@@ -17,9 +17,9 @@
 //! `tests/fixtures/fake-solvers/z3-drop-first.sh`, z3's minimal core with
 //! its first name dropped (team z3: z3 does not check it).
 
-use coreval::campaign::certification::Refutation;
-use coreval::campaign::pair::Verdict;
-use coreval::campaign::Campaign;
+use coreval::campaign::setup::Campaign;
+use coreval::campaign::verdict::certification::Refutation;
+use coreval::campaign::verdict::pair::Verdict;
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
 

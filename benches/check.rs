@@ -19,7 +19,7 @@
 //! once (in `D/base`, resumed when `D` is kept); every round re-runs the
 //! checks in new campaign folders sharing its results.
 
-use coreval::campaign::Campaign;
+use coreval::campaign::setup::Campaign;
 use coreval::check::CheckSummary;
 use coreval::pipeline::{self, Stages};
 use std::collections::BTreeMap;

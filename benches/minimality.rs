@@ -12,7 +12,7 @@
 //! (defaults: the number of cores, 60, a temp dir; with `--dir` the solve
 //! stage resumes from an earlier invocation).
 
-use coreval::campaign::Campaign;
+use coreval::campaign::setup::Campaign;
 use coreval::pipeline::{self, Stages};
 use std::path::{Path, PathBuf};
 use std::time::Instant;

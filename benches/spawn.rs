@@ -18,8 +18,8 @@
 //! [--real B]`: one section per N (default: 2, and 16 too on a machine with
 //! at least 16 cores); medians of R rounds (default 3) close each section.
 
-use coreval::campaign::records::RunRecord;
-use coreval::campaign::Campaign;
+use coreval::campaign::ledger::records::RunRecord;
+use coreval::campaign::setup::Campaign;
 use coreval::pipeline::{self, Stages};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -155,7 +155,7 @@ fn named_campaign(dir: &Path, files: &[String]) -> Vec<PathBuf> {
         ..Stages::default()
     };
     pipeline::run_to_end(&c, stages).unwrap();
-    coreval::campaign::index::read_index(&c)
+    coreval::campaign::ledger::index::read_index(&c)
         .unwrap()
         .into_iter()
         .map(|e| c.named_dir().join(e.output))
@@ -241,7 +241,9 @@ fn xargs(files: &[PathBuf], k: usize, jobs: usize) {
 
 /// Busy share of `jobs` slots over the runs' own timeline, and Σ run time.
 fn occupancy(c: &Campaign, jobs: usize) -> (f64, f64, usize) {
-    let runs: Vec<RunRecord> = c.read_journal(coreval::campaign::records::RUNS).unwrap();
+    let runs: Vec<RunRecord> = c
+        .read_journal(coreval::campaign::ledger::records::RUNS)
+        .unwrap();
     let t: Vec<_> = runs.iter().filter_map(|r| r.timing).collect();
     let first = t.iter().map(|t| t.start).fold(f64::INFINITY, f64::min);
     let last = t.iter().map(|t| t.end).fold(f64::NEG_INFINITY, f64::max);

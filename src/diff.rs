@@ -7,7 +7,7 @@
 //! A selfcheck run is keyed by benchmark path, a campaign's pair by
 //! `SOLVER BENCHMARK`; a key in one run only is listed as added or gone.
 
-use crate::campaign::pair::{PairVerdict, Verdict};
+use crate::campaign::verdict::pair::{PairVerdict, Verdict};
 use crate::selfcheck::outcome::{BenchResult, Outcome};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};

@@ -7,9 +7,9 @@
 //! at a time by [`Evidence::of`] (the report's detail views and `coreval
 //! show` both come from it, and a report can build them as it needs them).
 
-use crate::campaign::pair::{CheckerEvidence, PairEvidence, PairVerdict};
-use crate::campaign::records::{exit_text, CheckRecord, RunRecord};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::records::{exit_text, CheckRecord, RunRecord};
+use crate::campaign::ledger::Loaded;
+use crate::campaign::verdict::pair::{CheckerEvidence, PairEvidence, PairVerdict};
 use crate::checkers::{Invocation, SolverDef};
 use crate::rebuild::Dialect;
 use anyhow::Result;
@@ -31,13 +31,13 @@ impl<'l> Evidence<'l> {
     /// Read the campaign's current runs and checker answers.
     pub fn load(l: &'l Loaded<'l>) -> Result<Self> {
         let mut runs = HashMap::new();
-        for r in crate::campaign::current::runs(l)? {
+        for r in crate::campaign::ledger::current::runs(l)? {
             // The first record of a pair counts, as in the verdicts.
             runs.entry((r.solver.clone(), r.benchmark.clone()))
                 .or_insert(r);
         }
         let mut checks_of: HashMap<String, Vec<CheckRecord>> = HashMap::new();
-        for k in crate::campaign::current::checks(l)? {
+        for k in crate::campaign::ledger::current::checks(l)? {
             checks_of.entry(k.hash.clone()).or_default().push(k);
         }
         Ok(Evidence { l, runs, checks_of })
@@ -106,7 +106,7 @@ impl<'l> Evidence<'l> {
                 k.note.clone().or_else(|| p.not_counted.get(name).cloned()),
             ),
             None => (
-                crate::campaign::pair::LEFT_OUT.to_string(),
+                crate::campaign::verdict::pair::LEFT_OUT.to_string(),
                 p.not_counted.get(name).cloned(),
             ),
         };
@@ -179,7 +179,10 @@ fn shows_run(r: &RunRecord) -> bool {
 }
 
 /// The solver's command as run, from the campaign folder (its provenance).
-fn solver_command(current: &crate::campaign::provenance::Current, r: &RunRecord) -> Option<String> {
+fn solver_command(
+    current: &crate::campaign::ledger::provenance::Current,
+    r: &RunRecord,
+) -> Option<String> {
     let p = current.inline(r.provenance.as_deref()?, Some(&r.benchmark))?;
     let words = &p.command;
     Some(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))

@@ -14,9 +14,9 @@
 //! returns the lines that selfcheck's FAIL block and the HTML detail view
 //! print.
 
-use crate::campaign::certification::Certification;
-use crate::campaign::pair::PairVerdict;
-use crate::campaign::Campaign;
+use crate::campaign::setup::Campaign;
+use crate::campaign::verdict::certification::Certification;
+use crate::campaign::verdict::pair::PairVerdict;
 use crate::checkers::SolverDef;
 use crate::model::{self, Truth};
 use std::collections::HashSet;
@@ -204,7 +204,7 @@ pub fn for_pair(
     ) else {
         return Vec::new();
     };
-    if v.pair.verdict != crate::campaign::pair::Verdict::Refuted {
+    if v.pair.verdict != crate::campaign::verdict::pair::Verdict::Refuted {
         return Vec::new();
     }
     let whose = format!("{checker}'s model");

@@ -8,15 +8,15 @@
 //! core was confirmed by a checker of its producer's own team.
 
 use crate::answer::{self, Answer};
-use crate::campaign::certification::{settle, Certification, Refutation};
-use crate::campaign::index::Bench;
-use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, RunStatus, Verdict};
-use crate::campaign::policy::{CheckAnswer, Decision, Policy};
-use crate::campaign::records::CheckRecord;
-use crate::campaign::records::RunRecord;
-use crate::campaign::selection;
-use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::{Campaign, Loaded};
+use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::records::CheckRecord;
+use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::setup::selection;
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::verdict::certification::{settle, Certification, Refutation};
+use crate::campaign::verdict::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, Verdict};
+use crate::campaign::verdict::policy::{CheckAnswer, Decision, Policy};
+use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
 use crate::scramble::DescrambleMap;
 use anyhow::Result;
@@ -55,19 +55,19 @@ fn tally_of(
         return None;
     }
     let view: HashMap<&str, CheckAnswer> = mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    Some(crate::campaign::selection::tally(&view, selected, s).0)
+    Some(crate::campaign::setup::selection::tally(&view, selected, s).0)
 }
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let c = l.campaign;
     // Only records of what the configuration runs now reach a verdict.
-    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
-    let core_of = crate::campaign::current::core_hashes(l, &runs)?;
-    let checks: Vec<CheckRecord> = crate::campaign::current::checks(l)?;
+    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+    let core_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;
+    let checks: Vec<CheckRecord> = crate::campaign::ledger::current::checks(l)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
-    let checkers = crate::campaign::selection::verdict_checkers(c, l.defs, &answered);
+    let checkers = crate::campaign::setup::selection::verdict_checkers(c, l.defs, &answered);
     let hash_of: HashMap<(&str, &str), &str> = core_of
         .iter()
         .map(|((s, b), h)| ((s.as_str(), b.as_str()), h.as_str()))
@@ -159,7 +159,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
 /// order), mark a `sat` that is no vote (model rejected, or no model under
 /// a current preset) beside an `unsat` as a dispute, say whether a
 /// refutation is certified, and settle a refutation that rests on
-/// uncertified votes only ([`crate::campaign::certification::settle`]).
+/// uncertified votes only ([`crate::campaign::verdict::certification::settle`]).
 fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
     let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
     for k in checks
@@ -209,7 +209,7 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
 /// Attach the minimality outcomes (validated pairs whose core was tested)
 /// and the best-known references of `minimality.jsonl` / `best-known.jsonl`.
 fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
-    use crate::campaign::minimality::{
+    use crate::campaign::verdict::minimality::{
         BestKnown, MinimalityRecord, Reference, BEST_KNOWN, MINIMALITY,
     };
     let tested: Vec<MinimalityRecord> = c.read_journal(MINIMALITY)?;
@@ -271,7 +271,7 @@ fn warn_conflicts(runs: &[RunRecord], say: crate::message::Say) {
         say.warning_once(format!(
             "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
              the first record of each counts (were two runs of this campaign writing at once?)",
-            crate::campaign::records::RUNS,
+            crate::campaign::ledger::records::RUNS,
             conflicting.len()
         ));
     }
@@ -284,14 +284,14 @@ pub fn pair_verdict(
     e: &Bench,
     s: &SolverUnderTest,
     checkers: &[SolverDef],
-    validators: Option<&crate::campaign::validators::Validators>,
+    validators: Option<&crate::campaign::setup::validators::Validators>,
     hash: Option<&str>,
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
     let independent = c.config.check.independent;
     let selected =
-        crate::campaign::selection::select(checkers, &e.logic, s, independent, validators);
+        crate::campaign::setup::selection::select(checkers, &e.logic, s, independent, validators);
     let mut mine = BTreeMap::new();
     if let Some(a) = all_answers {
         for k in &selected {
@@ -306,7 +306,8 @@ pub fn pair_verdict(
         None => {
             let view: HashMap<&str, CheckAnswer> =
                 mine.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            let (_, decision) = crate::campaign::selection::decision(policy, &view, &selected, s);
+            let (_, decision) =
+                crate::campaign::setup::selection::decision(policy, &view, &selected, s);
             pending = decision.is_none() || hash.is_none();
             decision.unwrap_or(Decision::NotValidated).into()
         }
@@ -324,13 +325,13 @@ pub fn pair_verdict(
             assertions: e.assertions,
             core_size: r.core.as_ref().map(|c| c.len() as u64),
             verdict,
-            status: RunStatus::of(r),
+            status: r.status(),
             cpu: r.cpu,
             wall: r.wall,
             checks: tally_of(&mine, &selected, s),
             core: r.core.clone(),
             origin: None,
-            contradiction: crate::campaign::pair::Contradiction::from_flags(&r.flags),
+            contradiction: crate::campaign::verdict::pair::Contradiction::from_flags(&r.flags),
             expected: None,
         },
         checkers: mine,

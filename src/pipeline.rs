@@ -7,11 +7,11 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
-use crate::campaign::context::Context;
-pub use crate::campaign::context::Stages;
-use crate::campaign::pair::PairVerdict;
-use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
-use crate::campaign::{Campaign, Loaded};
+use crate::campaign::ledger::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
+use crate::campaign::setup::context::Context;
+pub use crate::campaign::setup::context::Stages;
+use crate::campaign::verdict::pair::PairVerdict;
+use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::check::CheckSummary;
 use crate::message::{Message, Say};
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
@@ -226,7 +226,7 @@ fn score(
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first, once each.
-    let unscored = crate::campaign::current::warnings(l, pairs)?;
+    let unscored = crate::campaign::ledger::current::warnings(l, pairs)?;
     let mut warnings = unscored.warnings;
     warnings.extend(limit_warning(rules));
     for w in &warnings {
@@ -257,8 +257,8 @@ fn score(
     };
     let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
     let mut report = score_pairs(&records, rules, &options);
-    report.facts = Some(crate::campaign::facts::Facts::of(l));
-    report.provenance = Some(crate::campaign::facts::InputHashes::of(l));
+    report.facts = Some(crate::campaign::ledger::facts::Facts::of(l));
+    report.provenance = Some(crate::campaign::ledger::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
     report.refutations = crate::score::beyond::refutations(pairs);
     report.incremental = crate::score::incremental::per_solver(incremental);

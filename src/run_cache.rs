@@ -12,8 +12,8 @@
 //! Append-only; the last record for a key wins; an unreadable cache is a
 //! warning and an empty cache.
 
-use crate::campaign::provenance::Expected;
-use crate::campaign::records::RunRecord;
+use crate::campaign::ledger::provenance::Expected;
+use crate::campaign::ledger::records::RunRecord;
 use crate::journal::{self, Journal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -109,17 +109,17 @@ mod tests {
                 .unwrap();
         let z3 = defs.iter().find(|d| d.name == "z3").unwrap();
         let expected = |version: Option<&str>, time: f64| {
-            let mut program = crate::campaign::provenance::identify(z3, dir.path(), None);
+            let mut program = crate::campaign::ledger::provenance::identify(z3, dir.path(), None);
             program
                 .executable
-                .get_or_insert(crate::campaign::provenance::FileId {
+                .get_or_insert(crate::campaign::ledger::provenance::FileId {
                     path: "/bin/z3".into(),
                     blake3: "00".into(),
                 });
             program.version = version.map(str::to_string);
             Expected {
                 template: vec!["z3".into(), "{file}".into()],
-                limits: crate::campaign::provenance::Limits {
+                limits: crate::campaign::ledger::provenance::Limits {
                     time: Some(time),
                     ..Default::default()
                 },

@@ -3,7 +3,7 @@
 //!
 //! Work is the set of (solver, benchmark) pairs without a record in
 //! `runs.jsonl` whose provenance is what the configuration runs now
-//! ([`crate::campaign::provenance`]; a stale record is redone, saying why),
+//! ([`crate::campaign::ledger::provenance`]; a stale record is redone, saying why),
 //! for the divisions each solver's definition supports with cores;
 //! each finished pair appends one record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. `jobs` workers
@@ -19,10 +19,11 @@
 //! after the time limit counts as a timeout (BenchExec does the same).
 
 use crate::answer::{self, Answer};
-use crate::campaign::index::Bench;
-use crate::campaign::records::{flag_name, RunRecord, Timing, RUNS};
-use crate::campaign::solvers::{entered, reap_orphans, spec_for, SolverUnderTest};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::index::entered;
+use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::records::{flag_name, RunRecord, Timing, RUNS};
+use crate::campaign::ledger::Loaded;
+use crate::campaign::setup::solvers::{reap_orphans, spec_for, SolverUnderTest};
 use crate::journal::Journal;
 use crate::run_cache::{self, RunCache};
 use crate::runner::{self, Exit, RunOutcome};
@@ -97,14 +98,14 @@ pub fn record(
         timed_out: out.timed_out,
         memout,
         late_answer,
-        wall: crate::campaign::records::micros(out.wall),
-        cpu: crate::campaign::records::micros(out.cpu),
+        wall: crate::campaign::ledger::records::micros(out.wall),
+        cpu: crate::campaign::ledger::records::micros(out.cpu),
         max_rss: out.max_rss,
         stdout_dropped: out.stdout_dropped,
         stderr_dropped: out.stderr_dropped,
         solver_version: version,
         timing: None,
-        stderr_tail: crate::campaign::records::output_tail(&out.stderr, STDERR_LINES, 4096),
+        stderr_tail: crate::campaign::ledger::records::output_tail(&out.stderr, STDERR_LINES, 4096),
         programs: out
             .programs
             .iter()
@@ -145,7 +146,7 @@ pub fn solve(
     let journal_path = c.journal_path(RUNS);
     // Only a record of what the configuration runs now counts as done.
     let all: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let stale = crate::campaign::current::stale_pairs(l, &all);
+    let stale = crate::campaign::ledger::current::stale_pairs(l, &all);
     let done: HashSet<(&str, &str)> = all
         .iter()
         .filter(|r| l.current.run_stale(r).is_none())
@@ -168,7 +169,7 @@ pub fn solve(
         }
     }
     // What this run redoes is counted as it is journaled, and said after.
-    let redone = crate::campaign::current::Redone::new(stale);
+    let redone = crate::campaign::ledger::current::Redone::new(stale);
     if todo.is_empty() {
         return Ok(summary);
     }

@@ -9,7 +9,7 @@ mod common;
 
 use common::procs::{daemon_pids, eventually, pid_alive, solver_processes, Running};
 use common::repo;
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::time::{Duration, Instant};
 
 #[test]

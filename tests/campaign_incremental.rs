@@ -12,7 +12,7 @@
 mod common;
 
 use common::{coreval, fake_solver, jsonl, repo};
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use serde_json::Value;
 use std::path::Path;
 

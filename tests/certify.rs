@@ -6,12 +6,12 @@
 //! (a minimal core minus one member) are certified, and a cached `sat`
 //! keeps its certification.
 
-use coreval::campaign::certification::{Certification, Refutation};
-use coreval::campaign::context::Context;
-use coreval::campaign::pair::{PairVerdict, Verdict};
-use coreval::campaign::policy::{CheckAnswer, Policy};
-use coreval::campaign::records::CheckRecord;
-use coreval::campaign::{Campaign, Loaded};
+use coreval::campaign::ledger::records::CheckRecord;
+use coreval::campaign::setup::context::Context;
+use coreval::campaign::verdict::certification::{Certification, Refutation};
+use coreval::campaign::verdict::pair::{PairVerdict, Verdict};
+use coreval::campaign::verdict::policy::{CheckAnswer, Policy};
+use coreval::campaign::{ledger::Loaded, setup::Campaign};
 use coreval::pipeline::{self, Stages};
 use std::path::Path;
 
@@ -70,7 +70,7 @@ fn pairs(c: &Campaign) -> Vec<PairVerdict> {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS))
+    coreval::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
         .unwrap()
         .0
 }
@@ -196,7 +196,7 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     }
     // A fresh journal over the same cache: every answer is cached, and a
     // cached sat keeps its certification.
-    std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
+    std::fs::remove_file(c.journal_path(coreval::campaign::ledger::records::CHECKS)).unwrap();
     let s = pipeline::run_to_end(
         &c,
         Stages {
@@ -228,7 +228,7 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
         })
         .collect();
     std::fs::write(&cache, stripped).unwrap();
-    std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
+    std::fs::remove_file(c.journal_path(coreval::campaign::ledger::records::CHECKS)).unwrap();
     c.config.check.early_stop = false;
     let s = pipeline::run_to_end(
         &c,

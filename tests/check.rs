@@ -8,12 +8,12 @@
 //! Cores chosen by a test come from `tests/fixtures/fake-solvers/core-from-file.sh`.
 
 use coreval::answer::{parse_output, Answer};
-use coreval::campaign::context::{Context, Definitions};
-use coreval::campaign::pair::{IllFormed, PairVerdict, Verdict};
-use coreval::campaign::policy::{CheckAnswer, Policy};
-use coreval::campaign::records::CheckRecord;
-use coreval::campaign::Campaign;
-use coreval::campaign::Loaded;
+use coreval::campaign::ledger::records::CheckRecord;
+use coreval::campaign::ledger::Loaded;
+use coreval::campaign::setup::context::{Context, Definitions};
+use coreval::campaign::setup::Campaign;
+use coreval::campaign::verdict::pair::{IllFormed, PairVerdict, Verdict};
+use coreval::campaign::verdict::policy::{CheckAnswer, Policy};
 use coreval::check::CheckSummary;
 use coreval::judge;
 use coreval::message::{Message, Severity};
@@ -82,7 +82,7 @@ fn core_solver(tag: &str) -> String {
 
 fn named_file(c: &Campaign, benchmark: &str) -> PathBuf {
     let id = benchmark.strip_prefix("edge/").unwrap_or(benchmark);
-    let b = coreval::campaign::index::read_index(c)
+    let b = coreval::campaign::ledger::index::read_index(c)
         .unwrap()
         .into_iter()
         .find(|b| b.id == id)
@@ -161,7 +161,7 @@ fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::campaign::records::CHECKS))
+    coreval::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
         .unwrap()
         .0
 }
@@ -280,7 +280,7 @@ fn planted_invalid_cores_are_refuted_under_every_preset() {
     }
     // …and when early stop decides with fewer answers (fresh journal and cache).
     for p in ALL_PRESETS {
-        std::fs::remove_file(c.journal_path(coreval::campaign::records::CHECKS)).unwrap();
+        std::fs::remove_file(c.journal_path(coreval::campaign::ledger::records::CHECKS)).unwrap();
         c.config.check.policy = p;
         c.config.check.early_stop = true;
         c.config.cache = Some(dir.path().join(format!("cache-{p}")));
@@ -374,7 +374,7 @@ fn ill_formed_cores_never_reach_a_checker() {
     plant(&c, LIA, "unknown", "(cv4 cv5 cv6 cv7 cv8 cv99)\n");
     plant(&c, LIA, "duplicate", "(cv4 cv5 cv6 cv7 cv8 |cv8|)\n");
     plant(&c, LIA, "empty", "()\n");
-    let idx = coreval::campaign::index::read_index(&c).unwrap();
+    let idx = coreval::campaign::ledger::index::read_index(&c).unwrap();
     let nested = idx
         .iter()
         .find(|b| b.id.ends_with("named-expr-use.smt2"))

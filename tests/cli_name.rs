@@ -3,7 +3,7 @@
 
 mod common;
 
-use coreval::campaign::index::Outcome;
+use coreval::campaign::ledger::index::Outcome;
 use predicates::str::contains;
 use std::path::Path;
 

@@ -14,7 +14,7 @@
 mod common;
 
 use common::{copy_examples, coreval, fake_solver, jsonl, repo};
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 
 /// Every key of `value`, as `table.key` (arrays of tables by their name).
 fn keys(value: &toml::Value, prefix: &str, out: &mut Vec<String>) {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::path::Path;
 
 /// HTML entities the report writes, decoded.

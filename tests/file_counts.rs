@@ -9,7 +9,7 @@
 mod common;
 
 use common::{coreval_run, jsonl};
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 

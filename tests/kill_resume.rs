@@ -15,7 +15,7 @@ mod common;
 
 use common::procs::{alive, solver_processes, Proc, Running};
 use common::{copy_examples, repo};
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,10 @@
 //! stage (report may render `score::result`, the type score owns), on clap
 //! outside `cmd/`, and on a source file over 600 lines. Inside a folder the
 //! same holds one level down: the files (and sub-folders) of one folder
-//! name each other (`super::x`, `crate::folder::x`) without a circle.
+//! name each other (`super::x`, `crate::folder::x`) without a circle. The
+//! campaign's three rooms (`verdict`, `setup`, `ledger`) import downwards
+//! only, nothing from `campaign/mod.rs`, and no folder of `src/` but `cmd/`
+//! holds more than twelve files.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -344,4 +347,91 @@ fn files_of_one_folder_import_without_circles() {
         circles.is_empty(),
         "import circles inside a folder: {circles:?}"
     );
+}
+
+/// The campaign's rooms, bottom first: each imports only rooms before it.
+const ROOMS: &[&str] = &["verdict", "setup", "ledger"];
+
+/// The module paths a file of `src/campaign/` names, with its own path.
+fn campaign_uses() -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src.join("campaign"), &mut files);
+    files
+        .iter()
+        .map(|f| {
+            let own = module_path(&src, f);
+            let text = std::fs::read_to_string(f).unwrap();
+            let used = file_uses(&own, &text);
+            (own, used)
+        })
+        .collect()
+}
+
+#[test]
+fn the_campaigns_rooms_import_downwards_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/campaign");
+    let mut rooms: Vec<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    rooms.sort();
+    let mut expected: Vec<String> = ROOMS.iter().map(|r| r.to_string()).collect();
+    expected.sort();
+    assert_eq!(rooms, expected, "src/campaign/ holds exactly its rooms");
+    let mut wrong = Vec::new();
+    for (own, used) in campaign_uses() {
+        if own.len() < 2 {
+            continue; // campaign/mod.rs declares the rooms
+        }
+        let from = ROOMS.iter().position(|r| *r == own[1]).unwrap();
+        for u in used {
+            if u.len() < 2 || u[0] != "campaign" {
+                continue;
+            }
+            match ROOMS.iter().position(|r| *r == u[1]) {
+                // A room below, or its own.
+                Some(to) if to <= from => {}
+                Some(_) => wrong.push(format!("{} imports {}", own.join("::"), u.join("::"))),
+                // Anything else would be an item of campaign/mod.rs: back up.
+                None => wrong.push(format!("{} imports up: {}", own.join("::"), u.join("::"))),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the rooms' order: {wrong:?}"
+    );
+}
+
+#[test]
+fn no_folder_but_cmd_holds_more_than_twelve_files() {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, usize)>) {
+        let mut files = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                files += 1;
+            }
+        }
+        out.push((dir.to_path_buf(), files));
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut folders = Vec::new();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() && p.file_name().unwrap() != "cmd" {
+            walk(&p, &mut folders);
+        }
+    }
+    let big: Vec<String> = folders
+        .iter()
+        .filter(|(_, n)| *n > 12)
+        .map(|(d, n)| format!("{} ({n} files)", d.display()))
+        .collect();
+    assert!(big.is_empty(), "folders over 12 files: {big:?}");
 }

@@ -5,7 +5,7 @@
 //! column (asserted exactly), never a panic or a stack overflow, and the
 //! inputs after a bad one are still processed.
 
-use coreval::campaign::{Campaign, CONFIG_FILE};
+use coreval::campaign::setup::{Campaign, CONFIG_FILE};
 use coreval::rebuild::{assert_name, numbered_with, rebuild, store};
 use coreval::smtlib::lexer::{Lexer, TokenKind};
 use coreval::smtlib::scanner::{commands, Scanner};

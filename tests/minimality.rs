@@ -16,10 +16,10 @@
 mod common;
 
 use common::{cmd, jsonl, q, repo};
-use coreval::campaign::context::Context;
-use coreval::campaign::minimality::{BestKnown, Status};
-use coreval::campaign::pair::{PairVerdict, Verdict};
-use coreval::campaign::{Campaign, Loaded};
+use coreval::campaign::setup::context::Context;
+use coreval::campaign::verdict::minimality::{BestKnown, Status};
+use coreval::campaign::verdict::pair::{PairVerdict, Verdict};
+use coreval::campaign::{ledger::Loaded, setup::Campaign};
 use coreval::pipeline::{self, Stages};
 use std::collections::BTreeSet;
 use std::path::Path;

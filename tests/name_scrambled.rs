@@ -7,8 +7,8 @@
 
 mod common;
 
-use coreval::campaign::index::IndexEntry;
-use coreval::campaign::index::Outcome;
+use coreval::campaign::ledger::index::IndexEntry;
+use coreval::campaign::ledger::index::Outcome;
 use coreval::scramble::{core_positions, DescrambleMap};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

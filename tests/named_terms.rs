@@ -9,7 +9,7 @@ mod common;
 
 use common::{coreval, jsonl, repo};
 use coreval::benchmark::NamedPolicy;
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::path::Path;
 
 /// `cvc5 regress` named-expr-use.smt2 (tests/data): `foo` names a term of

@@ -5,7 +5,7 @@
 //! names all belong to the file. The z3 runs go in parallel.
 
 use coreval::benchmark::{analyze, NamedPolicy, Policy, Reason};
-use coreval::campaign::index::Outcome;
+use coreval::campaign::ledger::index::Outcome;
 use coreval::name::{name_script, name_tree, NameOptions, TreeOptions};
 use coreval::smtlib::lexer::{Lexer, TokenKind};
 use coreval::smtlib::lint::lint_file;

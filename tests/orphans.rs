@@ -10,7 +10,7 @@ mod common;
 
 use common::procs::{alive, eventually, solver_processes, Proc, Running};
 use common::{q, repo};
-use coreval::campaign::ConfigFile;
+use coreval::campaign::setup::ConfigFile;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

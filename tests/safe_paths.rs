@@ -338,7 +338,7 @@ fn archive_names_cannot_read_outside_the_log_folder() {
     // The log read says `unsat` (no core); the one outside says `OUTSIDE`.
     assert_eq!(
         import.pairs[0].verdict,
-        coreval::campaign::pair::Verdict::UnsatNoCore,
+        coreval::campaign::verdict::pair::Verdict::UnsatNoCore,
         "a log outside the log folder was read"
     );
 }

@@ -10,9 +10,9 @@
 mod common;
 
 use common::{jsonl, q, repo};
-use coreval::campaign::context::{Context, Stages};
-use coreval::campaign::pair::Verdict;
-use coreval::campaign::Campaign;
+use coreval::campaign::setup::context::{Context, Stages};
+use coreval::campaign::setup::Campaign;
+use coreval::campaign::verdict::pair::Verdict;
 use std::path::Path;
 
 const UF: &str = "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2";

@@ -214,15 +214,15 @@ pub fn report_sizes(dir: &Path) -> Vec<(String, u64)> {
 /// provenance of the configuration, a timing; through the journal's writer.
 pub fn synth_runs(dir: &Path) -> usize {
     use coreval::answer::Answer;
-    use coreval::campaign::records::{RunRecord, Timing, RUNS};
+    use coreval::campaign::ledger::records::{RunRecord, Timing, RUNS};
     use coreval::pipeline::Stages;
-    let c = coreval::campaign::Campaign::load(dir).unwrap();
+    let c = coreval::campaign::setup::Campaign::load(dir).unwrap();
     let stages = Stages {
         solve: true,
         ..Stages::default()
     };
-    let ctx = coreval::campaign::context::Context::load(c, stages).unwrap();
-    let l = coreval::campaign::Loaded::new(&ctx).unwrap();
+    let ctx = coreval::campaign::setup::context::Context::load(c, stages).unwrap();
+    let l = coreval::campaign::ledger::Loaded::new(&ctx).unwrap();
     let journal =
         coreval::journal::Journal::open_with(&ctx.campaign.dir.join(RUNS), false).unwrap();
     let now = std::time::SystemTime::now()

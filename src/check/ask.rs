@@ -14,12 +14,15 @@
 //! until the caller's `decided` says the answers so far are enough.
 
 use super::cache::Cache;
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::{CheckRecord, RunRecord, CHECKS};
-use crate::campaign::selection::{decision, select};
-use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::validators::Validators;
-use crate::campaign::{index::Bench, Campaign, Loaded};
+use crate::campaign::ledger::records::{CheckRecord, RunRecord, CHECKS};
+use crate::campaign::setup::selection::{decision, select};
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::setup::validators::Validators;
+use crate::campaign::verdict::policy::CheckAnswer;
+use crate::campaign::{
+    ledger::{index::Bench, Loaded},
+    setup::Campaign,
+};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::message::Say;
@@ -48,7 +51,7 @@ pub struct AskStats {
 pub struct Asker<'a> {
     pub c: &'a Campaign,
     pub checkers: Vec<SolverDef>,
-    current: &'a crate::campaign::provenance::Current,
+    current: &'a crate::campaign::ledger::provenance::Current,
     validators: Option<&'a Validators>,
     dialects: Vec<Option<Dialect>>,
     cache: Cache,
@@ -73,7 +76,7 @@ impl<'a> Asker<'a> {
             .collect();
         let mut known = HashMap::new();
         for name in [CHECKS, journal] {
-            for r in crate::campaign::current::checks_of(l, name)? {
+            for r in crate::campaign::ledger::current::checks_of(l, name)? {
                 known.insert((r.hash, r.checker), r.answer);
             }
         }
@@ -176,7 +179,8 @@ impl<'a> Asker<'a> {
             if left.is_zero() || self.cancel.load(Ordering::SeqCst) {
                 return Ok((got, false));
             }
-            let spec = crate::campaign::solvers::spec_for(k, &path, self.c, limit.min(left), false);
+            let spec =
+                crate::campaign::setup::solvers::spec_for(k, &path, self.c, limit.min(left), false);
             let out = crate::runner::run(&spec, self.cancel);
             if let crate::runner::Exit::FailedToStart(why) = &out.exit {
                 if !out.cancelled {
@@ -257,8 +261,8 @@ pub fn validated<'l>(
     filter: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Validated<'l>>> {
     let c = l.campaign;
-    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
-    let hash_of = crate::campaign::current::core_hashes(l, &runs)?;
+    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+    let hash_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;
     let known = asker.known.lock().unwrap().clone();
     let policy = c.config.check.policy;
     let mut seen = HashSet::new();
@@ -286,7 +290,7 @@ pub fn validated<'l>(
             })
             .collect();
         if decision(policy, &view, &selected, s).1
-            == Some(crate::campaign::policy::Decision::Validated)
+            == Some(crate::campaign::verdict::policy::Decision::Validated)
         {
             let mut names = Vec::new();
             for n in core {

@@ -11,17 +11,17 @@
 //! benchmark under the campaign's policy); one that fails is not used and
 //! reported. With `shrink_budget` > 0 the candidate is then shrunk by
 //! deletion within that many seconds of checker time: each member whose
-//! removal is proven unsatisfiable (the rule of [`crate::campaign::minimality`])
+//! removal is proven unsatisfiable (the rule of [`crate::campaign::verdict::minimality`])
 //! is dropped, so every step is itself a validated core, and when every
 //! remaining member was proven needed the result is a minimal unsatisfiable
 //! subset (`mus`). The campaign keeps its references in `best-known.jsonl`;
 //! a smaller one goes back to the cache.
 
 use super::ask::{parallel, rebuild, validated, AskStats, Asker, Validated};
-use crate::campaign::index::Bench;
-use crate::campaign::minimality::{removal, BestKnown, Origin, Removal, BEST_KNOWN};
-use crate::campaign::policy::{decided_early, CheckAnswer, Decision, Tally};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::Loaded;
+use crate::campaign::verdict::minimality::{removal, BestKnown, Origin, Removal, BEST_KNOWN};
+use crate::campaign::verdict::policy::{decided_early, CheckAnswer, Decision, Tally};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::message::Say;

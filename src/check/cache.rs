@@ -3,7 +3,7 @@
 //! A checker's answer on a core-only benchmark depends on the file's bytes
 //! (the core hash names them) and on what ran: the checker's command,
 //! limits, program (the hashes of its executable and script) and version,
-//! digested into one identity ([`crate::campaign::provenance::key_of`]); a
+//! digested into one identity ([`crate::campaign::ledger::provenance::key_of`]); a
 //! new build of a checker never reuses an old build's answers, and records
 //! without provenance (earlier versions) are never used. An answer is only
 //! worth caching when the key identifies it:
@@ -15,7 +15,7 @@
 //!   not journal it at all).
 //!
 //! A `sat` carries the certification of its model (see
-//! [`crate::campaign::certification`]); a cached `sat` without one (written
+//! [`crate::campaign::verdict::certification`]); a cached `sat` without one (written
 //! by an earlier version) is not used, so a cached `sat` is certified or
 //! not exactly as a fresh one.
 //!
@@ -23,8 +23,8 @@
 //! wins. An unreadable cache is a warning and an empty cache, never a
 //! failed stage: it only saves work.
 
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::CheckRecord;
+use crate::campaign::ledger::records::CheckRecord;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::journal::{self, Journal};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ impl Cache {
     }
 
     /// The cached answer of `checker` (of identity `key`, see
-    /// [`crate::campaign::provenance::Current::checker_key`]) on `hash`.
+    /// [`crate::campaign::ledger::provenance::Current::checker_key`]) on `hash`.
     pub fn get(&self, hash: &str, checker: &str, key: Option<&str>) -> Option<&CheckRecord> {
         let k = (hash.to_string(), checker.to_string(), key?.to_string());
         self.map.get(&k)
@@ -129,7 +129,7 @@ fn key(r: &CheckRecord) -> Option<Key> {
     Some((
         r.hash.clone(),
         r.checker.clone(),
-        crate::campaign::provenance::key_of(r)?,
+        crate::campaign::ledger::provenance::key_of(r)?,
     ))
 }
 
@@ -137,8 +137,8 @@ fn key(r: &CheckRecord) -> Option<Key> {
 mod tests {
     use super::*;
     use crate::answer::Answer;
-    use crate::campaign::policy::CheckAnswer;
-    use crate::campaign::provenance::{FileId, Limits, Program, Provenance};
+    use crate::campaign::ledger::provenance::{FileId, Limits, Program, Provenance};
+    use crate::campaign::verdict::policy::CheckAnswer;
 
     fn prov(version: Option<&str>, exe: &str, time: f64) -> Provenance {
         Provenance {
@@ -191,7 +191,7 @@ mod tests {
     fn key_for(version: Option<&str>, exe: &str, time: f64) -> Option<String> {
         let mut r = rec(version);
         r.provenance = Some(prov(version, exe, time));
-        crate::campaign::provenance::key_of(&r)
+        crate::campaign::ledger::provenance::key_of(&r)
     }
 
     #[test]
@@ -248,9 +248,11 @@ mod tests {
                 .is_none(),
             "validation asks again"
         );
-        sat.certification = Some(crate::campaign::certification::Certification::Certified {
-            by: "coreval".into(),
-        });
+        sat.certification = Some(
+            crate::campaign::verdict::certification::Certification::Certified {
+                by: "coreval".into(),
+            },
+        );
         assert!(c.put(&sat).is_none());
         let (c, _) = Cache::open(dir.path());
         assert!(

@@ -15,8 +15,8 @@
 //! certification left none.
 
 use crate::answer::{self, Answer};
-use crate::campaign::certification::{Certification, BY_COREVAL};
-use crate::campaign::Campaign;
+use crate::campaign::setup::Campaign;
+use crate::campaign::verdict::certification::{Certification, BY_COREVAL};
 use crate::checkers::SolverDef;
 use crate::model::{self, sexp::Sexp, ModelCheck};
 use crate::runner::{self, RunOutcome};
@@ -59,7 +59,7 @@ pub fn certify(
     // core for the report of a refutation ([`kept_model`]).
     *kept = write_beside(c, core, &model_tag(&k.name), "smt2", text.as_bytes())
         .ok()
-        .map(|p| crate::campaign::records::relative_to(&p.display().to_string(), &c.dir));
+        .map(|p| crate::campaign::ledger::records::relative_to(&p.display().to_string(), &c.dir));
     let env = match model::read_model(&text) {
         Ok(env) => env,
         Err(why) => return (uncertified(format!("no model: {why}")), cpu),
@@ -127,7 +127,7 @@ pub fn model_run(
     let mut def = k.clone();
     // The model options take the place of the core options in this run.
     def.core_options = k.model_options.clone();
-    let spec = crate::campaign::solvers::spec_for(&def, &asking, c, c.checker_time, true);
+    let spec = crate::campaign::setup::solvers::spec_for(&def, &asking, c, c.checker_time, true);
     let out = runner::run(&spec, cancel);
     (model_text(&out, k), out.cpu)
 }
@@ -259,21 +259,23 @@ fn by_checker(
             )
         }
     };
-    let spec = crate::campaign::solvers::spec_for(j, &path, c, c.checker_time, false);
+    let spec = crate::campaign::setup::solvers::spec_for(j, &path, c, c.checker_time, false);
     let out = runner::run(&spec, cancel);
     let p = answer::parse_streams(&out.stdout, &out.stderr, j.answer_stream);
     let (a, note) = super::classify_output(&p);
-    let shown = crate::campaign::records::relative_to(&path.display().to_string(), &c.dir);
+    let shown = crate::campaign::ledger::records::relative_to(&path.display().to_string(), &c.dir);
     let r = match (a, out.timed_out) {
-        (crate::campaign::policy::CheckAnswer::Sat, false) => {
+        (crate::campaign::verdict::policy::CheckAnswer::Sat, false) => {
             Ok(Certification::Certified { by: j.name.clone() })
         }
-        (crate::campaign::policy::CheckAnswer::Unsat, false) => Ok(Certification::ModelRejected {
-            by: j.name.clone(),
-            why: format!(
+        (crate::campaign::verdict::policy::CheckAnswer::Unsat, false) => {
+            Ok(Certification::ModelRejected {
+                by: j.name.clone(),
+                why: format!(
                 "the core's assertions with the model's values as definitions are unsat ({shown})"
             ),
-        }),
+            })
+        }
         _ if out.timed_out => Err("nothing in time".into()),
         _ => Err(note.unwrap_or_else(|| answer_name(p.answer))),
     };

@@ -11,8 +11,8 @@
 //! [`Plan`]: super::plan::Plan
 
 use super::plan::Pair;
-use crate::campaign::records::RunRecord;
-use crate::campaign::Loaded;
+use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::ledger::Loaded;
 use crate::incremental::record::{self, QueryCheck, QueryRecord, INCREMENTAL};
 use crate::journal::Journal;
 use anyhow::Result;

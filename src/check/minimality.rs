@@ -3,7 +3,7 @@
 //! taken out one at a time; the core minus the member is rebuilt
 //! ([`crate::rebuild`]) and put to the checkers that count for the pair
 //! (same independence and decision policy, see
-//! [`crate::campaign::minimality`] for the rule). Identical cores (by
+//! [`crate::campaign::verdict::minimality`] for the rule). Identical cores (by
 //! hash, per benchmark) are tested once, with one budget of checker time
 //! (`minimality_budget` seconds); the answers are journaled in
 //! `minimality-checks.jsonl` and cached across campaigns like validation's,
@@ -11,12 +11,12 @@
 //! with the same budget is not tested again.
 
 use super::ask::{parallel, rebuild, validated, AskStats, Asker, Validated};
-use crate::campaign::minimality::{
+use crate::campaign::ledger::Loaded;
+use crate::campaign::setup::selection::tally;
+use crate::campaign::verdict::minimality::{
     removal, Minimality, MinimalityRecord, Removal, Status, MINIMALITY, MINIMALITY_CHECKS,
 };
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::selection::tally;
-use crate::campaign::Loaded;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use anyhow::Result;

@@ -17,7 +17,7 @@
 //!   identity: command, limits, program hash, version), so a second run or another campaign with the same
 //!   cores runs no checker at all.
 //! - **Early stop**: once every pair using a core has a decision that the
-//!   remaining checkers cannot change ([`crate::campaign::policy::decided_early`]), its
+//!   remaining checkers cannot change ([`crate::campaign::verdict::policy::decided_early`]), its
 //!   pending jobs are skipped and running ones killed ([`schedule`]). Each
 //!   core's checkers are queued most useful first: those that count for
 //!   the most undecided pairs, then the cheapest (mean CPU of earlier runs).
@@ -30,7 +30,7 @@
 //!   ([`best`]), both asking the checkers one core at a time within a
 //!   budget ([`ask`]), with the same selection, policy and cache.
 //! - **Provenance**: only answers of the checkers as configured now count
-//!   ([`crate::campaign::current`]); a new build of a checker is asked again.
+//!   ([`crate::campaign::ledger::current`]); a new build of a checker is asked again.
 //! - **Throughput**: workers only run checkers; one writer thread journals
 //!   their records in groups (one fsync per group). `benches/check.rs` measures dedupe, cache, early-stop
 //!   savings and utilisation.
@@ -45,9 +45,9 @@ pub mod plan;
 pub mod schedule;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::{CheckRecord, RunRecord, Timing, CHECKS};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::records::{CheckRecord, RunRecord, Timing, CHECKS};
+use crate::campaign::ledger::Loaded;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::message::Say;
@@ -190,8 +190,8 @@ fn validate(
             ));
         }
     }
-    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
-    crate::campaign::solvers::reap_orphans(c, l.say);
+    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+    crate::campaign::setup::solvers::reap_orphans(c, l.say);
 
     // 1. The pairs with a core to check, their core-only files.
     let mut pairs = plan::pairs_to_check(l, &runs, filter)?;
@@ -223,8 +223,9 @@ fn validate(
         return Ok(summary);
     }
     // What this pass redoes is counted as it is journaled, and said after.
-    let redone =
-        crate::campaign::current::Redone::new(crate::campaign::current::stale_check_keys(l, &all));
+    let redone = crate::campaign::ledger::current::Redone::new(
+        crate::campaign::ledger::current::stale_check_keys(l, &all),
+    );
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(l.say, w);
@@ -254,12 +255,12 @@ fn validate(
 /// journals their records.
 struct Run<'a> {
     plan: &'a Plan<'a>,
-    current: &'a crate::campaign::provenance::Current,
+    current: &'a crate::campaign::ledger::provenance::Current,
     files: &'a HashMap<(usize, usize), PathBuf>,
     cache: &'a cache::Cache,
     journal: &'a Journal,
     say: Say<'a>,
-    redone: &'a crate::campaign::current::Redone<'a>,
+    redone: &'a crate::campaign::ledger::current::Redone<'a>,
 }
 
 impl Run<'_> {
@@ -322,8 +323,13 @@ impl Run<'_> {
                             .get(&(job.core, job.checker))
                             .cloned()
                             .unwrap_or_else(|| c.cores_dir().join(format!("{h}.smt2")));
-                        let spec =
-                            crate::campaign::solvers::spec_for(k, &path, c, c.checker_time, false);
+                        let spec = crate::campaign::setup::solvers::spec_for(
+                            k,
+                            &path,
+                            c,
+                            c.checker_time,
+                            false,
+                        );
                         let out = runner::run(&spec, &job.cancel);
                         let limit = c.checker_time.as_secs_f64();
                         if let Some(mut rec) =
@@ -441,7 +447,7 @@ struct RunStats {
 /// none (cancelled by early stop or Ctrl-C, or the checker failed to start).
 fn record_run(
     stats: &Mutex<RunStats>,
-    current: &crate::campaign::provenance::Current,
+    current: &crate::campaign::ledger::provenance::Current,
     h: &str,
     k: &SolverDef,
     limit: f64,
@@ -512,7 +518,7 @@ pub(crate) fn to_record(
         flags: parsed
             .flags
             .iter()
-            .map(crate::campaign::records::flag_name)
+            .map(crate::campaign::ledger::records::flag_name)
             .collect(),
         stdout_dropped: out.stdout_dropped,
         stderr_dropped: out.stderr_dropped,
@@ -529,7 +535,7 @@ pub(crate) fn to_record(
 /// it (so the record is the same wherever the campaign lives: shards,
 /// copies, archives), and what was dropped beyond the output cap.
 fn output_shown(out: &runner::RunOutcome, dir: &std::path::Path) -> Option<String> {
-    use crate::campaign::records::{dropped_note, output_head, relative_to};
+    use crate::campaign::ledger::records::{dropped_note, output_head, relative_to};
     let head = output_head(&out.stdout, &out.stderr, 8, 800).map(|text| relative_to(&text, dir));
     match (head, dropped_note(out.stdout_dropped, out.stderr_dropped)) {
         (Some(h), Some(d)) => Some(format!("{h}\n{d}")),
@@ -541,7 +547,7 @@ fn output_shown(out: &runner::RunOutcome, dir: &std::path::Path) -> Option<Strin
 /// and well formed.
 pub fn checkable_core<'a>(
     r: &'a RunRecord,
-    e: &crate::campaign::index::Bench,
+    e: &crate::campaign::ledger::index::Bench,
 ) -> Option<&'a Vec<String>> {
     if r.answer != Answer::Unsat || r.timed_out {
         return None;

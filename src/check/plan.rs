@@ -13,16 +13,16 @@
 
 use super::{cache::Cache, checkable_core};
 use crate::answer::Answer;
-use crate::campaign::index::Bench;
-use crate::campaign::policy::{decided_early, CheckAnswer, Policy};
-use crate::campaign::provenance::{core_source, Current};
-use crate::campaign::records::CheckRecord;
-use crate::campaign::records::CoreRecord;
-use crate::campaign::records::RunRecord;
-use crate::campaign::selection::{select, tally};
-use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::validators::Validators;
-use crate::campaign::{Campaign, Loaded};
+use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::provenance::{core_source, Current};
+use crate::campaign::ledger::records::CheckRecord;
+use crate::campaign::ledger::records::CoreRecord;
+use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::setup::selection::{select, tally};
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::setup::validators::Validators;
+use crate::campaign::verdict::policy::{decided_early, CheckAnswer, Policy};
+use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::rebuild::Dialect;
@@ -45,10 +45,10 @@ pub fn pairs_to_check<'a>(
     filter: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Pair<'a>>> {
     let c = l.campaign;
-    let cores_path = c.journal_path(crate::campaign::records::CORES);
+    let cores_path = c.journal_path(crate::campaign::ledger::records::CORES);
     // A core record counts only for the run it was built from (and a hash
     // names a file under `cores/`): otherwise the core is rebuilt.
-    let mut hash_of = crate::campaign::current::core_hashes(l, runs)?;
+    let mut hash_of = crate::campaign::ledger::current::core_hashes(l, runs)?;
     let mut wanted = Vec::new();
     let mut seen = HashSet::new();
     for r in runs {

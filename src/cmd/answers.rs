@@ -3,8 +3,9 @@
 //! single-query track, given with `--starexec`) as the answer tracks did (`score::answers`), and write the
 //! same reports as for cores; the JSON rows add solved `sat` and `unsat`.
 
-use crate::campaign::context::{open, Stages};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::loaded::open;
+use crate::campaign::ledger::Loaded;
+use crate::campaign::setup::context::Stages;
 use crate::cmd::exit;
 use crate::cmd::score_args::ScoreArgs;
 use crate::import::answers;

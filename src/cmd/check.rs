@@ -1,7 +1,7 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
-use crate::campaign::certification::Refutation;
+use crate::campaign::verdict::certification::Refutation;
 use crate::cmd::exit;
 use crate::pipeline::Stages;
 use anyhow::Result;
@@ -71,7 +71,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
 pub fn print_check_summary(
     s: &crate::check::CheckSummary,
-    pairs: &[crate::campaign::pair::PairVerdict],
+    pairs: &[crate::campaign::verdict::pair::PairVerdict],
 ) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for p in pairs {
@@ -126,7 +126,7 @@ pub fn print_check_summary(
     }
     let refuted: Vec<_> = pairs
         .iter()
-        .filter(|p| p.pair.verdict == crate::campaign::pair::Verdict::Refuted)
+        .filter(|p| p.pair.verdict == crate::campaign::verdict::pair::Verdict::Refuted)
         .collect();
     if s.certified_sats > 0 || !refuted.is_empty() {
         let certified = refuted

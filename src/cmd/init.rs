@@ -1,7 +1,7 @@
 //! `coreval init <DIR>`: write a commented campaign config that documents
 //! every option (docs/reference.md lists the keys; this file explains them).
 
-use crate::campaign::CONFIG_FILE;
+use crate::campaign::setup::CONFIG_FILE;
 use crate::cmd::exit;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -56,19 +56,19 @@ mod tests {
     fn template_is_a_valid_config() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(super::CONFIG_FILE), super::TEMPLATE).unwrap();
-        let c = crate::campaign::Campaign::load(dir.path()).unwrap();
+        let c = crate::campaign::setup::Campaign::load(dir.path()).unwrap();
         assert_eq!(c.config.solvers.len(), 2);
     }
 
     #[test]
     fn template_lists_every_edition_and_writes_the_time_limit() {
         let text = super::TEMPLATE;
-        for e in crate::campaign::rules::Edition::ALL {
+        for e in crate::campaign::verdict::rules::Edition::ALL {
             assert!(text.contains(e.name()), "{} is not listed", e.name());
         }
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(super::CONFIG_FILE), text).unwrap();
-        let c = crate::campaign::Campaign::load(dir.path()).unwrap();
+        let c = crate::campaign::setup::Campaign::load(dir.path()).unwrap();
         assert_eq!(c.config.limits.time, Some(c.edition.time_limit()));
     }
 }

@@ -14,12 +14,12 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> Result<u8> {
-    let config = args.campaign.join(crate::campaign::CONFIG_FILE);
+    let config = args.campaign.join(crate::campaign::setup::CONFIG_FILE);
     if !config.is_file() {
         bail!(
             "{} is not a campaign folder (no {})",
             args.campaign.display(),
-            crate::campaign::CONFIG_FILE
+            crate::campaign::setup::CONFIG_FILE
         );
     }
     let no_cancel = std::sync::atomic::AtomicBool::new(false);

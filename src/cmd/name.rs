@@ -6,7 +6,7 @@
 //! malformed or could not be named (e.g. a `--prefix` that clashes).
 
 use crate::benchmark::{NamedPolicy, Policy};
-use crate::campaign::index::Outcome;
+use crate::campaign::ledger::index::Outcome;
 use crate::cmd::exit;
 use crate::name::{name_tree, NameOptions, TreeOptions};
 use crate::scramble::ScrambleOptions;

@@ -1,8 +1,8 @@
 //! `coreval run <CAMPAIGN>`: name → solve → check → score → reports in one
 //! command, each stage resuming where it stopped, then a final summary.
 
-use crate::campaign::context::open;
-use crate::campaign::pair::PairVerdict;
+use crate::campaign::ledger::loaded::open;
+use crate::campaign::verdict::pair::PairVerdict;
 use crate::check::CheckSummary;
 use crate::cmd::exit;
 use crate::name::NameSummary;
@@ -133,7 +133,7 @@ impl Observer for Lines<'_> {
 }
 
 /// Pairs, verdict counts and failures per solver.
-fn print_summary(pairs: &[crate::campaign::pair::PairVerdict]) {
+fn print_summary(pairs: &[crate::campaign::verdict::pair::PairVerdict]) {
     let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for p in pairs {
         *per_solver

@@ -11,7 +11,7 @@
 //! `--exclude FILE` drops the listed benchmarks before scoring.
 
 use crate::benchmark::analyze;
-use crate::campaign::context::open;
+use crate::campaign::ledger::loaded::open;
 use crate::cmd::exit;
 use crate::import::benchexec::{self, BenchExecOptions};
 use crate::import::folder::{self, FolderOptions};
@@ -151,7 +151,7 @@ fn import_all(args: &ScoreArgs, warnings: &mut Vec<String>) -> Result<Import> {
         let unchecked = import
             .pairs
             .iter()
-            .filter(|p| p.verdict == crate::campaign::pair::Verdict::Unchecked)
+            .filter(|p| p.verdict == crate::campaign::verdict::pair::Verdict::Unchecked)
             .count();
         if unchecked > 0 {
             warnings.push(format!(

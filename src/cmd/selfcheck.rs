@@ -5,7 +5,7 @@
 //! (nothing could be judged: no benchmark passed or failed) or 130
 //! (interrupted).
 
-use crate::campaign::policy::Policy;
+use crate::campaign::verdict::policy::Policy;
 use crate::cmd::exit;
 use crate::selfcheck::outcome::{BenchResult, Outcome};
 use crate::selfcheck::{self, junit, printable, Options, Report, Setup};
@@ -410,13 +410,13 @@ pub fn summary(report: &Report) -> String {
             compared.len()
         ));
     }
-    let tested: Vec<&crate::campaign::minimality::Minimality> = report
+    let tested: Vec<&crate::campaign::verdict::minimality::Minimality> = report
         .results
         .iter()
         .filter_map(|r| r.minimality.as_ref())
         .collect();
     if !tested.is_empty() {
-        use crate::campaign::minimality::Status;
+        use crate::campaign::verdict::minimality::Status;
         let n = |st: Status| tested.iter().filter(|m| m.status == st).count();
         s.push_str(&format!(
             "; minimality: {} minimal, {} redundant, {} unknown",
@@ -482,7 +482,7 @@ mod tests {
             best_known: None,
         };
         let mut known = plain.clone();
-        known.best_known = Some(crate::campaign::minimality::Reference {
+        known.best_known = Some(crate::campaign::verdict::minimality::Reference {
             size: 1,
             reduction: 2,
             origin: "ref-cvc5 (this selfcheck)".into(),

@@ -9,9 +9,9 @@
 //! core, say) is one more call. Reads the journals only: no lock, nothing
 //! written.
 
-use crate::campaign::context::{Context, Stages};
-use crate::campaign::pair::PairEvidence;
-use crate::campaign::Loaded;
+use crate::campaign::ledger::Loaded;
+use crate::campaign::setup::context::{Context, Stages};
+use crate::campaign::verdict::pair::PairEvidence;
 use crate::cmd::exit;
 use crate::message::{Message, Say};
 use anyhow::{bail, Context as _, Result};
@@ -34,7 +34,7 @@ pub struct ShowArgs {
 
 /// Run `coreval show`.
 pub fn run(args: ShowArgs) -> Result<u8> {
-    let c = crate::campaign::Campaign::load(&args.campaign)?;
+    let c = crate::campaign::setup::Campaign::load(&args.campaign)?;
     let stages = Stages {
         name: false,
         solve: false,
@@ -138,11 +138,12 @@ fn votes(out: &mut String, e: &PairEvidence) {
     }
     let _ = writeln!(out, "votes:");
     for k in &e.checkers {
-        let counted = if k.counted == crate::campaign::pair::LEFT_OUT || k.counted == k.answer {
-            k.counted.clone()
-        } else {
-            format!("counted as {}", k.counted)
-        };
+        let counted =
+            if k.counted == crate::campaign::verdict::pair::LEFT_OUT || k.counted == k.answer {
+                k.counted.clone()
+            } else {
+                format!("counted as {}", k.counted)
+            };
         let _ = writeln!(
             out,
             "  {} {}: {} → {counted}{} ({}, {:.2} s)",

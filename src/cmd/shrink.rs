@@ -4,7 +4,7 @@
 //! SPEC FILE`, ddSMT's test command (exit 0 when FILE still fails as SPEC
 //! says, 1 when not, 2 on a tool error).
 
-use crate::campaign::pair::PairVerdict;
+use crate::campaign::verdict::pair::PairVerdict;
 use crate::cmd::exit;
 use crate::shrink::judge::{Judge, Spec};
 use anyhow::{bail, Context, Result};
@@ -32,7 +32,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     if !(args.shrink_time.is_finite() && args.shrink_time > 0.0) {
         bail!("--shrink-time must be a positive number of seconds");
     }
-    let c = crate::campaign::Campaign::load(&args.campaign)?;
+    let c = crate::campaign::setup::Campaign::load(&args.campaign)?;
     let pairs = args.campaign.join("reports/pairs.jsonl");
     let text = std::fs::read_to_string(&pairs).with_context(|| {
         format!(
@@ -57,9 +57,9 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     if !p.pair.verdict.is_failure() || !crate::shrink::judge::supported(&kind) {
         bail!("the pair's verdict is {kind}: only refuted, sat and ill-formed pairs are shrunk");
     }
-    let dir = crate::campaign::solvers::checkers_dir(&c);
+    let dir = crate::campaign::setup::solvers::checkers_dir(&c);
     let defs = crate::checkers::load_dir(&dir)?;
-    let solvers = crate::campaign::solvers::solvers_under_test(&c, &defs)?;
+    let solvers = crate::campaign::setup::solvers::solvers_under_test(&c, &defs)?;
     let Some(s) = solvers.iter().find(|s| s.name == args.solver) else {
         bail!("no solver {} in {}", args.solver, args.campaign.display());
     };

@@ -2,8 +2,8 @@
 //! and check stages as Slurm job arrays, one task per shard, and follow
 //! them (see [`crate::slurm`]).
 
-use crate::campaign::context;
-use crate::campaign::Campaign;
+use crate::campaign::setup::context;
+use crate::campaign::setup::Campaign;
 use crate::cmd::{exit, interrupt};
 use crate::slurm::status::{self, ShardStatus, Work};
 use crate::slurm::{self, SlurmState, SubmitOptions};
@@ -122,11 +122,11 @@ pub fn run(args: SlurmArgs) -> Result<u8> {
 fn absolute(dir: &Path) -> Result<PathBuf> {
     let abs = std::fs::canonicalize(dir)
         .with_context(|| format!("cannot find the campaign folder {}", dir.display()))?;
-    if !abs.join(crate::campaign::CONFIG_FILE).is_file() {
+    if !abs.join(crate::campaign::setup::CONFIG_FILE).is_file() {
         bail!(
             "{} is not a campaign folder (no {})",
             dir.display(),
-            crate::campaign::CONFIG_FILE
+            crate::campaign::setup::CONFIG_FILE
         );
     }
     Ok(abs)

@@ -1,8 +1,8 @@
 //! `coreval solve <CAMPAIGN>`: run the solvers under test on the named
 //! benchmarks, appending one record per finished pair to `runs.jsonl`.
 
-use crate::campaign::context::open;
-use crate::campaign::Campaign;
+use crate::campaign::ledger::loaded::open;
+use crate::campaign::setup::Campaign;
 use crate::cmd::exit;
 use crate::pipeline::{self, Stages};
 use crate::slurm::shard::Shard;

@@ -10,7 +10,7 @@
 //! status (pending, run-script errors) is reported with its line and skipped.
 
 use super::Issue;
-use crate::campaign::pair::RunStatus;
+use crate::campaign::verdict::pair::RunStatus;
 use crate::csv_table::Table;
 use crate::score::answers::{Answer, AnswerRecord};
 use anyhow::Result;

@@ -4,7 +4,7 @@
 //! complete with c = w = 0. Files that do not end in `.out` are reported.
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
-use crate::campaign::pair::RunStatus;
+use crate::campaign::verdict::pair::RunStatus;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -88,7 +88,7 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::pair::Verdict;
+    use crate::campaign::verdict::pair::Verdict;
     use crate::import::BenchmarkInfo;
 
     #[test]

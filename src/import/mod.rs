@@ -24,7 +24,7 @@ pub mod smtcomp;
 pub mod starexec;
 
 use crate::answer::{Answer, ParsedOutput};
-use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
 use std::fmt;
 use std::path::PathBuf;
 

@@ -18,7 +18,7 @@
 //! reader, is an [`Issue`].
 
 use super::{Import, Issue};
-use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::HashMap;

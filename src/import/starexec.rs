@@ -23,7 +23,7 @@
 //! other status (pending, run-script errors) is reported and skipped.
 
 use super::Import;
-use crate::campaign::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
 use crate::csv_table::Table;
 use anyhow::{Context, Result};
 use std::collections::HashMap;

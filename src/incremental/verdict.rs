@@ -15,10 +15,10 @@
 
 use super::record::{QueryAnswer, QueryCheck, QueryRecord, INCREMENTAL};
 use super::script::against_status;
-use crate::campaign::certification::{settle, Certification, Refutation};
-use crate::campaign::policy::{CheckAnswer, Decision};
-use crate::campaign::records::{CheckRecord, RunRecord};
-use crate::campaign::Loaded;
+use crate::campaign::ledger::records::{CheckRecord, RunRecord};
+use crate::campaign::ledger::Loaded;
+use crate::campaign::verdict::certification::{settle, Certification, Refutation};
+use crate::campaign::verdict::policy::{CheckAnswer, Decision};
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -136,7 +136,7 @@ pub struct IncrementalPair {
     pub cpu: f64,
     /// What produced the run (as in `runs.jsonl`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub provenance: Option<crate::campaign::produced::Provenance>,
+    pub provenance: Option<crate::campaign::ledger::produced::Provenance>,
 }
 
 impl IncrementalPair {
@@ -156,11 +156,11 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
     if !l.index.iter().any(|e| e.incremental) {
         return Ok(Vec::new());
     }
-    let runs: Vec<RunRecord> = crate::campaign::current::runs(l)?;
+    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
     let records: Vec<QueryRecord> = c.read_journal(INCREMENTAL)?;
-    let checks: Vec<CheckRecord> = crate::campaign::current::checks(l)?;
+    let checks: Vec<CheckRecord> = crate::campaign::ledger::current::checks(l)?;
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
-    let checkers = crate::campaign::selection::verdict_checkers(c, l.defs, &answered);
+    let checkers = crate::campaign::setup::selection::verdict_checkers(c, l.defs, &answered);
     let mut answers: HashMap<&str, BTreeMap<&str, &CheckRecord>> = HashMap::new();
     for k in &checks {
         answers
@@ -212,7 +212,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
             out.push(p);
             continue;
         };
-        let sel = crate::campaign::selection::select(
+        let sel = crate::campaign::setup::selection::select(
             &checkers,
             &e.logic,
             s,
@@ -252,7 +252,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                             Some((k.name.as_str(), rec.counted(c.config.check.policy)))
                         })
                         .collect();
-                    let (t, _, _) = crate::campaign::selection::tally(&counted, &sel, s);
+                    let (t, _, _) = crate::campaign::setup::selection::tally(&counted, &sel, s);
                     v.checkers = counted.iter().map(|(k, a)| (k.to_string(), *a)).collect();
                     let decision = c.config.check.policy.decide(&t);
                     v.verdict = if decision == Decision::Refuted {
@@ -309,7 +309,7 @@ fn fold(p: &mut IncrementalPair, q: &QueryRecord, r: &RunRecord) {
         let how = if r.timed_out {
             "time limit".to_string()
         } else {
-            crate::campaign::records::exit_text::format(&r.exit)
+            crate::campaign::ledger::records::exit_text::format(&r.exit)
         };
         p.flags
             .push(format!("the output ended before line {line} ({how})"));

@@ -17,7 +17,9 @@
 
 use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
-use crate::campaign::index::{FileCounts, IndexEntry, Outcome, Skipped, INDEX_FILE, SKIPPED_FILE};
+use crate::campaign::ledger::index::{
+    FileCounts, IndexEntry, Outcome, Skipped, INDEX_FILE, SKIPPED_FILE,
+};
 use crate::journal::Journal;
 use crate::message::Say;
 use anyhow::{bail, Result};
@@ -235,7 +237,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
 /// BLAKE3 of the named output of an entry (what provenance ties runs to).
 fn named_hash(out: &Path, entry: &IndexEntry) -> Option<String> {
     let path = crate::safepath::safe_join(out, entry.output.as_deref()?).ok()?;
-    crate::campaign::provenance::hash_file(&path)
+    crate::campaign::ledger::provenance::hash_file(&path)
 }
 
 /// Records the skipped paths in `OUT/skipped.json` for the reports (left

@@ -29,7 +29,7 @@ mod folder;
 pub mod prefix;
 mod scrambled;
 
-use crate::campaign::index::top_level_names;
+use crate::campaign::ledger::index::top_level_names;
 pub use folder::{name_tree, NameSummary, TreeOptions};
 
 use crate::benchmark::{

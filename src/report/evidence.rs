@@ -12,7 +12,7 @@
 //! [`MAX_PASSING_DETAILS`] of the others.
 
 use super::svg::esc;
-use crate::campaign::pair::PairEvidence;
+use crate::campaign::verdict::pair::PairEvidence;
 use crate::score::result::PairRow;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -92,8 +92,11 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
             .iter()
             .map(|k| {
                 let votes = matches!(k.answer.as_str(), "sat" | "unsat");
-                if k.counted == crate::campaign::pair::LEFT_OUT {
-                    let why = k.note.as_deref().unwrap_or(crate::campaign::pair::LEFT_OUT);
+                if k.counted == crate::campaign::verdict::pair::LEFT_OUT {
+                    let why = k
+                        .note
+                        .as_deref()
+                        .unwrap_or(crate::campaign::verdict::pair::LEFT_OUT);
                     format!("{} {} ({why})", k.checker, k.answer)
                 } else if votes && k.counted != k.answer {
                     // Why, in short: the note's head ("two answers printed, …").

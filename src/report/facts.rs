@@ -1,12 +1,12 @@
 //! The facts block every campaign report opens with (see
-//! [`crate::campaign::facts`]), in Markdown and in HTML, after the
+//! [`crate::campaign::ledger::facts`]), in Markdown and in HTML, after the
 //! warnings: the HTML lists the ineligible and malformed benchmarks in a
 //! collapsible section (the JSON report carries them in full in `facts`).
 
 use super::svg::esc;
 use super::ScoreReport;
-use crate::campaign::facts::Facts;
-use crate::campaign::provenance::Program;
+use crate::campaign::ledger::facts::Facts;
+use crate::campaign::ledger::provenance::Program;
 use std::fmt::Write;
 
 /// What a program is, in a few words: version, executable and script hashes.
@@ -118,7 +118,7 @@ pub fn markdown(out: &mut String, r: &ScoreReport, cell: &dyn Fn(&str) -> String
 
 /// `N files found (M names), a named, b ineligible, c malformed, d failed,
 /// e skipped`: files, each counted once.
-fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
+fn counts(b: &crate::campaign::ledger::facts::BenchmarkFacts) -> String {
     let names = if b.names > b.found {
         format!(" ({} names)", b.names)
     } else {
@@ -136,7 +136,7 @@ fn counts(b: &crate::campaign::facts::BenchmarkFacts) -> String {
 }
 
 /// The listed problems after the ineligible ones, each under its label.
-fn listed(b: &crate::campaign::facts::BenchmarkFacts) -> [(&'static str, &Vec<String>); 3] {
+fn listed(b: &crate::campaign::ledger::facts::BenchmarkFacts) -> [(&'static str, &Vec<String>); 3] {
     [
         ("malformed", &b.malformed),
         ("failed", &b.failed),

@@ -8,7 +8,7 @@
 use super::svg::{bar_chart, cactus, esc, occupancy, scatter, Series, PALETTE};
 use super::table::{self, Mark, Show, Table};
 use super::{Exporter, ScoreReport};
-use crate::campaign::pair::{PairEvidence, Verdict};
+use crate::campaign::verdict::pair::{PairEvidence, Verdict};
 use crate::score::result::{DivisionScore, ModeScore, Occupancy, PairRow, Recognitions};
 use anyhow::Result;
 use std::collections::BTreeMap;

@@ -16,7 +16,7 @@ mod svg;
 mod table;
 mod validators;
 
-use crate::campaign::pair::PairEvidence;
+use crate::campaign::verdict::pair::PairEvidence;
 pub use crate::score::result::ScoreReport;
 use anyhow::Result;
 use std::path::PathBuf;

@@ -9,7 +9,7 @@
 //! scoring said. The reports are current when the hash is the same and
 //! every report file is as it was left.
 
-use crate::campaign::Loaded;
+use crate::campaign::ledger::Loaded;
 use crate::report::Outputs;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -87,7 +87,7 @@ pub fn inputs(l: &Loaded, outputs: &Outputs) -> String {
     for f in named.into_iter().flatten() {
         add(&stat(&c.dir.join(f)));
     }
-    add(&serde_json::to_string(&crate::campaign::facts::Facts::of(l)).unwrap_or_default());
+    add(&serde_json::to_string(&crate::campaign::ledger::facts::Facts::of(l)).unwrap_or_default());
     let mut ids: Vec<String> = (l.current.solvers.iter())
         .chain(&l.current.checkers)
         .map(|(name, x)| format!("{name} {}", x.id))
@@ -95,7 +95,8 @@ pub fn inputs(l: &Loaded, outputs: &Outputs) -> String {
     ids.sort();
     add(&ids.join("\n"));
     add(&stat(
-        &c.named_dir().join(crate::campaign::index::INDEX_FILE),
+        &c.named_dir()
+            .join(crate::campaign::ledger::index::INDEX_FILE),
     ));
     let mut folders = vec![c.dir.clone()];
     // The shard folders, as `Campaign::read_journal` reads them.

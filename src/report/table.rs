@@ -256,7 +256,7 @@ pub fn best_overall(b: &PerMode<Vec<Overall>>) -> Table {
 /// Validators by soundness (`[check] validators_from`): per division the
 /// sound single-query participants that validated its cores, and the
 /// checkers left out (a wrong answer there, or no result there).
-pub fn validators(v: &[crate::campaign::validators::DivisionValidators]) -> Table {
+pub fn validators(v: &[crate::campaign::setup::validators::DivisionValidators]) -> Table {
     let list = |v: &[String]| {
         if v.is_empty() {
             "none".to_string()

@@ -3,9 +3,9 @@
 //! or undecided (`[check] minimality`), and how far its validated cores are
 //! from the best-known cores of their benchmarks (`[check] best_known`).
 
-use crate::campaign::certification::{Certification, Refutation};
-use crate::campaign::minimality::Status;
-use crate::campaign::pair::{PairVerdict, Verdict};
+use crate::campaign::verdict::certification::{Certification, Refutation};
+use crate::campaign::verdict::minimality::Status;
+use crate::campaign::verdict::pair::{PairVerdict, Verdict};
 use crate::score::result::SolverBeyond;
 use std::collections::BTreeMap;
 

@@ -12,14 +12,17 @@
 pub mod answers;
 pub mod beyond;
 // The scoring vocabulary lives with the campaign, which parses it once.
-pub use crate::campaign::{division_map, editions, participants, rules};
+pub use crate::campaign::{
+    setup::participants,
+    verdict::{division_map, editions, rules},
+};
 pub mod division;
 pub mod incremental;
 pub mod pair;
 pub mod recognition;
 pub mod result;
 
-use crate::campaign::pair::{PairRecord, Verdict};
+use crate::campaign::verdict::pair::{PairRecord, Verdict};
 use crate::score::result::{
     BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
     SCHEMA_VERSION,

@@ -3,7 +3,7 @@
 //! whether the answer counts at all. Pure functions over a [`PairRecord`].
 
 use super::rules::{MissingCore, Rules, StatusMismatch, TimeAccounting, TimeoutCount};
-use crate::campaign::pair::{Contradiction, PairRecord, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{Contradiction, PairRecord, RunStatus, Verdict};
 use serde::Serialize;
 
 /// Sequential (virtual CPU limit, ranked by CPU time) or parallel (raw
@@ -191,7 +191,7 @@ pub fn score_pair(rec: &PairRecord, verdict: &Verdict, rules: &Rules, mode: Mode
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::pair::IllFormed;
+    use crate::campaign::verdict::pair::IllFormed;
     use crate::score::rules::Edition;
 
     fn rec(verdict: Verdict, status: RunStatus, cpu: f64, wall: f64) -> PairRecord {

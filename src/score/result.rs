@@ -2,7 +2,7 @@
 //! schema of `coreval score --json`, and every other report format renders
 //! the same value. Every field that reaches JSON has a doc comment.
 
-use crate::campaign::pair::{Contradiction, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{Contradiction, RunStatus, Verdict};
 use crate::score::pair::PairScore;
 use crate::score::rules::Rules;
 use serde::Serialize;
@@ -16,10 +16,10 @@ pub struct ScoreReport {
     /// A campaign's facts (absent for imported results): what the scores
     /// rest on, first in every report.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub facts: Option<crate::campaign::facts::Facts>,
+    pub facts: Option<crate::campaign::ledger::facts::Facts>,
     /// Hashes of the campaign's configuration and named index.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub provenance: Option<crate::campaign::facts::InputHashes>,
+    pub provenance: Option<crate::campaign::ledger::facts::InputHashes>,
     /// Version of this layout (see `SCHEMA_VERSION`).
     pub schema_version: u32,
     /// The program that wrote the report (`coreval x.y.z`).
@@ -72,7 +72,7 @@ pub struct ScoreReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validators_from: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub validators: Vec<crate::campaign::validators::DivisionValidators>,
+    pub validators: Vec<crate::campaign::setup::validators::DivisionValidators>,
     /// One row per pair with every flag; written by the CSV report, left out
     /// of JSON to keep it small.
     #[serde(skip)]
@@ -355,10 +355,10 @@ pub struct PairRow {
     /// |core| when there was one.
     pub core_size: Option<u64>,
     /// Verdict as recorded (written as its label).
-    #[serde(with = "crate::campaign::pair::verdict_label")]
+    #[serde(with = "crate::campaign::verdict::pair::verdict_label")]
     pub verdict: Verdict,
     /// Verdict scored (differs only when re-judged).
-    #[serde(with = "crate::campaign::pair::verdict_label")]
+    #[serde(with = "crate::campaign::verdict::pair::verdict_label")]
     pub scored_verdict: Verdict,
     /// Run status: complete, timeout, memout.
     pub status: RunStatus,

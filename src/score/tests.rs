@@ -2,7 +2,7 @@
 
 use super::rules::{Edition, FamilyDef};
 use super::*;
-use crate::campaign::pair::CheckerTally;
+use crate::campaign::verdict::pair::CheckerTally;
 
 fn rec(solver: &str, benchmark: &str, a: u64, core: Option<u64>, verdict: Verdict) -> PairRecord {
     PairRecord {

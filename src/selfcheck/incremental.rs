@@ -16,8 +16,8 @@
 
 use super::inputs::Input;
 use super::outcome::{BenchResult, Outcome};
-use crate::campaign::policy::{CheckAnswer, Decision, Policy, Tally};
-use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::verdict::policy::{CheckAnswer, Decision, Policy, Tally};
 use crate::checkers::SolverDef;
 use crate::incremental::script::{self, Check, Cmd};
 use crate::incremental::sexp;
@@ -152,7 +152,8 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         r.details
             .push(format!("flagged: {reply} (that command's reply)"));
     }
-    let selected = crate::campaign::selection::select(s.checkers, &logic, s.author, true, None);
+    let selected =
+        crate::campaign::setup::selection::select(s.checkers, &logic, s.author, true, None);
     // Why it failed (first), or why nothing passed.
     let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for f in &m.faults {

@@ -11,7 +11,7 @@
 //! so no copy can land outside the campaign's benchmark folder.
 
 use crate::benchmark::{Analyzer, Class};
-use crate::campaign::index::IndexEntry;
+use crate::campaign::ledger::index::IndexEntry;
 use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::scanner::Scanner;
 use anyhow::{bail, Context, Result};

@@ -40,12 +40,12 @@ pub use setup::{verdict_options, Setup};
 use words::{origin_for_people, shown_command};
 pub use words::{printable, solver_command, split_command};
 
-use crate::campaign::context::{self, Definitions};
-use crate::campaign::index::Outcome as NameOutcome;
-use crate::campaign::pair::PairVerdict;
-use crate::campaign::policy::Policy;
-use crate::campaign::records::RunRecord;
-use crate::campaign::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
+use crate::campaign::ledger::index::{IndexEntry, Outcome as NameOutcome};
+use crate::campaign::ledger::records::{RunRecord, RUNS};
+use crate::campaign::setup::context::{self, Definitions};
+use crate::campaign::setup::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
+use crate::campaign::verdict::pair::{PairVerdict, Verdict};
+use crate::campaign::verdict::policy::Policy;
 use crate::checkers;
 use anyhow::{bail, Context, Result};
 use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
@@ -246,7 +246,7 @@ pub fn run(
         solvers,
     };
     let c = Campaign::from_config(&dir, config.clone())?;
-    let inline = crate::campaign::solvers::inline_def(&c, SOLVER_NAME, &team, &command)?;
+    let inline = crate::campaign::setup::solvers::inline_def(&c, SOLVER_NAME, &team, &command)?;
     if let Some(why) = inline.missing() {
         bail!("--solver: {why}");
     }
@@ -275,7 +275,7 @@ pub fn run(
         false => Some(crate::pipeline::run(&ctx, None, None, cancel, quiet)?),
     };
     let runs: Vec<RunRecord> = match solved {
-        Some(_) => ctx.campaign.read_journal(crate::campaign::records::RUNS)?,
+        Some(_) => ctx.campaign.read_journal(RUNS)?,
         None => Vec::new(),
     };
     let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, defs, &declared);
@@ -402,7 +402,7 @@ pub fn run(
         },
         false => crate::pipeline::run(&ctx, None, None, cancel, quiet)?,
     };
-    let entries: HashMap<&str, &crate::campaign::index::IndexEntry> =
+    let entries: HashMap<&str, &IndexEntry> =
         named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     for i in &inputs {
         if let Some(e) = entries
@@ -437,7 +437,7 @@ pub fn run(
         checkers: &checkers,
     };
     // Every run, the references' included (they solved after `runs` was read).
-    let all_runs: Vec<RunRecord> = c.read_journal(crate::campaign::records::RUNS)?;
+    let all_runs: Vec<RunRecord> = c.read_journal(RUNS)?;
     let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
@@ -516,8 +516,7 @@ pub fn run(
         if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
             r.details.extend(repro.details(i, entry, run, mine)?);
             // A `sat` FAIL rests on a reference's validated core: its run too.
-            let sat =
-                mine.is_some_and(|p| p.pair.verdict == crate::campaign::pair::Verdict::SatAnswer);
+            let sat = mine.is_some_and(|p| p.pair.verdict == Verdict::SatAnswer);
             if let (true, Outcome::Failed, Some(b)) = (sat, r.outcome, &r.best) {
                 let name = format!("{REFERENCE_PREFIX}{}", b.solver);
                 let found = (

@@ -372,7 +372,7 @@ mod tests {
             excluded: Vec::new(),
             checkers: vec!["yices".into(), "cvc5".into()],
             references: Vec::new(),
-            policy: crate::campaign::policy::Policy::Smtcomp2025,
+            policy: crate::campaign::verdict::policy::Policy::Smtcomp2025,
             benchmarks: 1,
             minimality_budget: None,
             checkers_dir: "checkers".into(),

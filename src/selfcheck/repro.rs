@@ -18,12 +18,12 @@
 
 use super::inputs::Input;
 use crate::answer::Answer;
-use crate::campaign::index::IndexEntry;
-use crate::campaign::pair::PairVerdict;
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::RunRecord;
-use crate::campaign::solvers::SolverUnderTest;
-use crate::campaign::Campaign;
+use crate::campaign::ledger::index::IndexEntry;
+use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::setup::Campaign;
+use crate::campaign::verdict::pair::PairVerdict;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::{Invocation, SolverDef};
 use crate::rebuild::Dialect;
 use crate::scramble::map::DescrambleMap;
@@ -213,7 +213,7 @@ impl Repro<'_> {
         core_src: &Path,
         stem: &str,
     ) -> Result<Vec<String>> {
-        use crate::campaign::certification::Certification;
+        use crate::campaign::verdict::certification::Certification;
         let sats: Vec<&String> = verdict
             .checkers
             .iter()

@@ -6,8 +6,8 @@
 
 use super::outcome::REFERENCE_PREFIX;
 use super::Options;
-use crate::campaign::policy::Policy;
-use crate::campaign::solvers::SolverUnderTest;
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::verdict::policy::Policy;
 use crate::checkers::SolverDef;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
@@ -155,5 +155,5 @@ pub fn select_checkers(defs: &[SolverDef], names: &[String], dir: &Path) -> Resu
 
 /// Whether no checker independent of the author's team handles `logic`.
 pub fn no_checker(checkers: &[SolverDef], author: &SolverUnderTest, logic: &str) -> bool {
-    crate::campaign::selection::select(checkers, logic, author, true, None).is_empty()
+    crate::campaign::setup::selection::select(checkers, logic, author, true, None).is_empty()
 }

@@ -9,7 +9,7 @@
 //! runner is missed (`runner/observe.rs`); `--team` covers that case.
 //! [`references`] picks the reference solvers by team.
 
-use crate::campaign::records::RunRecord;
+use crate::campaign::ledger::records::RunRecord;
 use crate::checkers::SolverDef;
 use std::path::PathBuf;
 

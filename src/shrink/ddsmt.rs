@@ -101,7 +101,7 @@ pub fn run(
         let last: Vec<&str> = last.into_iter().rev().collect();
         note(format!(
             "ddSMT failed ({}): {}",
-            crate::campaign::records::exit_text::format(&out.exit),
+            crate::campaign::ledger::records::exit_text::format(&out.exit),
             last.join(" | ")
         ));
         return None;

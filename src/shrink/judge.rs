@@ -13,8 +13,8 @@
 //! | `ill-formed:R` | the solver answers `unsat` with a core that is ill-formed for reason R |
 
 use crate::answer::{self, Answer, AnswerStream};
-use crate::campaign::pair::IllFormed;
-use crate::campaign::policy::CheckAnswer;
+use crate::campaign::verdict::pair::IllFormed;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::{Invocation, SolverDef};
 use crate::name::{name_script, NameOptions};
 use crate::runner::{self, RunSpec};
@@ -58,10 +58,12 @@ enum Kind {
 }
 
 fn kind_of(label: &str) -> Option<Kind> {
-    match crate::campaign::pair::Verdict::from_label(label)? {
-        crate::campaign::pair::Verdict::Refuted => Some(Kind::Refuted),
-        crate::campaign::pair::Verdict::SatAnswer => Some(Kind::Sat),
-        crate::campaign::pair::Verdict::IllFormed { reason } if reason != IllFormed::Unparsable => {
+    match crate::campaign::verdict::pair::Verdict::from_label(label)? {
+        crate::campaign::verdict::pair::Verdict::Refuted => Some(Kind::Refuted),
+        crate::campaign::verdict::pair::Verdict::SatAnswer => Some(Kind::Sat),
+        crate::campaign::verdict::pair::Verdict::IllFormed { reason }
+            if reason != IllFormed::Unparsable =>
+        {
             Some(Kind::IllFormed(reason))
         }
         _ => None,

@@ -38,7 +38,7 @@ pub fn attach(
         .next()
         .unwrap_or("")
         .to_string();
-    let solver = crate::campaign::solvers::inline_def_in(
+    let solver = crate::campaign::setup::solvers::inline_def_in(
         &here,
         std::path::absolute(&checkers_dir)?,
         SOLVER_NAME,

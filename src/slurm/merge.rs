@@ -34,7 +34,7 @@ pub struct JournalKind {
 }
 
 /// The journals a sharded run writes, in merge order, and the provenance
-/// table ([`crate::campaign::configs`], keyed by its id) that their records
+/// table ([`crate::campaign::ledger::configs`], keyed by its id) that their records
 /// refer to, so that the campaign's holds every configuration they name.
 pub const JOURNALS: [JournalKind; 4] = [
     JournalKind {
@@ -50,7 +50,7 @@ pub const JOURNALS: [JournalKind; 4] = [
         key_fields: ["hash", "checker"],
     },
     JournalKind {
-        file: crate::campaign::configs::TABLE,
+        file: crate::campaign::ledger::configs::TABLE,
         key_fields: ["of", "of"],
     },
 ];

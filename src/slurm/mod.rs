@@ -199,10 +199,10 @@ pub fn plan(campaign: &Path, o: &SubmitOptions, z: &Sizing) -> Vec<PlannedJob> {
     jobs
 }
 
-/// The sizing figures of a loaded campaign ([`crate::campaign::context`]:
+/// The sizing figures of a loaded campaign ([`crate::campaign::setup::context`]:
 /// its limits and the checkers selected); `max_array_size` from the cluster.
 pub fn sizing(
-    ctx: &crate::campaign::context::Context,
+    ctx: &crate::campaign::setup::context::Context,
     work: &status::Work,
     shards: u32,
     max_array_size: u32,

@@ -15,8 +15,8 @@
 //! - **Queue**: the live state of the recorded jobs' tasks from `squeue`
 //!   (pending, running), when the cluster answers.
 
-use crate::campaign::context;
-use crate::campaign::Campaign;
+use crate::campaign::setup::context;
+use crate::campaign::setup::Campaign;
 use crate::journal;
 use crate::slurm::shard::{owner, pair_key, Shard};
 use anyhow::{Context, Result};
@@ -91,7 +91,7 @@ impl Work {
     /// The work of a loaded campaign: its solvers under test on the named
     /// benchmarks of the divisions each is entered in.
     pub fn of(ctx: &context::Context) -> Result<Work> {
-        let index = crate::campaign::index::read_index(&ctx.campaign)?;
+        let index = crate::campaign::ledger::index::read_index(&ctx.campaign)?;
         let mut pairs = Vec::new();
         for s in &ctx.solvers {
             for e in &index {
@@ -119,7 +119,7 @@ impl Work {
 
 /// Whether the solve stage runs solver `s` on benchmark `e`: its definition
 /// supports the division's logic, with cores.
-use crate::campaign::solvers::entered;
+use crate::campaign::ledger::index::entered;
 
 fn str_field(v: &Value, f: &str) -> Option<String> {
     v.get(f)?.as_str().map(str::to_string)
@@ -140,7 +140,7 @@ pub fn shard_status(
         .iter()
         .map(|(s, b)| (s.as_str(), b.as_str()))
         .collect();
-    let runs: Vec<Value> = c.read_journal(crate::campaign::records::RUNS)?;
+    let runs: Vec<Value> = c.read_journal(crate::campaign::ledger::records::RUNS)?;
     let done: HashSet<(String, String)> = runs
         .iter()
         .filter_map(|r| Some((str_field(r, "solver")?, str_field(r, "benchmark")?)))
@@ -157,8 +157,8 @@ pub fn shard_status(
             .filter_map(|r| str_field(r, "hash"))
             .collect())
     };
-    let cores = hashes(crate::campaign::records::CORES)?;
-    let answered = hashes(crate::campaign::records::CHECKS)?;
+    let cores = hashes(crate::campaign::ledger::records::CORES)?;
+    let answered = hashes(crate::campaign::ledger::records::CHECKS)?;
     let mut out = Vec::new();
     for shard in Shard::all(count) {
         let owned: Vec<&String> = cores.iter().filter(|h| shard.owns(h)).collect();

@@ -59,7 +59,7 @@ fn copy_inputs(from: &Path, to: &Path) {
 }
 
 /// The entries of a naming output's `index.jsonl`.
-pub fn read_index(out: &Path) -> Vec<coreval::campaign::index::IndexEntry> {
+pub fn read_index(out: &Path) -> Vec<coreval::campaign::ledger::index::IndexEntry> {
     std::fs::read_to_string(out.join("index.jsonl"))
         .unwrap()
         .lines()

@@ -5,7 +5,7 @@
 //! error naming exactly that line and column.
 
 use super::gen::Source;
-use coreval::campaign::{Campaign, CONFIG_FILE};
+use coreval::campaign::setup::{Campaign, CONFIG_FILE};
 
 /// Load `text` as the config of a private folder (per process and thread,
 /// removed afterwards); the error text on failure.

@@ -7,7 +7,7 @@
 //! origin, doubts), and dropping a required column is an error naming it.
 
 use super::gen::Source;
-use coreval::campaign::pair::{IllFormed, RunStatus, Verdict};
+use coreval::campaign::verdict::pair::{IllFormed, RunStatus, Verdict};
 use coreval::import::starexec::{import_reader, REQUIRED};
 use std::path::Path;
 

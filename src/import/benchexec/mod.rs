@@ -11,7 +11,7 @@
 mod logs;
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
-use crate::campaign::pair::{PairRecord, RunStatus};
+use crate::campaign::verdict::pair::{PairRecord, RunStatus};
 use anyhow::{bail, Context, Result};
 use logs::Logs;
 use quick_xml::events::{BytesStart, Event};

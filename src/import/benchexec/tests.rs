@@ -1,7 +1,7 @@
 //! BenchExec import on a small result file with its log folder.
 
 use super::*;
-use crate::campaign::pair::Verdict;
+use crate::campaign::verdict::pair::Verdict;
 use crate::import::BenchmarkInfo;
 
 const XML: &str = r#"<?xml version="1.0"?>

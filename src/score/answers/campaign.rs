@@ -6,14 +6,13 @@
 
 use super::{Answer, AnswerRecord};
 use crate::answer::Answer as Said;
-use crate::campaign::pair::RunStatus;
-use crate::campaign::records::RunRecord;
-use crate::campaign::Loaded;
+use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::ledger::Loaded;
 use anyhow::Result;
 
 /// The answers of the campaign's solvers, in journal order.
 pub fn answers(l: &Loaded) -> Result<Vec<AnswerRecord>> {
-    let runs = crate::campaign::current::runs(l)?;
+    let runs = crate::campaign::ledger::current::runs(l)?;
     Ok(runs.iter().filter_map(|r| record(l, r)).collect())
 }
 
@@ -36,7 +35,7 @@ fn record(l: &Loaded, r: &RunRecord) -> Option<AnswerRecord> {
             .as_deref()
             .map(Answer::parse)
             .filter(|a| a.decided()),
-        status: RunStatus::of(r),
+        status: r.status(),
         cpu: r.cpu,
         wall: r.wall,
         origin: Some(format!("runs.jsonl: {} on {}", r.solver, r.benchmark)),

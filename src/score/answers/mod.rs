@@ -9,7 +9,7 @@
 pub mod campaign;
 pub mod presets;
 
-use crate::campaign::pair::{PairRecord, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
 use crate::score::pair::Mode;
 use crate::score::result::{ScoreReport, SolverScore};
 use crate::score::rules::Rules;

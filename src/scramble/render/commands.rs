@@ -36,30 +36,15 @@ impl Renderer {
         } else {
             b""
         };
-        let arity = |n: usize| -> R {
-            if k.len() == n {
-                Ok(())
-            } else {
-                let name = String::from_utf8_lossy(h);
-                err(
-                    &self.tree,
-                    root,
-                    format!(
-                        "{name}: expected {} arguments, found {}",
-                        n - 1,
-                        k.len() - 1
-                    ),
-                )
-            }
-        };
+        let found = k.len();
         self.seq.extend([Job::Open, Job::Raw(head)]);
         match h {
             b"assert" => {
-                arity(2)?;
+                self.arity(root, h, found, 2)?;
                 self.seq.push(Job::Term(k[1]));
             }
             b"declare-fun" => {
-                arity(4)?;
+                self.arity(root, h, found, 4)?;
                 self.symbol_kid(text, k[1], "a function name")?;
                 let args = self.list_kids(k[2], "a list of argument sorts")?;
                 self.seq.extend([Job::DeclareFun(k[1]), Job::Open]);
@@ -67,37 +52,24 @@ impl Renderer {
                 self.seq.extend([Job::Close, Job::Sort(k[3])]);
             }
             b"declare-const" => {
-                arity(3)?;
+                self.arity(root, h, found, 3)?;
                 self.symbol_kid(text, k[1], "a constant name")?;
                 self.seq.extend([Job::DeclareFun(k[1]), Job::Sort(k[2])]);
             }
             b"declare-sort" => {
                 if k.len() != 2 {
-                    arity(3)?;
+                    self.arity(root, h, found, 3)?;
                 }
                 self.symbol_kid(text, k[1], "a sort name")?;
                 self.seq.push(Job::DeclareSort(k[1]));
                 self.seq.extend(k[2..].iter().map(|&a| Job::Raw(a)));
             }
             b"define-sort" => {
-                arity(4)?;
-                self.symbol_kid(text, k[1], "a sort name")?;
-                let params = self.list_kids(k[2], "a list of sort parameters")?;
-                self.seq.extend([Job::Name(k[1]), Job::Open]);
-                for &p in &params {
-                    self.symbol_kid(text, p, "a sort parameter")?;
-                    self.seq.push(Job::Name(p));
-                }
-                self.seq.extend([
-                    Job::Close,
-                    Job::BindSortParams(k[2]),
-                    Job::Sort(k[3]),
-                    Job::Unbind(params.len() as u32),
-                    Job::RegisterSort(k[1]),
-                ]);
+                self.arity(root, h, found, 4)?;
+                self.define_sort(text, &k)?;
             }
             b"define-fun" | b"define-fun-rec" => {
-                arity(5)?;
+                self.arity(root, h, found, 5)?;
                 self.symbol_kid(text, k[1], "a function name")?;
                 let recursive = h == b"define-fun-rec";
                 if recursive {
@@ -116,39 +88,11 @@ impl Renderer {
                 }
             }
             b"define-funs-rec" => {
-                arity(3)?;
-                let decls = self.list_kids(k[1], "a list of function declarations")?;
-                let bodies = self.list_kids(k[2], "a list of function bodies")?;
-                if decls.len() != bodies.len() {
-                    return err(
-                        &self.tree,
-                        k[2],
-                        "define-funs-rec: as many bodies as declarations expected",
-                    );
-                }
-                let mut params = Vec::with_capacity(decls.len());
-                self.seq.push(Job::Open);
-                for &d in &decls {
-                    let dk = self.list_kids(d, "a declaration (f ((x S) …) R)")?;
-                    if dk.len() != 3 {
-                        return err(&self.tree, d, "expected a declaration (f ((x S) …) R)");
-                    }
-                    self.symbol_kid(text, dk[0], "a function name")?;
-                    self.register(text, dk[0], false);
-                    self.seq.extend([Job::Open, Job::Name(dk[0])]);
-                    let n = self.sorted_vars(text, dk[1])?;
-                    self.seq.extend([Job::Sort(dk[2]), Job::Close]);
-                    params.push((dk[1], n));
-                }
-                self.seq.extend([Job::Close, Job::Open]);
-                for (&b, &(p, n)) in bodies.iter().zip(&params) {
-                    self.seq
-                        .extend([Job::BindPairs(p), Job::Term(b), Job::Unbind(n)]);
-                }
-                self.seq.push(Job::Close);
+                self.arity(root, h, found, 3)?;
+                self.define_funs_rec(text, &k)?;
             }
             b"define-const" => {
-                arity(4)?;
+                self.arity(root, h, found, 4)?;
                 self.symbol_kid(text, k[1], "a constant name")?;
                 self.seq.extend([
                     Job::Name(k[1]),
@@ -158,59 +102,17 @@ impl Renderer {
                 ]);
             }
             b"declare-datatype" => {
-                arity(3)?;
+                self.arity(root, h, found, 3)?;
                 self.symbol_kid(text, k[1], "a datatype name")?;
                 self.register(text, k[1], true);
                 self.seq.extend([Job::Name(k[1]), Job::Datatype(k[2])]);
             }
             b"declare-datatypes" => {
-                arity(3)?;
-                let sorts = self.list_kids(k[1], "a list of sort declarations ((D n) …)")?;
-                let decs = self.list_kids(k[2], "a list of datatype declarations")?;
-                if sorts.is_empty() {
-                    // SMT-LIB 2.5: (declare-datatypes () ((D ctor …) …)).
-                    for &d in &decs {
-                        let dk = self.list_kids(d, "a datatype (D constructor …)")?;
-                        let Some(&name) = dk.first() else {
-                            return err(&self.tree, d, "expected a datatype (D constructor …)");
-                        };
-                        self.symbol_kid(text, name, "a datatype name")?;
-                        self.register(text, name, true);
-                    }
-                    self.seq.extend([Job::Raw(k[1]), Job::Open]);
-                    for &d in &decs {
-                        let dk = self.tree.kids(d).to_vec();
-                        self.seq.extend([Job::Open, Job::Name(dk[0])]);
-                        self.seq.extend(dk[1..].iter().map(|&c| Job::Ctor(c)));
-                        self.seq.push(Job::Close);
-                    }
-                    self.seq.push(Job::Close);
-                } else {
-                    if sorts.len() != decs.len() {
-                        return err(
-                            &self.tree,
-                            k[2],
-                            "declare-datatypes: as many declarations as sorts expected",
-                        );
-                    }
-                    self.seq.push(Job::Open);
-                    for &s in &sorts {
-                        let sk = self.list_kids(s, "a sort declaration (D n)")?;
-                        if sk.len() != 2 {
-                            return err(&self.tree, s, "expected a sort declaration (D n)");
-                        }
-                        self.symbol_kid(text, sk[0], "a datatype name")?;
-                        self.register(text, sk[0], true);
-                        self.seq
-                            .extend([Job::Open, Job::Name(sk[0]), Job::Raw(sk[1]), Job::Close]);
-                    }
-                    self.seq.extend([Job::Close, Job::Open]);
-                    self.seq.extend(decs.iter().map(|&d| Job::Datatype(d)));
-                    self.seq.push(Job::Close);
-                }
+                self.arity(root, h, found, 3)?;
+                self.declare_datatypes(text, &k)?;
             }
             b"check-sat-assuming" | b"get-value" => {
-                arity(2)?;
+                self.arity(root, h, found, 2)?;
                 let terms = self.list_kids(k[1], "a list of terms")?;
                 self.seq.push(Job::Open);
                 self.seq.extend(terms.iter().map(|&t| Job::Term(t)));
@@ -252,6 +154,121 @@ impl Renderer {
         }
         self.seq.push(Job::Close);
         self.push_seq();
+        Ok(())
+    }
+
+    /// The arity check of a command: `n` items with its head.
+    fn arity(&self, root: u32, h: &[u8], found: usize, n: usize) -> R {
+        if found == n {
+            return Ok(());
+        }
+        let name = String::from_utf8_lossy(h);
+        err(
+            &self.tree,
+            root,
+            format!("{name}: expected {} arguments, found {}", n - 1, found - 1),
+        )
+    }
+
+    /// `(define-sort S (P …) T)`, after its head.
+    fn define_sort(&mut self, text: &[u8], k: &[u32]) -> R {
+        self.symbol_kid(text, k[1], "a sort name")?;
+        let params = self.list_kids(k[2], "a list of sort parameters")?;
+        self.seq.extend([Job::Name(k[1]), Job::Open]);
+        for &p in &params {
+            self.symbol_kid(text, p, "a sort parameter")?;
+            self.seq.push(Job::Name(p));
+        }
+        self.seq.extend([
+            Job::Close,
+            Job::BindSortParams(k[2]),
+            Job::Sort(k[3]),
+            Job::Unbind(params.len() as u32),
+            Job::RegisterSort(k[1]),
+        ]);
+        Ok(())
+    }
+
+    /// `(define-funs-rec ((f ((x S) …) R) …) (body …))`, after its head.
+    fn define_funs_rec(&mut self, text: &[u8], k: &[u32]) -> R {
+        let decls = self.list_kids(k[1], "a list of function declarations")?;
+        let bodies = self.list_kids(k[2], "a list of function bodies")?;
+        if decls.len() != bodies.len() {
+            return err(
+                &self.tree,
+                k[2],
+                "define-funs-rec: as many bodies as declarations expected",
+            );
+        }
+        let mut params = Vec::with_capacity(decls.len());
+        self.seq.push(Job::Open);
+        for &d in &decls {
+            let dk = self.list_kids(d, "a declaration (f ((x S) …) R)")?;
+            if dk.len() != 3 {
+                return err(&self.tree, d, "expected a declaration (f ((x S) …) R)");
+            }
+            self.symbol_kid(text, dk[0], "a function name")?;
+            self.register(text, dk[0], false);
+            self.seq.extend([Job::Open, Job::Name(dk[0])]);
+            let n = self.sorted_vars(text, dk[1])?;
+            self.seq.extend([Job::Sort(dk[2]), Job::Close]);
+            params.push((dk[1], n));
+        }
+        self.seq.extend([Job::Close, Job::Open]);
+        for (&b, &(p, n)) in bodies.iter().zip(&params) {
+            self.seq
+                .extend([Job::BindPairs(p), Job::Term(b), Job::Unbind(n)]);
+        }
+        self.seq.push(Job::Close);
+        Ok(())
+    }
+
+    /// `(declare-datatypes ((D n) …) (decl …))`, or SMT-LIB 2.5's
+    /// `(declare-datatypes () ((D ctor …) …))`, after its head.
+    fn declare_datatypes(&mut self, text: &[u8], k: &[u32]) -> R {
+        let sorts = self.list_kids(k[1], "a list of sort declarations ((D n) …)")?;
+        let decs = self.list_kids(k[2], "a list of datatype declarations")?;
+        if sorts.is_empty() {
+            // SMT-LIB 2.5: (declare-datatypes () ((D ctor …) …)).
+            for &d in &decs {
+                let dk = self.list_kids(d, "a datatype (D constructor …)")?;
+                let Some(&name) = dk.first() else {
+                    return err(&self.tree, d, "expected a datatype (D constructor …)");
+                };
+                self.symbol_kid(text, name, "a datatype name")?;
+                self.register(text, name, true);
+            }
+            self.seq.extend([Job::Raw(k[1]), Job::Open]);
+            for &d in &decs {
+                let dk = self.tree.kids(d).to_vec();
+                self.seq.extend([Job::Open, Job::Name(dk[0])]);
+                self.seq.extend(dk[1..].iter().map(|&c| Job::Ctor(c)));
+                self.seq.push(Job::Close);
+            }
+            self.seq.push(Job::Close);
+        } else {
+            if sorts.len() != decs.len() {
+                return err(
+                    &self.tree,
+                    k[2],
+                    "declare-datatypes: as many declarations as sorts expected",
+                );
+            }
+            self.seq.push(Job::Open);
+            for &s in &sorts {
+                let sk = self.list_kids(s, "a sort declaration (D n)")?;
+                if sk.len() != 2 {
+                    return err(&self.tree, s, "expected a sort declaration (D n)");
+                }
+                self.symbol_kid(text, sk[0], "a datatype name")?;
+                self.register(text, sk[0], true);
+                self.seq
+                    .extend([Job::Open, Job::Name(sk[0]), Job::Raw(sk[1]), Job::Close]);
+            }
+            self.seq.extend([Job::Close, Job::Open]);
+            self.seq.extend(decs.iter().map(|&d| Job::Datatype(d)));
+            self.seq.push(Job::Close);
+        }
         Ok(())
     }
 

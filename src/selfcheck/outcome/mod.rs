@@ -12,13 +12,13 @@
 //! solver (an installed checker that produces cores) reached.
 
 use crate::answer::Answer;
-use crate::campaign::index::IndexEntry;
-use crate::campaign::index::Outcome as NameOutcome;
-use crate::campaign::minimality::{Minimality, Status};
-use crate::campaign::pair::PairVerdict;
-use crate::campaign::pair::{Contradiction, IllFormed, RunStatus, Verdict};
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::records::{exit_text, RunRecord};
+use crate::campaign::ledger::index::IndexEntry;
+use crate::campaign::ledger::index::Outcome as NameOutcome;
+use crate::campaign::ledger::records::{exit_text, RunRecord};
+use crate::campaign::verdict::minimality::{Minimality, Status};
+use crate::campaign::verdict::pair::PairVerdict;
+use crate::campaign::verdict::pair::{Contradiction, IllFormed, RunStatus, Verdict};
+use crate::campaign::verdict::policy::CheckAnswer;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -75,7 +75,7 @@ pub struct BenchResult {
     /// With `--minimality`: the validated core's minimality.
     pub minimality: Option<Minimality>,
     /// The benchmark's best-known core (validated), the reference.
-    pub best_known: Option<crate::campaign::minimality::Reference>,
+    pub best_known: Option<crate::campaign::verdict::minimality::Reference>,
 }
 
 /// `minimal`, `redundant: P3, P5` or `minimality unknown`.
@@ -201,7 +201,7 @@ pub fn classify(
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => {
             // An uncertified refutation is marked as such (README, "Certified refutations").
-            let cert = pair.verdict.refutation.unwrap_or(crate::campaign::certification::Refutation::Uncertified).label();
+            let cert = pair.verdict.refutation.unwrap_or(crate::campaign::verdict::certification::Refutation::Uncertified).label();
             (Outcome::Failed, p.verdict.label(), format!("core refuted ({cert}): {} ({policy})", answers()))
         }
         Verdict::NotValidated if pair.no_checker => (

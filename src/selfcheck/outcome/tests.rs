@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::benchmark::Families;
-use crate::campaign::pair::{IllFormed, PairRecord};
+use crate::campaign::verdict::pair::{IllFormed, PairRecord};
 
 fn entry(status: Option<&str>, assertions: usize) -> IndexEntry {
     IndexEntry {

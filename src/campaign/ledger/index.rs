@@ -1,8 +1,9 @@
 //! The named index as the later stages see it: the eligible benchmarks of
 //! `named/index.jsonl`, each with its division, names and status.
 
-use super::Campaign;
 use crate::benchmark::{Families, Ineligibility, Settings};
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::setup::Campaign;
 use crate::journal;
 use crate::message::Say;
 use anyhow::Result;
@@ -280,4 +281,10 @@ pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
         benches.extend(Bench::from_entry(e));
     }
     Ok(benches)
+}
+
+/// Whether a solver is entered in a benchmark's division: its definition
+/// supports the logic with cores (an inline command: every division).
+pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
+    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
 }

@@ -10,8 +10,8 @@
 //! (as the 2017–2018 text describes), and take a benchmark's whole
 //! directory as its family.
 
-use crate::campaign::pair::{CheckerTally, Verdict};
-use crate::campaign::policy::Policy;
+use super::pair::{CheckerTally, Verdict};
+use super::policy::Policy;
 use serde::{Deserialize, Serialize};
 
 /// A named rules edition.
@@ -265,7 +265,7 @@ pub struct Rules {
     /// What `unsat` without a core is worth.
     pub missing_core: MissingCore,
     /// When the checkers validate a core (used with `--rejudge`): the
-    /// edition's decision policy (RULES.md §4, [`crate::campaign::policy`]).
+    /// edition's decision policy (RULES.md §4, [`super::policy`]).
     pub validation: Policy,
     /// Error and reduction scores closer than this count as equal when
     /// ranking (the 2016–2018 program compared them rounded to hundredths).

@@ -21,9 +21,9 @@
 //! for before the stage it needs (solving before naming) is not an error
 //! but a hint: [`nothing_named`].
 
+use super::config::Campaign;
 use super::config_lines::{all_at_once, where_is, Key};
 use super::solvers::{self, SolverUnderTest};
-use super::Campaign;
 use crate::checkers::{Probe, SolverDef};
 use anyhow::{anyhow, Result};
 use std::path::{Path, PathBuf};
@@ -303,19 +303,4 @@ fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
         at(),
         root.display()
     )
-}
-
-/// A hint when a stage that reads the named benchmarks comes before any
-/// naming: `None` when something was named.
-pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
-    let index = c.named_dir().join(crate::campaign::index::INDEX_FILE);
-    if index.exists() {
-        return None;
-    }
-    Some(format!(
-        "nothing is named yet in {}: run `coreval run {}` (or `--stage name` first); \
-         no pair to run now",
-        c.shown_dir.display(),
-        campaign_arg.display()
-    ))
 }

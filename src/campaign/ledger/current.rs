@@ -6,9 +6,9 @@
 //! stale and why (for "z3: command changed: 12 runs redone" and for the
 //! reports' warnings).
 
+use super::loaded::Loaded;
 use super::provenance::core_source;
 use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
-use super::Loaded;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -152,7 +152,10 @@ pub fn stale_check_keys<'r>(
 /// current one, and answers on the core of a pair still pending (`pairs`:
 /// the judged pairs; an answer the decision no longer needs is not
 /// redone, so it is not said either).
-pub fn warnings(l: &Loaded, pairs: &[super::pair::PairVerdict]) -> Result<Unscored> {
+pub fn warnings(
+    l: &Loaded,
+    pairs: &[crate::campaign::verdict::pair::PairVerdict],
+) -> Result<Unscored> {
     let c = l.campaign;
     let mut out = Vec::new();
     let mut redo = 0;

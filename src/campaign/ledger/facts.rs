@@ -11,7 +11,7 @@
 
 use super::index::{read_skipped, FileCounts, IndexEntry, Outcome, INDEX_FILE};
 use super::provenance::{hash_file, Limits, Program};
-use super::{Loaded, CONFIG_FILE};
+use crate::campaign::{ledger::loaded::Loaded, setup::CONFIG_FILE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -105,7 +105,8 @@ impl Facts {
     /// The facts of a loaded campaign.
     pub fn of(l: &Loaded) -> Facts {
         let c = l.campaign;
-        let checkers = super::selection::configured_checkers(c, &l.defs).unwrap_or_default();
+        let checkers =
+            crate::campaign::setup::selection::configured_checkers(c, &l.defs).unwrap_or_default();
         let solvers = l
             .solvers
             .iter()

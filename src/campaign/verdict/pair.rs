@@ -146,18 +146,6 @@ impl RunStatus {
             RunStatus::Memout => "memout",
         }
     }
-
-    /// How a recorded run ended: over the memory limit, at the time limit
-    /// (also z3's own `timeout`), or by itself.
-    pub fn of(r: &super::records::RunRecord) -> RunStatus {
-        if r.memout {
-            RunStatus::Memout
-        } else if r.timed_out || r.answer == crate::answer::Answer::Timeout {
-            RunStatus::Timeout
-        } else {
-            RunStatus::Complete
-        }
-    }
 }
 
 /// A run whose output contradicts itself, or that failed after answering:
@@ -326,19 +314,19 @@ pub struct PairVerdict {
     /// For a validated core tested with `[check] minimality`: `minimal`,
     /// `redundant` (with the members proven removable) or `unknown`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimality: Option<crate::campaign::minimality::Minimality>,
+    pub minimality: Option<crate::campaign::verdict::minimality::Minimality>,
     /// The benchmark's best-known core (`[check] best_known`), and this
     /// pair's gap to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub best_known: Option<crate::campaign::minimality::Reference>,
+    pub best_known: Option<crate::campaign::verdict::minimality::Reference>,
     /// Checker name → the certification of its `sat` on this core (README,
     /// "Certified refutations").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub certifications: BTreeMap<String, crate::campaign::certification::Certification>,
+    pub certifications: BTreeMap<String, crate::campaign::verdict::certification::Certification>,
     /// For a refuted core: `certified` when a `sat` that counted comes with
     /// a model that satisfies the core, else `uncertified`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<crate::campaign::certification::Refutation>,
+    pub refutation: Option<crate::campaign::verdict::certification::Refutation>,
 }
 
 /// What the report's detail view and `coreval show` give of a pair (every
@@ -384,7 +372,7 @@ pub struct PairEvidence {
     pub checkers: Vec<CheckerEvidence>,
     /// For a refuted core: `certified` or `uncertified` ([`PairVerdict::refutation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refutation: Option<crate::campaign::certification::Refutation>,
+    pub refutation: Option<crate::campaign::verdict::certification::Refutation>,
     /// For a certified refutation: the original assertions the model
     /// falsifies ([`crate::explain`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

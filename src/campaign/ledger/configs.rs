@@ -12,7 +12,7 @@
 //! every shard's, as for the journals.
 
 use super::produced::{Limits, Program, Provenance};
-use super::Campaign;
+use crate::campaign::setup::Campaign;
 use crate::message::Say;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -197,7 +197,7 @@ pub struct Reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::policy::CheckAnswer::{self, *};
+    use crate::campaign::verdict::policy::CheckAnswer::{self, *};
 
     fn t(a: &[CheckAnswer]) -> Tally {
         let mut t = Tally::default();

@@ -24,7 +24,7 @@ fn expected_with(time: f64) -> Expected {
         version: Some("4.13".into()),
     };
     Expected {
-        id: super::super::configs::id_of(&template, &limits(time), &program),
+        id: crate::campaign::ledger::configs::id_of(&template, &limits(time), &program),
         template,
         limits: limits(time),
         program,
@@ -86,7 +86,7 @@ fn a_script_given_to_an_interpreter_is_compared_by_hash_not_path() {
         path: "/k/wrappers/w.py".into(),
         blake3: "cc".into(),
     });
-    x.id = super::super::configs::id_of(&x.template, &x.limits, &x.program);
+    x.id = crate::campaign::ledger::configs::id_of(&x.template, &x.limits, &x.program);
     let none = Table::default();
     let p = x.provenance(&none, "cores/h.smt2", true, None);
     let mut q = p.clone();

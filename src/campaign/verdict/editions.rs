@@ -15,11 +15,11 @@
 //! | 2025 | benchmarks with fewer than 2 assertions left out, best overall |
 //! | 2026 | PAR-2 times, derived solvers must beat their base by 10 % |
 
+use super::policy::Policy;
 use super::rules::{
     BestOverall, Edition, FamilyDef, MissingCore, RankTime, Rules, SeedFormula, StatusMismatch,
     TimeAccounting, TimeoutCount,
 };
-use crate::campaign::policy::Policy;
 
 impl Edition {
     /// The edition before this one (`None` for 2016).
@@ -128,12 +128,12 @@ impl Edition {
     /// when its divisions group logics.
     pub fn division_map(self) -> Option<&'static str> {
         match self {
-            Edition::Smtcomp2021 => Some(include_str!("../../divisions/smtcomp-2021.toml")),
-            Edition::Smtcomp2022 => Some(include_str!("../../divisions/smtcomp-2022.toml")),
-            Edition::Smtcomp2023 => Some(include_str!("../../divisions/smtcomp-2023.toml")),
-            Edition::Smtcomp2024 => Some(include_str!("../../divisions/smtcomp-2024.toml")),
-            Edition::Smtcomp2025 => Some(include_str!("../../divisions/smtcomp-2025.toml")),
-            Edition::Smtcomp2026 => Some(include_str!("../../divisions/smtcomp-2026.toml")),
+            Edition::Smtcomp2021 => Some(include_str!("../../../divisions/smtcomp-2021.toml")),
+            Edition::Smtcomp2022 => Some(include_str!("../../../divisions/smtcomp-2022.toml")),
+            Edition::Smtcomp2023 => Some(include_str!("../../../divisions/smtcomp-2023.toml")),
+            Edition::Smtcomp2024 => Some(include_str!("../../../divisions/smtcomp-2024.toml")),
+            Edition::Smtcomp2025 => Some(include_str!("../../../divisions/smtcomp-2025.toml")),
+            Edition::Smtcomp2026 => Some(include_str!("../../../divisions/smtcomp-2026.toml")),
             _ => None,
         }
     }

@@ -21,7 +21,7 @@
 //! uncertified while an `unsat` vote stands is a dispute, not an error
 //! ([`settle`]). Past editions' presets keep their own count.
 
-use crate::campaign::policy::Policy;
+use super::policy::Policy;
 use serde::{Deserialize, Serialize};
 
 /// Who checked a model: `coreval` (its own evaluation) or a checker's name.
@@ -121,11 +121,11 @@ pub enum Refutation {
 /// happened. Past editions' presets keep their decision.
 pub fn settle(
     policy: Policy,
-    decision: crate::campaign::policy::Decision,
+    decision: super::policy::Decision,
     unsat_votes: u32,
     refutation: Refutation,
-) -> (crate::campaign::policy::Decision, bool) {
-    use crate::campaign::policy::Decision;
+) -> (super::policy::Decision, bool) {
+    use super::policy::Decision;
     let unproven = decision == Decision::Refuted
         && refutation == Refutation::Uncertified
         && unsat_votes > 0

@@ -5,7 +5,7 @@
 //! values, the participants and the division map — and refuses what cannot
 //! work with the file and line ([`super::preflight`]). [`open`] adds the
 //! campaign lock for the entry points that write. Nothing loads a
-//! definition again after it; the stages get a [`super::Loaded`] view of it.
+//! definition again after it; the stages get a [`crate::campaign::ledger::Loaded`] view of it.
 //!
 //! The definitions are its first step, [`Definitions::load`]: a caller
 //! that must read them before it can write the campaign (`selfcheck`
@@ -14,20 +14,18 @@
 //! (once they are the campaign's folder's); a caller that needs only the
 //! definitions of a campaign (Slurm sizing) takes [`Definitions::of`].
 
+use super::config::Campaign;
 use super::config_lines::{where_is, Key};
-use super::division_map::DivisionMap;
 use super::participants::Participants;
-use super::policy::Policy;
 use super::preflight::Problems;
-use super::rules::Rules;
 use super::solvers::SolverUnderTest;
 use super::validators::Validators;
-use super::Campaign;
+use crate::campaign::verdict::division_map::DivisionMap;
+use crate::campaign::verdict::policy::Policy;
+use crate::campaign::verdict::rules::Rules;
 use crate::checkers::SolverDef;
-use crate::lock::CampaignLock;
 use anyhow::{anyhow, bail, Result};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 pub use super::preflight::Stages;
 
@@ -224,32 +222,4 @@ impl Context {
     pub fn solver(&self, name: &str) -> Option<&SolverUnderTest> {
         self.solvers.iter().find(|s| s.name == name)
     }
-}
-
-/// What `run`, `solve`, `check`, `score CAMPAIGN` and `selfcheck` do
-/// before their stages: a hint and `None` (the command ends with exit 0)
-/// when a stage that needs named benchmarks comes before naming; otherwise
-/// the loaded campaign ([`Context::load`]), then the campaign lock of the
-/// journals it writes (waiting for it with `wait`, until `cancel`).
-pub fn open(
-    campaign: Campaign,
-    stages: Stages,
-    campaign_arg: &Path,
-    wait: bool,
-    cancel: &AtomicBool,
-) -> Result<Option<(Context, CampaignLock)>> {
-    if !stages.name && (stages.solve || stages.check) {
-        if let Some(hint) = super::preflight::nothing_named(&campaign, campaign_arg) {
-            eprintln!("{hint}");
-            return Ok(None);
-        }
-    }
-    let ctx = Context::load(campaign, stages)?;
-    for n in &ctx.notes {
-        eprintln!("{n}");
-    }
-    let c = &ctx.campaign;
-    let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
-    let lock = crate::lock::acquire_in(journals, wait, cancel)?;
-    Ok(Some((ctx, lock)))
 }

@@ -18,9 +18,9 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
-use crate::campaign::config_lines::{bad_value, BadValue, BadValues, Key};
-use crate::campaign::policy::Policy;
-use crate::campaign::rules::{Edition, FamilyDef};
+use super::config_lines::{bad_value, BadValue, BadValues, Key};
+use crate::campaign::verdict::policy::Policy;
+use crate::campaign::verdict::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -312,8 +312,7 @@ impl Campaign {
         })?;
         let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
-        Campaign::from_config(dir, config)
-            .map_err(|e| crate::campaign::config_lines::locate(e, &path, text))
+        Campaign::from_config(dir, config).map_err(|e| super::config_lines::locate(e, &path, text))
     }
 
     /// Validate a parsed config for the campaign folder `dir`: every value

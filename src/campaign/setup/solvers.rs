@@ -1,8 +1,7 @@
 //! The solvers under test of a campaign, resolved against the definitions
 //! folder, and how one of them (or a checker) is run on one file.
 
-use super::index::Bench;
-use super::Campaign;
+use super::config::Campaign;
 use crate::checkers::{self, SolverDef};
 use crate::runner::{self, RunSpec};
 use anyhow::{bail, Result};
@@ -195,12 +194,6 @@ impl SolverUnderTest {
     pub fn same_team(&self, checker: &SolverDef) -> bool {
         self.teams.contains(&checker.team)
     }
-}
-
-/// Whether a solver is entered in a benchmark's division: its definition
-/// supports the logic with cores (an inline command: every division).
-pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
-    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
 }
 
 /// Kill the solver and checker process groups that a killed coreval left

@@ -17,9 +17,9 @@
 //! ([`super::selection::select`]) leaves out the non-validators of a pair's
 //! division, and the reports name the validators of each division.
 
+use super::config::Campaign;
 use super::config_lines::{where_is, Key};
-use super::division_map::DivisionMap;
-use super::Campaign;
+use crate::campaign::verdict::division_map::DivisionMap;
 use crate::checkers::SolverDef;
 use crate::csv_table::Table;
 use anyhow::{anyhow, bail, Context, Result};

@@ -2,9 +2,10 @@
 //! `runs.jsonl` (solve), `cores.jsonl` and `checks.jsonl` (check). Each is
 //! one JSON object per line, appended as work finishes.
 
+use super::produced::Provenance;
 use crate::answer::{self, Answer};
-use crate::campaign::policy::CheckAnswer;
-use crate::campaign::produced::Provenance;
+use crate::campaign::verdict::pair::RunStatus;
+use crate::campaign::verdict::policy::CheckAnswer;
 use crate::runner::Exit;
 use serde::{Deserialize, Serialize};
 
@@ -150,7 +151,7 @@ pub struct CoreRecord {
     pub hash: String,
     /// Named assertions kept.
     pub kept: u64,
-    /// The run it was built from: [`crate::campaign::provenance::core_source`]
+    /// The run it was built from: [`super::provenance::core_source`]
     /// of the benchmark's hash and the core (absent in earlier journals:
     /// the core is rebuilt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,7 +207,7 @@ pub struct CheckRecord {
     /// "Certified refutations"); absent for other answers and in journals
     /// of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub certification: Option<crate::campaign::certification::Certification>,
+    pub certification: Option<crate::campaign::verdict::certification::Certification>,
     /// For a `sat`: the model the checker printed when asked, kept as a
     /// file (relative to the campaign folder), the evidence behind its
     /// certification; absent when it printed none.
@@ -214,12 +215,26 @@ pub struct CheckRecord {
     pub model: Option<String>,
 }
 
+impl RunRecord {
+    /// How the run ended: over the memory limit, at the time limit (also
+    /// z3's own `timeout`), or by itself.
+    pub fn status(&self) -> RunStatus {
+        if self.memout {
+            RunStatus::Memout
+        } else if self.timed_out || self.answer == Answer::Timeout {
+            RunStatus::Timeout
+        } else {
+            RunStatus::Complete
+        }
+    }
+}
+
 impl CheckRecord {
     /// The answer `policy` counts for this record: a `sat` whose model was
     /// rejected, or whose checker printed no model when asked, is no `sat`
     /// except under a past edition's preset (README, "Certified
-    /// refutations"; [`crate::campaign::certification::Certification::voids_sat`]).
-    pub fn counted(&self, policy: crate::campaign::policy::Policy) -> CheckAnswer {
+    /// refutations"; [`crate::campaign::verdict::certification::Certification::voids_sat`]).
+    pub fn counted(&self, policy: crate::campaign::verdict::policy::Policy) -> CheckAnswer {
         let void = self
             .certification
             .as_ref()

@@ -4,10 +4,10 @@
 //! validators_from`) those that are no validators of its division; and how their answers so
 //! far tally. The check stage uses it to schedule, the judge to decide.
 
-use super::policy::{decided_early, CheckAnswer, Decision, Policy, Tally};
+use super::config::Campaign;
 use super::solvers::SolverUnderTest;
 use super::validators::Validators;
-use super::Campaign;
+use crate::campaign::verdict::policy::{decided_early, CheckAnswer, Decision, Policy, Tally};
 use crate::checkers::SolverDef;
 use anyhow::{Context, Result};
 use std::collections::{HashMap, HashSet};

@@ -1,0 +1,130 @@
+//! The loaded campaign as the stages after naming see it ([`Loaded`]): the
+//! context built by [`crate::campaign::setup::context::Context::load`], the
+//! named index read once and the provenance the configuration produces now.
+//! [`open`] is what every writing entry point does first: a hint when
+//! nothing is named yet, the context, then the campaign lock.
+
+use super::index::{Bench, INDEX_FILE};
+use super::provenance;
+use crate::campaign::setup::context::{Context, Stages};
+use crate::campaign::setup::solvers::SolverUnderTest;
+use crate::campaign::setup::{selection, Campaign};
+use crate::checkers::SolverDef;
+use crate::lock::CampaignLock;
+use crate::message::Say;
+use anyhow::Result;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// What the stages after naming read: the loaded campaign
+/// ([`Context`]) and the named index, read once.
+pub struct Loaded<'a> {
+    pub ctx: &'a Context,
+    pub campaign: &'a Campaign,
+    /// Every definition of the campaign's definitions folder.
+    pub defs: &'a [SolverDef],
+    pub solvers: &'a [SolverUnderTest],
+    /// The named, eligible benchmarks, in index order.
+    pub index: Vec<Bench>,
+    /// What the configuration runs now: the provenance every record is
+    /// compared with ([`provenance`], [`current`]).
+    pub current: provenance::Current,
+    /// Where the stages' messages go (the pipeline's observer).
+    pub say: Say<'a>,
+    by_id: HashMap<String, usize>,
+}
+
+impl<'a> Loaded<'a> {
+    /// [`Loaded::telling`] with the messages printed on stderr.
+    pub fn new(ctx: &'a Context) -> Result<Loaded<'a>> {
+        Loaded::telling(ctx, Say::stderr())
+    }
+
+    /// Read the named index of a loaded campaign (warnings about it are
+    /// said once, here) and what its configuration runs now; the stages
+    /// say their messages to `say`.
+    pub fn telling(ctx: &'a Context, say: Say<'a>) -> Result<Loaded<'a>> {
+        let campaign = &ctx.campaign;
+        let index = super::index::read_index_telling(campaign, say)?;
+        // The checkers run here are identified (hashed, probed); the other
+        // definitions only name answers that may be in the journals.
+        let run = selection::configured_checkers(campaign, &ctx.defs).unwrap_or_default();
+        let others: Vec<SolverDef> = ctx
+            .defs
+            .iter()
+            .filter(|d| !run.iter().any(|k| k.name == d.name))
+            .cloned()
+            .collect();
+        let current =
+            provenance::Current::build(campaign, &ctx.solvers, &run, &others, &index, say);
+        let by_id = index
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.id.clone(), i))
+            .collect();
+        Ok(Loaded {
+            ctx,
+            campaign: &ctx.campaign,
+            defs: &ctx.defs,
+            solvers: &ctx.solvers,
+            index,
+            current,
+            say,
+            by_id,
+        })
+    }
+
+    /// The solver under test of a name.
+    pub fn solver(&self, name: &str) -> Option<&'a SolverUnderTest> {
+        self.ctx.solver(name)
+    }
+
+    /// The benchmark of an id.
+    pub fn bench(&self, id: &str) -> Option<&Bench> {
+        self.by_id.get(id).map(|&i| &self.index[i])
+    }
+}
+
+/// What `run`, `solve`, `check`, `score CAMPAIGN` and `selfcheck` do
+/// before their stages: a hint and `None` (the command ends with exit 0)
+/// when a stage that needs named benchmarks comes before naming; otherwise
+/// the loaded campaign ([`Context::load`]), then the campaign lock of the
+/// journals it writes (waiting for it with `wait`, until `cancel`).
+pub fn open(
+    campaign: Campaign,
+    stages: Stages,
+    campaign_arg: &Path,
+    wait: bool,
+    cancel: &AtomicBool,
+) -> Result<Option<(Context, CampaignLock)>> {
+    if !stages.name && (stages.solve || stages.check) {
+        if let Some(hint) = nothing_named(&campaign, campaign_arg) {
+            eprintln!("{hint}");
+            return Ok(None);
+        }
+    }
+    let ctx = Context::load(campaign, stages)?;
+    for n in &ctx.notes {
+        eprintln!("{n}");
+    }
+    let c = &ctx.campaign;
+    let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
+    let lock = crate::lock::acquire_in(journals, wait, cancel)?;
+    Ok(Some((ctx, lock)))
+}
+
+/// A hint when a stage that reads the named benchmarks comes before any
+/// naming: `None` when something was named.
+pub fn nothing_named(c: &Campaign, campaign_arg: &Path) -> Option<String> {
+    let index = c.named_dir().join(INDEX_FILE);
+    if index.exists() {
+        return None;
+    }
+    Some(format!(
+        "nothing is named yet in {}: run `coreval run {}` (or `--stage name` first); \
+         no pair to run now",
+        c.shown_dir.display(),
+        campaign_arg.display()
+    ))
+}

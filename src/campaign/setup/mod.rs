@@ -1,0 +1,19 @@
+//! The configuration and its loading: `campaign.toml` read and checked
+//! ([`config`], [`config_lines`] for the line of each key), the solvers
+//! under test ([`solvers`]), the checkers selected for each solver and those
+//! of its team left out ([`selection`]), participants and validators, the
+//! preflight that refuses a configuration that cannot work before any work
+//! starts ([`preflight`]), and the loaded campaign ([`context::Context`])
+//! built once from all of it. Imports only [`crate::campaign::verdict`]
+//! among the campaign's rooms.
+
+pub mod config;
+pub mod config_lines;
+pub mod context;
+pub mod participants;
+pub mod preflight;
+pub mod selection;
+pub mod solvers;
+pub mod validators;
+
+pub use config::*;
