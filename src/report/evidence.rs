@@ -9,7 +9,9 @@
 //! script). Everything is escaped. Every detail view comes from one
 //! function, [`detail_view`], of one pair's evidence; at most
 //! [`MAX_DETAILS`] are written, those to look at first, at most
-//! [`MAX_PASSING_DETAILS`] of the others.
+//! [`MAX_PASSING_DETAILS`] of the others, within [`DETAILS_BUDGET`] bytes;
+//! the table of pairs to look at lists them within [`LOOK_AT_BUDGET`]
+//! bytes and says where the rest are.
 
 use super::svg::esc;
 use crate::campaign::verdict::pair::PairEvidence;
@@ -22,6 +24,13 @@ pub const MAX_DETAILS: usize = 5000;
 
 /// At most this many detail views of pairs that passed.
 pub const MAX_PASSING_DETAILS: usize = 1000;
+
+/// At most this many bytes of detail views (a view is about 2.8 KB; one
+/// of a core of thousands of names is more), and of rows of the table of
+/// pairs to look at: with the rest of the page, report.html stays under
+/// 10 MB whatever the number of pairs and failures.
+pub const DETAILS_BUDGET: usize = 5 << 20;
+pub const LOOK_AT_BUDGET: usize = 2 << 20;
 
 /// Styles of the overview and detail views.
 pub const STYLE: &str = r#"
@@ -77,67 +86,9 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
         out.push_str("</tbody></table>");
     }
     let looks = evidence.iter().filter(|e| e.to_look_at).count();
-    if looks == 0 {
-        out.push_str("<p class=\"meta\">No pair to look at: every core was validated or no checker was needed.</p>");
-    } else {
-        let _ = write!(
-            out,
-            "<h3>Pairs to look at ({looks})</h3><table class=\"sortable\"><thead><tr><th>solver</th><th>benchmark</th>\
-             <th>verdict</th><th>answer</th><th>flags</th><th>checkers</th><th>details</th></tr></thead><tbody>",
-        );
-    }
-    for (i, e) in evidence.iter().enumerate().filter(|(_, e)| e.to_look_at) {
-        let votes: Vec<String> = e
-            .checkers
-            .iter()
-            .map(|k| {
-                let votes = matches!(k.answer.as_str(), "sat" | "unsat");
-                if k.counted == crate::campaign::verdict::pair::LEFT_OUT {
-                    let why = k
-                        .note
-                        .as_deref()
-                        .unwrap_or(crate::campaign::verdict::pair::LEFT_OUT);
-                    format!("{} {} ({why})", k.checker, k.answer)
-                } else if votes && k.counted != k.answer {
-                    // Why, in short: the note's head ("two answers printed, …").
-                    match k.note.as_deref() {
-                        Some(n) => {
-                            let why = n.split([':', ',']).next().unwrap_or(n).trim();
-                            format!("{} {} (not counted: {why})", k.checker, k.answer)
-                        }
-                        None => format!("{} {} (not counted)", k.checker, k.answer),
-                    }
-                } else {
-                    format!("{} {}", k.checker, k.answer)
-                }
-            })
-            .collect();
-        let link = if i < MAX_DETAILS {
-            format!("<a href=\"#pair-{i}\">details</a>")
-        } else {
-            "—".into()
-        };
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td class=\"bad\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{link}</td></tr>",
-            esc(&e.solver),
-            esc(&e.benchmark),
-            esc(&verdict_text(e)),
-            esc(&e.answer),
-            esc(&e.flags.join(", ")),
-            esc(&votes.join(", ")),
-        );
-    }
-    if looks > 0 {
-        out.push_str("</tbody></table>");
-    }
-    // Detail views: those to look at first, then at most
-    // MAX_PASSING_DETAILS of the others (about 2.8 KB each), MAX_DETAILS in all.
-    let others = evidence.len() - looks;
-    let shown_others = others
-        .min(MAX_PASSING_DETAILS)
-        .min(MAX_DETAILS.saturating_sub(looks));
-    let shown = looks.min(MAX_DETAILS) + shown_others;
+    let (details, shown) = detail_views(evidence, looks);
+    look_at_table(out, evidence, looks, shown);
+    let shown_others = shown.saturating_sub(looks);
     if shown_others > 0 {
         let _ = write!(out, "<details><summary>Detail views of other pairs ({shown_others})</summary><p class=\"meta\">");
         for (i, e) in evidence.iter().enumerate().take(shown).skip(looks) {
@@ -160,10 +111,108 @@ pub fn overview(out: &mut String, rows: &[PairRow], evidence: &[PairEvidence]) {
              evidence is in reports/pairs.jsonl and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code>.</p>",
         );
     }
-    for (i, e) in evidence.iter().take(shown).enumerate() {
-        detail_view(out, &format!("pair-{i}"), e);
-    }
+    out.push_str(&details);
     out.push_str("</section>");
+}
+
+/// The detail views written, in evidence order (those to look at first),
+/// and how many: at most [`MAX_DETAILS`], at most [`MAX_PASSING_DETAILS`]
+/// of pairs that passed, and no view that would take them past
+/// [`DETAILS_BUDGET`] bytes.
+fn detail_views(evidence: &[PairEvidence], looks: usize) -> (String, usize) {
+    let limit = evidence
+        .len()
+        .min(looks + MAX_PASSING_DETAILS)
+        .min(MAX_DETAILS);
+    let mut all = String::new();
+    let mut one = String::new();
+    for (i, e) in evidence.iter().take(limit).enumerate() {
+        one.clear();
+        detail_view(&mut one, &format!("pair-{i}"), e);
+        if all.len() + one.len() > DETAILS_BUDGET {
+            return (all, i);
+        }
+        all.push_str(&one);
+    }
+    (all, limit)
+}
+
+/// The table of pairs to look at: a row each while the rows stay under
+/// [`LOOK_AT_BUDGET`] bytes, then a line saying how many are listed and
+/// where the others are; rows of the first `detailed` pairs link their
+/// detail view.
+fn look_at_table(out: &mut String, evidence: &[PairEvidence], looks: usize, detailed: usize) {
+    if looks == 0 {
+        out.push_str("<p class=\"meta\">No pair to look at: every core was validated or no checker was needed.</p>");
+        return;
+    }
+    let _ = write!(
+        out,
+        "<h3>Pairs to look at ({looks})</h3><table class=\"sortable\"><thead><tr><th>solver</th><th>benchmark</th>\
+         <th>verdict</th><th>answer</th><th>flags</th><th>checkers</th><th>details</th></tr></thead><tbody>",
+    );
+    let start = out.len();
+    let mut listed = 0;
+    for (i, e) in evidence.iter().enumerate().filter(|(_, e)| e.to_look_at) {
+        if out.len() - start > LOOK_AT_BUDGET {
+            break;
+        }
+        look_at_row(out, i, e, i < detailed);
+        listed += 1;
+    }
+    out.push_str("</tbody></table>");
+    if listed < looks {
+        let _ = write!(
+            out,
+            "<p class=\"warn\">The first {listed} of {looks} pairs to look at are listed, so that this page stays \
+             small enough to open; every one is in reports/pairs.jsonl and reports/pairs.csv, \
+             and <code>coreval show CAMPAIGN SOLVER BENCHMARK</code> prints its evidence.</p>",
+        );
+    }
+}
+
+/// One row of the table of pairs to look at.
+fn look_at_row(out: &mut String, i: usize, e: &PairEvidence, detailed: bool) {
+    let votes: Vec<String> = e
+        .checkers
+        .iter()
+        .map(|k| {
+            let votes = matches!(k.answer.as_str(), "sat" | "unsat");
+            if k.counted == crate::campaign::verdict::pair::LEFT_OUT {
+                let why = k
+                    .note
+                    .as_deref()
+                    .unwrap_or(crate::campaign::verdict::pair::LEFT_OUT);
+                format!("{} {} ({why})", k.checker, k.answer)
+            } else if votes && k.counted != k.answer {
+                // Why, in short: the note's head ("two answers printed, …").
+                match k.note.as_deref() {
+                    Some(n) => {
+                        let why = n.split([':', ',']).next().unwrap_or(n).trim();
+                        format!("{} {} (not counted: {why})", k.checker, k.answer)
+                    }
+                    None => format!("{} {} (not counted)", k.checker, k.answer),
+                }
+            } else {
+                format!("{} {}", k.checker, k.answer)
+            }
+        })
+        .collect();
+    let link = if detailed {
+        format!("<a href=\"#pair-{i}\">details</a>")
+    } else {
+        "—".into()
+    };
+    let _ = write!(
+        out,
+        "<tr><td>{}</td><td>{}</td><td class=\"bad\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{link}</td></tr>",
+        esc(&e.solver),
+        esc(&e.benchmark),
+        esc(&verdict_text(e)),
+        esc(&e.answer),
+        esc(&e.flags.join(", ")),
+        esc(&votes.join(", ")),
+    );
 }
 
 fn verdict_text(e: &PairEvidence) -> String {
@@ -291,4 +340,68 @@ pub fn detail_view(out: &mut String, id: &str, e: &PairEvidence) {
         out.push_str("</tbody></table>");
     }
     out.push_str("<p><a href=\"#overview\">close (back to the overview)</a></p></section>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::verdict::pair::{CheckerEvidence, Verdict};
+
+    /// A failing pair with a large core and a checker vote.
+    fn failing(i: usize) -> PairEvidence {
+        PairEvidence {
+            solver: format!("solver-{}", i % 20),
+            benchmark: format!("QF_UF/family-{}/bench-{i}.smt2", i % 97),
+            verdict: Verdict::Refuted,
+            answer: "unsat".into(),
+            exit: "exit 0".into(),
+            core: Some((0..200).map(|k| format!("cv{k}")).collect()),
+            assertions: 400,
+            to_look_at: true,
+            command: Some("solver --flag benchmark.smt2".into()),
+            checkers: vec![CheckerEvidence {
+                checker: "z3".into(),
+                answer: "sat".into(),
+                counted: "sat".into(),
+                command: "z3 -smt2 core.smt2".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_hundred_thousand_failures_keep_the_overview_under_its_budgets() {
+        let evidence: Vec<PairEvidence> = (0..100_000).map(failing).collect();
+        let mut out = String::new();
+        overview(&mut out, &[], &evidence);
+        assert!(
+            out.len() < DETAILS_BUDGET + LOOK_AT_BUDGET + (200 << 10),
+            "{} bytes",
+            out.len()
+        );
+        let rows = out.matches("<tr><td>solver-").count();
+        let views = out.matches("<section class=\"detail\"").count();
+        assert!(rows > 1000 && rows < 100_000, "{rows} rows");
+        assert!(views > 100 && views < MAX_DETAILS, "{views} views");
+        assert!(out.contains(&format!(
+            "The first {rows} of 100000 pairs to look at are listed"
+        )));
+        assert!(out.contains(&format!("Detail views for {views} of 100000 pairs only")));
+        // Every link leads to a view that is written, and only those link.
+        assert_eq!(out.matches(">details</a>").count(), views);
+        assert!(out.contains(&format!("id=\"pair-{}\"", views - 1)));
+        assert!(!out.contains(&format!("id=\"pair-{views}\"")));
+    }
+
+    #[test]
+    fn a_few_failures_are_all_listed_with_their_views() {
+        let evidence: Vec<PairEvidence> = (0..30).map(failing).collect();
+        let mut out = String::new();
+        overview(&mut out, &[], &evidence);
+        assert_eq!(out.matches("<tr><td>solver-").count(), 30);
+        assert_eq!(out.matches(">details</a>").count(), 30);
+        assert!(!out.contains("are listed"));
+        assert!(!out.contains("Detail views for"));
+    }
 }
