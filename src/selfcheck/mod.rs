@@ -153,7 +153,8 @@ pub fn run(
         .clone();
     author.runs.extend(team.seen.iter().cloned());
     let count = parts.single.len() + parts.incremental.len();
-    let setup = Setup::of(opts, &base, &author, &team.references, count, warn);
+    let defs = (&base.checkers[..], base.dir_defs.as_path());
+    let setup = Setup::of(opts, defs, &author, &team.references, count, warn);
     started(&setup);
     let a = gather::Author {
         work: &work,

@@ -43,13 +43,12 @@ impl Setup {
     /// observed ones included); a warning when every checker is of it.
     pub(super) fn of(
         opts: &Options,
-        base: &super::flow::Base,
+        (checkers, dir_defs): (&[SolverDef], &Path),
         author: &SolverUnderTest,
         references: &[SolverDef],
         benchmarks: usize,
         warn: &mut dyn FnMut(String),
     ) -> Setup {
-        let checkers = &base.checkers;
         let excluded: Vec<String> = checkers
             .iter()
             .filter(|k| author.same_team(k))
@@ -74,8 +73,8 @@ impl Setup {
             policy: opts.policy,
             benchmarks,
             minimality_budget: opts.minimality.then_some(opts.minimality_budget),
-            checkers_dir: base.dir_defs.clone(),
-            options: verdict_options(opts, &base.dir_defs),
+            checkers_dir: dir_defs.to_path_buf(),
+            options: verdict_options(opts, dir_defs),
         }
     }
 
