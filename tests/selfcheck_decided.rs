@@ -43,6 +43,33 @@ fn verdicts(
     (told, list)
 }
 
+type Verdicts = BTreeMap<String, (String, String)>;
+
+/// `selfcheck` on a terminal with z3 dropping the first name of each core
+/// (`z3-drop-first.sh`), the checkers yices, z3 and cvc5, and `more`: what
+/// was told, the list, the text (each line with its time from the first),
+/// and the exit code.
+fn drop_first(more: &[&str]) -> (Verdicts, Verdicts, String, Option<i32>) {
+    let kept = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "selfcheck",
+        "--keep",
+        kept.path().to_str().unwrap(),
+        "--checkers",
+        "yices,z3,cvc5",
+        "--solver",
+        "tests/fixtures/fake-solvers/z3-drop-first.sh {file}",
+    ];
+    args.extend(more);
+    let (timed, code) = common::on_terminal(&args, &[]);
+    let text = text(&timed);
+    assert!(!text.contains("panicked"), "{text}");
+    assert!(!text.contains("a coreval bug"), "{text}");
+    let lines: Vec<String> = timed.into_iter().map(|(_, l)| l).collect();
+    let (told, list) = verdicts(&lines);
+    (told, list, text, code)
+}
+
 fn text(timed: &[(f64, String)]) -> String {
     let start = timed.first().map_or(0.0, |(t, _)| *t);
     timed
@@ -104,61 +131,32 @@ fn a_verdict_without_checkers_is_told_while_a_slow_run_goes_on() {
 
 #[test]
 fn every_told_verdict_is_the_lists_single_query_and_incremental() {
-    // z3 dropping the first name of each core: every kind of verdict, told
-    // at each moment (a benchmark that cannot be named, an empty core, a
-    // refuted core, a `sat` the references decide, incremental scripts).
-    let kept = tempfile::tempdir().unwrap();
-    let keep = kept.path().to_str().unwrap();
-    let args = [
-        "selfcheck",
-        "--keep",
-        keep,
-        "--checkers",
-        "yices,z3,cvc5",
-        "--solver",
-        "tests/fixtures/fake-solvers/z3-drop-first.sh {file}",
+    // Every kind of verdict, told at each moment: a benchmark that cannot
+    // be named, an empty core, a refuted core, a `sat` the references
+    // decide, incremental scripts.
+    let (told, list, text, code) = drop_first(&[
         "tests/fixtures/selfcheck/author",
         "tests/fixtures/selfcheck/edges/sat-no-status.smt2",
         "tests/fixtures/selfcheck/incremental/scopes.smt2",
         "tests/fixtures/selfcheck/incremental/assumptions.smt2",
         PRIME,
-    ];
-    let (timed, code) = common::on_terminal(&args, &[]);
-    let text = text(&timed);
-    assert!(!text.contains("panicked"), "{text}");
+    ]);
     assert_eq!(code, Some(1), "{text}");
-    let lines: Vec<String> = timed.into_iter().map(|(_, l)| l).collect();
-    let (told, list) = verdicts(&lines);
     assert_eq!(list.len(), 8, "{text}");
     assert_eq!(told, list, "{text}");
-    assert!(!text.contains("a coreval bug"), "{text}");
 }
 
 #[test]
 fn every_told_verdict_is_the_lists_rehearsal() {
-    let kept = tempfile::tempdir().unwrap();
-    let keep = kept.path().to_str().unwrap();
-    let args = [
-        "selfcheck",
-        "--keep",
-        keep,
-        "--checkers",
-        "yices,z3,cvc5",
+    let (told, list, text, code) = drop_first(&[
         "--no-references",
         "--scrambles",
         "2",
-        "--solver",
-        "tests/fixtures/fake-solvers/z3-drop-first.sh {file}",
         "tests/fixtures/selfcheck/order/first-redundant.smt2",
         CHAINED,
         BT,
-    ];
-    let (timed, code) = common::on_terminal(&args, &[]);
-    let text = text(&timed);
-    assert!(!text.contains("panicked"), "{text}");
+    ]);
     assert!(matches!(code, Some(0 | 1)), "{text}");
-    let lines: Vec<String> = timed.into_iter().map(|(_, l)| l).collect();
-    let (told, list) = verdicts(&lines);
     assert_eq!(list.len(), 3, "{text}");
     assert_eq!(told, list, "{text}");
 }

@@ -23,7 +23,6 @@ use crate::incremental::script::{self, Check, Cmd};
 use crate::incremental::sexp;
 use crate::runner::{self, RunSpec};
 use anyhow::{Context, Result};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -146,31 +145,16 @@ fn blank(input: &Input, cmds: &[Cmd]) -> BenchResult {
             (l.first()?.atom()? == "set-logic").then(|| l.get(1)?.atom().map(String::from))?
         })
         .unwrap_or_else(|| "ALL".into());
-    BenchResult {
-        path: input.shown.clone(),
-        logic: Some(logic),
-        declared: None,
-        assertions: cmds
-            .iter()
-            .filter(|c| {
-                c.sexp
-                    .list()
-                    .and_then(|l| l.first()?.atom())
-                    .is_some_and(|h| h == "assert")
-            })
-            .count() as u64,
-        outcome: Outcome::Skipped,
-        verdict: String::new(),
-        details: Vec::new(),
-        core_size: None,
-        core: None,
-        reduction: None,
-        best: None,
-        time: None,
-        checkers: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-    }
+    let assertions = cmds
+        .iter()
+        .filter(|c| {
+            c.sexp
+                .list()
+                .and_then(|l| l.first()?.atom())
+                .is_some_and(|h| h == "assert")
+        })
+        .count();
+    BenchResult::blank(&input.shown, Some(logic), assertions as u64)
 }
 
 /// What the answers of one script came to so far.

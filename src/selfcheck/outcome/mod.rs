@@ -82,6 +82,30 @@ pub struct BenchResult {
     pub best_known: Option<crate::campaign::minimality::Reference>,
 }
 
+impl BenchResult {
+    /// A result before its verdict: skipped, nothing known but the path,
+    /// the logic and the number of assertions.
+    pub fn blank(path: &str, logic: Option<String>, assertions: u64) -> BenchResult {
+        BenchResult {
+            path: path.to_string(),
+            logic,
+            declared: None,
+            assertions,
+            outcome: Outcome::Skipped,
+            verdict: String::new(),
+            details: Vec::new(),
+            core_size: None,
+            core: None,
+            reduction: None,
+            best: None,
+            time: None,
+            checkers: BTreeMap::new(),
+            minimality: None,
+            best_known: None,
+        }
+    }
+}
+
 /// `minimal`, `redundant: P3, P5` or `minimality unknown`.
 pub fn minimality_text(m: &Minimality) -> String {
     match m.status {
@@ -119,23 +143,9 @@ pub fn classify(
     policy: &str,
     strict: bool,
 ) -> BenchResult {
-    let mut r = BenchResult {
-        path: input.shown.clone(),
-        logic: entry.logic.clone(),
-        declared: entry.status.clone(),
-        assertions: entry.assertions as u64,
-        outcome: Outcome::Skipped,
-        verdict: String::new(),
-        details: Vec::new(),
-        core_size: None,
-        core: None,
-        reduction: None,
-        best: best_reference(refs),
-        time: None,
-        checkers: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-    };
+    let mut r = BenchResult::blank(&input.shown, entry.logic.clone(), entry.assertions as u64);
+    r.declared = entry.status.clone();
+    r.best = best_reference(refs);
     let Some(pair) = author else {
         unnamed(&mut r, input, entry);
         return finish(r, strict);
