@@ -133,6 +133,7 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         scramble_seed: None,
         keep: args.keep.clone(),
         output_cap_mb: args.output_cap,
+        tell: crate::progress::shown(),
     };
     crate::cmd::interrupt::install();
     if args.scrambles.is_some() || !args.scramble_seeds.is_empty() {

@@ -302,9 +302,8 @@ impl<'a> Work<'a> {
         Team { seen, references }
     }
 
-    /// The references join the campaign and solve (the author's runs are
-    /// done); whether that was interrupted.
-    pub fn solve_references(&mut self, solved: &Solved, team: &Team) -> Result<bool> {
+    /// The references join the campaign (after the author's solver).
+    pub fn add_references(&mut self, team: &Team) {
         self.config
             .solvers
             .extend(team.references.iter().map(|k| SolverEntry {
@@ -320,6 +319,21 @@ impl<'a> Work<'a> {
                 cached: true,
                 observe: false,
             }));
+    }
+
+    /// The author's solver alone, its cores validated and nothing more
+    /// (no minimality, no best-known core): what is checked before the
+    /// references run.
+    pub fn author_only(&self) -> ConfigFile {
+        let mut c = self.config.clone();
+        c.solvers.truncate(1);
+        (c.check.minimality, c.check.best_known) = (false, false);
+        c
+    }
+
+    /// The references solve (the author's runs are done); whether that
+    /// was interrupted.
+    pub fn solve_references(&self, solved: &Solved, team: &Team) -> Result<bool> {
         match (&solved.summary, team.references.is_empty()) {
             (Some(s), false) if !s.interrupted => {
                 let refs = self.load(self.config.clone(), stages(false, false))?;

@@ -92,6 +92,11 @@ pub struct Options {
     pub keep: Option<PathBuf>,
     /// MB of each output stream kept per run; default the campaign's.
     pub output_cap_mb: Option<u64>,
+    /// Someone watches `decided` (a terminal): the author's cores are
+    /// checked before the references run, so that their verdicts come
+    /// before the references' runs ([`early`]); otherwise all cores are
+    /// checked together, once (a check stage less).
+    pub tell: bool,
 }
 
 /// Everything a selfcheck found.
@@ -143,11 +148,9 @@ pub fn run(
     let mut early = early::Early::default();
     let solved = work.solve_author(&parts.single, &mut early, decided)?;
     let team = work.observe_team(&solved);
-    // The author's cores are checked before the references run.
-    let mut first = work.config.clone();
-    (first.check.minimality, first.check.best_known) = (false, false);
-    let first = work.load(first, flow::stages(false, true))?;
-    let mut author = first
+    work.add_references(&team);
+    let last = work.load(work.config.clone(), flow::stages(false, true))?;
+    let mut author = last
         .solver(SOLVER_NAME)
         .context("no solver under test")?
         .clone();
@@ -162,7 +165,13 @@ pub fn run(
         runs: &solved.runs,
         sut: &author,
     };
-    if let Some(named) = solved.summary.as_ref().filter(|s| !s.interrupted) {
+    // Watched, the author's cores are checked before the references run.
+    if let Some(named) = solved
+        .summary
+        .as_ref()
+        .filter(|s| opts.tell && !s.interrupted)
+    {
+        let first = work.load(work.author_only(), flow::stages(false, true))?;
         let entries = named.name.as_ref().map_or(&[][..], |n| &n.entries);
         gather::check_author(&first, &a, entries, &mut early, decided)?;
     }
@@ -182,13 +191,6 @@ pub fn run(
             .then_some(keep),
     };
     if let Some(solved_single) = solved.summary {
-        let last = work.load(work.config.clone(), flow::stages(false, true))?;
-        let a = gather::Author {
-            work: &work,
-            inputs: &parts.single,
-            runs: &solved.runs,
-            sut: &author,
-        };
         gather::single(
             &last,
             &a,
