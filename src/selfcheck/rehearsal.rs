@@ -115,16 +115,17 @@ pub fn run(
     let mut seen = HashSet::new();
     let mut runs: Vec<(u32, Report)> = Vec::new();
     for &seed in &seeds {
+        let first = runs.is_empty();
+        let last = runs.len() + 1 == seeds.len();
         // Each seed keeps its files in a folder of its own: no seed's
-        // kept file is another's.
+        // kept file is another's. Only the last seed's verdicts are told.
         let one = Options {
             workdir: Some(dir.join(format!("seed-{seed}"))),
             scramble_seed: Some(seed),
             keep: Some(super::repro::keep_dir(opts.keep.as_deref()).join(format!("seed-{seed}"))),
+            tell: opts.tell && last,
             ..opts.clone()
         };
-        let first = runs.is_empty();
-        let last = runs.len() + 1 == seeds.len();
         let setup = std::cell::OnceCell::new();
         if let Some((_, r)) = runs.first() {
             setup.set(r.setup.clone()).ok();
