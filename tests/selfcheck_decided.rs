@@ -17,12 +17,7 @@ const PRIME: &str = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.sm
 
 /// (tag, label) by path: of the `decided:` lines (each path told once),
 /// and of the ordered list.
-fn verdicts(
-    lines: &[String],
-) -> (
-    BTreeMap<String, (String, String)>,
-    BTreeMap<String, (String, String)>,
-) {
+fn verdicts(lines: &[String]) -> (Verdicts, Verdicts) {
     let word = |l: &str| {
         let w: Vec<&str> = l.split_whitespace().collect();
         (

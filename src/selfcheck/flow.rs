@@ -247,7 +247,8 @@ impl<'a> Work<'a> {
                             entries.insert(e.id.clone(), e);
                         }
                     }
-                    Heard::Ran(run, bench) => {
+                    Heard::Ran(ran) => {
+                        let (run, bench) = *ran;
                         let (Some(e), Some(i)) =
                             (entries.get(&bench.id), by_id.get(bench.id.as_str()))
                         else {
@@ -350,7 +351,7 @@ enum Heard {
     /// Every benchmark's naming entry, once naming is over.
     Named(Vec<IndexEntry>),
     /// A run of the author's whose verdict needs no checker.
-    Ran(RunRecord, Bench),
+    Ran(Box<(RunRecord, Bench)>),
 }
 
 /// The observer of the author's solve stage: sends what it hears.
@@ -363,7 +364,8 @@ impl Observer for Relay {
 
     fn ran(&self, run: &RunRecord, bench: &Bench) {
         if run.solver == SOLVER_NAME && early::without_votes(run, bench) {
-            self.0.send(Heard::Ran(run.clone(), bench.clone())).ok();
+            let ran = Box::new((run.clone(), bench.clone()));
+            self.0.send(Heard::Ran(ran)).ok();
         }
     }
 }

@@ -23,9 +23,12 @@
 //! reference the author's core is measured against. With `--minimality`
 //! the author's validated cores are tested for subset-minimality.
 //! [`outcome`] turns the verdicts into test outcomes,
-//! [`junit`] writes them for CI.
+//! [`junit`] writes them for CI. [`run`] is a list of stages: those up to
+//! the references' runs are in `flow.rs`, the checks and the results after
+//! them in `gather.rs`; [`early`] says which verdicts are final before the
+//! end (the `decided:` lines of a terminal).
 
-mod early;
+pub mod early;
 mod flow;
 mod gather;
 pub mod incremental;
