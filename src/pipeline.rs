@@ -56,6 +56,9 @@ pub struct Summary {
 pub trait Observer: Sync {
     fn named(&self, _: &NameSummary) {}
     fn solved(&self, _: &SolveSummary) {}
+    /// As each run of the solve stage ends (from a worker thread), with
+    /// its benchmark: what `selfcheck` judges before the stage ends.
+    fn ran(&self, _: &RunRecord, _: &crate::campaign::ledger::index::Bench) {}
     /// After check, with every pair judged.
     fn checked(&self, _: &CheckSummary, _: &[PairVerdict]) {}
     /// A note, warning or error of a stage, from any thread.
@@ -108,7 +111,7 @@ pub fn run(
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
-        let s = crate::solve::solve(&l, &owns, cancel)?;
+        let s = crate::solve::solve(&l, &owns, cancel, &|r, b| observer.ran(r, b))?;
         observer.solved(&s);
         out.solve = Some(s);
     }

@@ -136,11 +136,13 @@ pub struct SolveSummary {
 }
 
 /// Run the solve stage of a campaign. `filter` selects which pairs this
-/// process owns (all of them, or one shard).
+/// process owns (all of them, or one shard); `ran` hears each record as it
+/// goes to the journal (from the worker that made it).
 pub fn solve(
     l: &Loaded,
     filter: &dyn Fn(&str, &str) -> bool,
     cancel: &AtomicBool,
+    ran: &(dyn Fn(&RunRecord, &Bench) + Sync),
 ) -> Result<SolveSummary> {
     let (c, solvers, index) = (l.campaign, l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
@@ -192,10 +194,11 @@ pub fn solve(
     // worker waits for a write or an fsync. After a failed append (disk
     // full…) no new run starts: its record could not be kept either.
     let next = AtomicUsize::new(0);
-    let (ran, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let (count, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<RunRecord>();
-    let sent = |s: &SolverUnderTest, e: &Bench| {
-        ran.fetch_add(1, Ordering::SeqCst);
+    let sent = |s: &SolverUnderTest, e: &Bench, rec: &RunRecord| {
+        ran(rec, e);
+        count.fetch_add(1, Ordering::SeqCst);
         redone.journaled((&s.name, &e.id), &s.name);
     };
     let written = std::thread::scope(|scope| {
@@ -228,8 +231,8 @@ pub fn solve(
                     .and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
                 if let Some(mut rec) = hit {
                     rec.provenance = provenance.map(Box::new);
-                    if tx.send(rec).is_ok() {
-                        sent(s, e);
+                    if tx.send(rec.clone()).is_ok() {
+                        sent(s, e, &rec);
                         bar.inc(1);
                     }
                     continue;
@@ -254,8 +257,8 @@ pub fn solve(
                     }
                 }
                 // Closed only when the writer stopped on an error.
-                if tx.send(rec).is_ok() {
-                    sent(s, e);
+                if tx.send(rec.clone()).is_ok() {
+                    sent(s, e, &rec);
                     bar.inc(1);
                 }
             });
@@ -268,7 +271,7 @@ pub fn solve(
     bar.finish_and_clear();
     written?;
     summary.redone = redone.say("", "run(s)", l.say);
-    summary.ran = ran.into_inner();
+    summary.ran = count.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)
 }

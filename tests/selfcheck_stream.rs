@@ -7,18 +7,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::time::Instant;
-
 const PRIME: &str = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.smt2";
 const SCOPES: &str = "tests/fixtures/selfcheck/incremental/scopes.smt2";
 const ASSUMPTIONS: &str = "tests/fixtures/selfcheck/incremental/assumptions.smt2";
 const SOLVER: &str = "tests/fixtures/fake-solvers/z3-slow-assumptions.sh {file}";
-
-fn shell_quote(w: &str) -> String {
-    format!("'{}'", w.replace('\'', r"'\''"))
-}
 
 /// The PASS/FAIL/SKIP lines of the ordered list, each as (tag, path).
 fn ordered(lines: &[String]) -> Vec<(String, String)> {
@@ -34,7 +26,6 @@ fn ordered(lines: &[String]) -> Vec<(String, String)> {
 
 #[test]
 fn each_result_is_printed_when_decided_and_the_list_keeps_argument_order() {
-    let cache = tempfile::tempdir().unwrap();
     let args = [
         "selfcheck",
         "--checkers",
@@ -42,46 +33,20 @@ fn each_result_is_printed_when_decided_and_the_list_keeps_argument_order() {
         "--no-references",
         "--solver",
         SOLVER,
-        PRIME,
         SCOPES,
         ASSUMPTIONS,
+        PRIME,
     ];
-    let line = std::iter::once(env!("CARGO_BIN_EXE_coreval"))
-        .chain(args)
-        .map(shell_quote)
-        .collect::<Vec<_>>()
-        .join(" ");
-    // stdout and stderr on one pseudo-terminal, read line by line as they come.
-    let mut child = Command::new("script")
-        .args(["-qfec", &line, "/dev/null"])
-        .current_dir(common::repo())
-        .env("COREVAL_CACHE", cache.path())
-        .env_remove("COREVAL_NO_PROGRESS")
-        .env_remove("COREVAL_CHECKERS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("`script` (util-linux) runs the command on a pseudo-terminal");
-    let start = Instant::now();
-    let mut timed: Vec<(f64, String)> = Vec::new();
-    for l in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let l = l.unwrap().trim_end_matches('\r').to_string();
-        // A progress bar erased (`\r`, ESC [2K) shares the line it leaves.
-        let l = match l.find("decided: ") {
-            Some(i) => l[i..].to_string(),
-            None => l,
-        };
-        timed.push((start.elapsed().as_secs_f64(), l));
-    }
-    let end = start.elapsed().as_secs_f64();
-    let status = child.wait().unwrap();
+    let (timed, code) = common::on_terminal(&args, &[]);
+    let start = timed.first().map_or(0.0, |(t, _)| *t);
+    let timed: Vec<(f64, String)> = timed.into_iter().map(|(t, l)| (t - start, l)).collect();
+    let end = timed.last().map_or(0.0, |(t, _)| *t);
     let text: String = timed
         .iter()
         .map(|(t, l)| format!("{t:7.3} {l}\n"))
         .collect();
     assert!(!text.contains("panicked"), "{text}");
-    assert_eq!(status.code(), Some(0), "{text}");
+    assert_eq!(code, Some(0), "{text}");
     let at = |what: &str| {
         timed
             .iter()
@@ -102,8 +67,8 @@ fn each_result_is_printed_when_decided_and_the_list_keeps_argument_order() {
             .any(|(_, l)| l == &format!("decided: PASS validated  {SCOPES}")),
         "{text}"
     );
-    // Decided in another order (incremental scripts first), listed in the
-    // arguments' order, once each.
+    // Decided in another order (the single-query core once checked, before
+    // the incremental scripts run), listed in the arguments' order, once each.
     let lines: Vec<String> = timed.into_iter().map(|(_, l)| l).collect();
     let order = |v: &[(String, String)]| v.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
     let decided: Vec<String> = lines
@@ -111,9 +76,9 @@ fn each_result_is_printed_when_decided_and_the_list_keeps_argument_order() {
         .filter_map(|l| l.strip_prefix("decided: "))
         .map(|l| l.split_whitespace().last().unwrap().to_string())
         .collect();
-    assert_eq!(decided, [SCOPES, ASSUMPTIONS, PRIME], "{text}");
+    assert_eq!(decided, [PRIME, SCOPES, ASSUMPTIONS], "{text}");
     let list = ordered(&lines);
-    assert_eq!(order(&list), [PRIME, SCOPES, ASSUMPTIONS], "{text}");
+    assert_eq!(order(&list), [SCOPES, ASSUMPTIONS, PRIME], "{text}");
     assert!(list.iter().all(|(tag, _)| tag == "PASS"), "{text}");
 
     // Off a terminal: the same ordered list, and no `decided:` line.

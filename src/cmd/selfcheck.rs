@@ -133,6 +133,7 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         scramble_seed: None,
         keep: args.keep.clone(),
         output_cap_mb: args.output_cap,
+        tell: crate::progress::shown(),
     };
     crate::cmd::interrupt::install();
     if args.scrambles.is_some() || !args.scramble_seeds.is_empty() {
@@ -143,11 +144,7 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
         crate::cmd::interrupt::flag(),
         &mut |s| header(s),
         &mut |w| eprintln!("warning: {}", printable(&w)),
-        &mut |r| {
-            if crate::progress::shown() {
-                crate::progress::suspend(|| eprintln!("{}", decided(r)));
-            }
-        },
+        &mut tell,
     )?;
     args.after.shrink(&mut report, &opts)?;
     finish(&args, &report, None)
@@ -262,6 +259,7 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
             );
         },
         &mut |w| eprintln!("warning: {}", printable(&w)),
+        &mut tell,
     )?;
     finish(args, &done.report, done.kept.as_deref())
 }
@@ -278,6 +276,13 @@ fn print_report(report: &Report) -> std::io::Result<()> {
     }
     writeln!(out, "{}", summary(report))?;
     out.flush()
+}
+
+/// [`decided`]'s line on a terminal (the progress bar's), nothing elsewhere.
+fn tell(r: &BenchResult) {
+    if crate::progress::shown() {
+        crate::progress::suspend(|| eprintln!("{}", decided(r)));
+    }
 }
 
 /// A result as soon as it is final, on a terminal's stderr (like the

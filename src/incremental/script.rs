@@ -195,69 +195,10 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
         .collect();
     let mut m = Matched::default();
     let mut next = output.into_iter().peekable();
-    // Scope: frames of the names, and of the commands (indices) that a
-    // check script repeats; a popped frame's commands are gone.
-    let mut frames: Vec<Vec<String>> = vec![Vec::new()];
-    let mut live: Vec<Vec<usize>> = vec![Vec::new()];
-    let mut popped: Vec<String> = Vec::new();
-    let mut defines: HashMap<String, String> = HashMap::new();
-    let mut status: Option<String> = None;
-    // The last query: (answer, its line, its assumptions).
-    let mut last: Option<(String, u64, Vec<Sexp>)> = None;
+    let mut r = Replay::new();
     for (i, c) in cmds.iter().enumerate() {
         let head = c.head();
-        match head {
-            "push" | "pop" => {
-                let n = c
-                    .arg(0)
-                    .and_then(Sexp::atom)
-                    .and_then(|a| a.parse().ok())
-                    .unwrap_or(1usize);
-                for _ in 0..n {
-                    if head == "push" {
-                        frames.push(Vec::new());
-                        live.push(Vec::new());
-                    } else if frames.len() > 1 {
-                        popped.extend(frames.pop().unwrap_or_default());
-                        live.pop();
-                    }
-                }
-            }
-            "reset" | "reset-assertions" => {
-                popped.extend(frames.drain(..).flatten());
-                frames.push(Vec::new());
-                // reset-assertions keeps the logic and the options.
-                let kept: Vec<usize> = live
-                    .drain(..)
-                    .flatten()
-                    .filter(|&k| {
-                        head == "reset-assertions"
-                            && matches!(cmds[k].head(), "set-logic" | "set-option" | "set-info")
-                    })
-                    .collect();
-                live.push(kept);
-            }
-            "assert" => {
-                if let Some(n) = c.assert_name() {
-                    popped.retain(|p| p != &n);
-                    frames.last_mut().expect("a frame").push(n);
-                }
-            }
-            "set-info" if c.arg(0).and_then(Sexp::atom) == Some(":status") => {
-                status = c.arg(1).and_then(Sexp::atom).map(str::to_string);
-            }
-            "define-fun" => {
-                let a = |k| c.arg(k);
-                if let (Some(Sexp::Atom(name)), Some(Sexp::List(p)), Some(s), Some(body)) =
-                    (a(0), a(1), a(2), a(3))
-                {
-                    if p.is_empty() && s.atom() == Some("Bool") {
-                        defines.insert(name.clone(), body.to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
+        r.track(c, cmds);
         if silent(head) {
             let next_line = cmds.get(i + 1).map(|n| n.line);
             if let Some(out) = next.next_if(|o| reply_of(c, next_line, o)) {
@@ -279,70 +220,17 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
                 head,
                 "push" | "pop" | "reset" | "reset-assertions" | "exit" | "echo"
             ) {
-                live.last_mut().expect("a frame").push(i);
+                r.live.last_mut().expect("a frame").push(i);
             }
             continue;
         }
-        let scope: Vec<&Cmd> = live.iter().flatten().map(|&k| &cmds[k]).collect();
         let Some(out) = next.next() else {
             m.cut_at = Some(c.line);
             return m;
         };
-        let in_scope: Vec<&String> = frames.iter().flatten().collect();
         match head {
-            "check-sat" | "check-sat-assuming" => {
-                let assumptions = match (head, c.arg(0)) {
-                    ("check-sat-assuming", Some(Sexp::List(l))) => l.clone(),
-                    _ => Vec::new(),
-                };
-                m.answers.push(Answered {
-                    line: c.line,
-                    answer: out.to_string(),
-                    status: status.clone(),
-                });
-                match out.atom() {
-                    Some(a @ ("sat" | "unsat" | "unknown")) => {
-                        last = Some((a.to_string(), c.line, assumptions))
-                    }
-                    _ if out.is_error() => last = None,
-                    _ => {
-                        m.faults
-                            .push(format!("line {}: {head} answered {out}", c.line));
-                        last = None;
-                    }
-                }
-            }
-            "get-unsat-core" | "get-unsat-assumptions" => {
-                let Some((answer, line, assumptions)) = &last else {
-                    continue;
-                };
-                if answer != "unsat" {
-                    continue;
-                }
-                let mut q = Query {
-                    line: *line,
-                    asked: head.to_string(),
-                    answer: out.to_string(),
-                    check: Check::Missing(String::new()),
-                    notes: Vec::new(),
-                };
-                q.check = match out.list().filter(|_| !out.is_error()) {
-                    None => Check::Missing(format!("{head} answered {out} after unsat")),
-                    Some(items) if head == "get-unsat-core" => {
-                        core_check(&scope, items, &in_scope, &popped, assumptions, &mut q.notes)
-                    }
-                    Some(items) => assumptions_check(
-                        &scope,
-                        items,
-                        &in_scope,
-                        &popped,
-                        assumptions,
-                        &defines,
-                        &mut q.notes,
-                    ),
-                };
-                m.queries.push(q);
-            }
+            "check-sat" | "check-sat-assuming" => r.answered(c, out, &mut m),
+            "get-unsat-core" | "get-unsat-assumptions" => r.asked(c, cmds, out, &mut m),
             _ => {}
         }
     }
@@ -353,6 +241,154 @@ pub fn judge(cmds: &[Cmd], output: &[Sexp]) -> Matched {
         ));
     }
     m
+}
+
+/// The state of a script replayed by [`judge`].
+struct Replay {
+    /// Scope: frames of the names, and of the commands (indices) that a
+    /// check script repeats; a popped frame's commands are gone.
+    frames: Vec<Vec<String>>,
+    live: Vec<Vec<usize>>,
+    popped: Vec<String>,
+    defines: HashMap<String, String>,
+    status: Option<String>,
+    /// The last query: (answer, its line, its assumptions).
+    last: Option<(String, u64, Vec<Sexp>)>,
+}
+
+impl Replay {
+    fn new() -> Replay {
+        Replay {
+            frames: vec![Vec::new()],
+            live: vec![Vec::new()],
+            popped: Vec::new(),
+            defines: HashMap::new(),
+            status: None,
+            last: None,
+        }
+    }
+
+    /// What command `c` does to the scopes, the names, the declared status
+    /// and the Boolean constants defined.
+    fn track(&mut self, c: &Cmd, cmds: &[Cmd]) {
+        let head = c.head();
+        match head {
+            "push" | "pop" => {
+                let n = c
+                    .arg(0)
+                    .and_then(Sexp::atom)
+                    .and_then(|a| a.parse().ok())
+                    .unwrap_or(1usize);
+                for _ in 0..n {
+                    if head == "push" {
+                        self.frames.push(Vec::new());
+                        self.live.push(Vec::new());
+                    } else if self.frames.len() > 1 {
+                        self.popped.extend(self.frames.pop().unwrap_or_default());
+                        self.live.pop();
+                    }
+                }
+            }
+            "reset" | "reset-assertions" => {
+                self.popped.extend(self.frames.drain(..).flatten());
+                self.frames.push(Vec::new());
+                // reset-assertions keeps the logic and the options.
+                let kept: Vec<usize> = self
+                    .live
+                    .drain(..)
+                    .flatten()
+                    .filter(|&k| {
+                        head == "reset-assertions"
+                            && matches!(cmds[k].head(), "set-logic" | "set-option" | "set-info")
+                    })
+                    .collect();
+                self.live.push(kept);
+            }
+            "assert" => {
+                if let Some(n) = c.assert_name() {
+                    self.popped.retain(|p| p != &n);
+                    self.frames.last_mut().expect("a frame").push(n);
+                }
+            }
+            "set-info" if c.arg(0).and_then(Sexp::atom) == Some(":status") => {
+                self.status = c.arg(1).and_then(Sexp::atom).map(str::to_string);
+            }
+            "define-fun" => {
+                let a = |k| c.arg(k);
+                if let (Some(Sexp::Atom(name)), Some(Sexp::List(p)), Some(s), Some(body)) =
+                    (a(0), a(1), a(2), a(3))
+                {
+                    if p.is_empty() && s.atom() == Some("Bool") {
+                        self.defines.insert(name.clone(), body.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A `check-sat` or `check-sat-assuming` answered `out`.
+    fn answered(&mut self, c: &Cmd, out: &Sexp, m: &mut Matched) {
+        let head = c.head();
+        let assumptions = match (head, c.arg(0)) {
+            ("check-sat-assuming", Some(Sexp::List(l))) => l.clone(),
+            _ => Vec::new(),
+        };
+        m.answers.push(Answered {
+            line: c.line,
+            answer: out.to_string(),
+            status: self.status.clone(),
+        });
+        match out.atom() {
+            Some(a @ ("sat" | "unsat" | "unknown")) => {
+                self.last = Some((a.to_string(), c.line, assumptions))
+            }
+            _ if out.is_error() => self.last = None,
+            _ => {
+                m.faults
+                    .push(format!("line {}: {head} answered {out}", c.line));
+                self.last = None;
+            }
+        }
+    }
+
+    /// A `get-unsat-core` or `get-unsat-assumptions` answered `out`: a
+    /// query when the last answer was `unsat`.
+    fn asked(&self, c: &Cmd, cmds: &[Cmd], out: &Sexp, m: &mut Matched) {
+        let head = c.head();
+        let Some((answer, line, assumptions)) = &self.last else {
+            return;
+        };
+        if answer != "unsat" {
+            return;
+        }
+        let scope: Vec<&Cmd> = self.live.iter().flatten().map(|&k| &cmds[k]).collect();
+        let in_scope: Vec<&String> = self.frames.iter().flatten().collect();
+        let mut q = Query {
+            line: *line,
+            asked: head.to_string(),
+            answer: out.to_string(),
+            check: Check::Missing(String::new()),
+            notes: Vec::new(),
+        };
+        let popped = &self.popped;
+        q.check = match out.list().filter(|_| !out.is_error()) {
+            None => Check::Missing(format!("{head} answered {out} after unsat")),
+            Some(items) if head == "get-unsat-core" => {
+                core_check(&scope, items, &in_scope, popped, assumptions, &mut q.notes)
+            }
+            Some(items) => assumptions_check(
+                &scope,
+                items,
+                &in_scope,
+                popped,
+                assumptions,
+                &self.defines,
+                &mut q.notes,
+            ),
+        };
+        m.queries.push(q);
+    }
 }
 
 /// `text` cut to 120 characters, with `…`.

@@ -23,7 +23,6 @@ use crate::incremental::script::{self, Check, Cmd};
 use crate::incremental::sexp;
 use crate::runner::{self, RunSpec};
 use anyhow::{Context, Result};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -84,38 +83,7 @@ pub fn check_all(
 
 /// Run the author's solver on `input` and judge every answer.
 pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> Result<BenchResult> {
-    let logic = cmds
-        .iter()
-        .find_map(|c| {
-            let l = c.sexp.list()?;
-            (l.first()?.atom()? == "set-logic").then(|| l.get(1)?.atom().map(String::from))?
-        })
-        .unwrap_or_else(|| "ALL".into());
-    let mut r = BenchResult {
-        path: input.shown.clone(),
-        logic: Some(logic.clone()),
-        declared: None,
-        assertions: cmds
-            .iter()
-            .filter(|c| {
-                c.sexp
-                    .list()
-                    .and_then(|l| l.first()?.atom())
-                    .is_some_and(|h| h == "assert")
-            })
-            .count() as u64,
-        outcome: Outcome::Skipped,
-        verdict: String::new(),
-        details: Vec::new(),
-        core_size: None,
-        core: None,
-        reduction: None,
-        best: None,
-        time: None,
-        checkers: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-    };
+    let mut r = blank(input, cmds);
     if let Some(c) = script::unsupported(cmds) {
         r.outcome = Outcome::Failed;
         r.verdict = "not-usable".into();
@@ -148,130 +116,191 @@ pub fn check(input: &Input, cmds: &[Cmd], s: &Setting, cancel: &AtomicBool) -> R
         }
     };
     let m = script::judge(cmds, &output);
+    let mut j = Judged::default();
+    mismatches(&m, &mut r, &mut j);
+    let logic = r.logic.clone().unwrap_or_default();
+    let selected =
+        crate::campaign::setup::selection::select(s.checkers, &logic, s.author, true, None);
+    for (n, q) in m.queries.iter().enumerate() {
+        let at = (input, n + 1);
+        query(at, q, &selected, s, cancel, &mut r, &mut j)?;
+    }
+    if let Some(line) = m.cut_at {
+        cut(line, &run, &mut r, &mut j);
+    }
+    conclude(&mut r, &j, m.queries.len(), m.cut_at.is_none());
+    if r.outcome != Outcome::Passed {
+        r.details
+            .extend(keep(input, &source, &j.asked, &run.stderr, s)?);
+    }
+    Ok(r)
+}
+
+/// A script's result before its run: its logic (`ALL` without
+/// `set-logic`) and its number of assertions.
+fn blank(input: &Input, cmds: &[Cmd]) -> BenchResult {
+    let logic = cmds
+        .iter()
+        .find_map(|c| {
+            let l = c.sexp.list()?;
+            (l.first()?.atom()? == "set-logic").then(|| l.get(1)?.atom().map(String::from))?
+        })
+        .unwrap_or_else(|| "ALL".into());
+    let assertions = cmds
+        .iter()
+        .filter(|c| {
+            c.sexp
+                .list()
+                .and_then(|l| l.first()?.atom())
+                .is_some_and(|h| h == "assert")
+        })
+        .count();
+    BenchResult::blank(&input.shown, Some(logic), assertions as u64)
+}
+
+/// What the answers of one script came to so far.
+#[derive(Default)]
+struct Judged {
+    /// Why it failed (first), or why nothing passed.
+    fails: Vec<String>,
+    labels: Vec<String>,
+    validated: usize,
+    /// The check scripts given to the checkers, by query number.
+    asked: Vec<(usize, Asked)>,
+}
+
+/// The replies flagged, the output that does not match the script, the
+/// answers against a declared status.
+fn mismatches(m: &script::Matched, r: &mut BenchResult, j: &mut Judged) {
     for reply in &m.replies {
         r.details
             .push(format!("flagged: {reply} (that command's reply)"));
     }
-    let selected =
-        crate::campaign::setup::selection::select(s.checkers, &logic, s.author, true, None);
-    // Why it failed (first), or why nothing passed.
-    let (mut fails, mut labels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for f in &m.faults {
-        fails.push("contradictory-output".into());
+        j.fails.push("contradictory-output".into());
         r.details
             .push(format!("output does not match the script: {f}"));
     }
     for a in &m.answers {
         if let Some(why) = script::against_status(a.line, &a.answer, a.status.as_deref()) {
-            fails.push("contradictory-output".into());
+            j.fails.push("contradictory-output".into());
             r.details.push(why);
         }
     }
-    let mut validated = 0;
-    let mut asked: Vec<(usize, Asked)> = Vec::new();
-    for (n, q) in m.queries.iter().enumerate() {
-        let what = format!("line {}: unsat, {} {}", q.line, q.asked, q.answer);
-        match &q.check {
-            Check::IllFormed(label, why) => {
-                fails.push(format!("ill-formed:{label}"));
-                r.details.push(format!("{what}: ill-formed ({why})"));
-            }
-            Check::Missing(why) => {
-                fails.push("no-core".into());
-                r.details.push(format!("{what}: {why}"));
-            }
-            Check::Script(text) => {
-                let file = s
-                    .dir
-                    .join(format!("{}-q{}.smt2", sanitize(&input.id), n + 1));
-                std::fs::write(&file, text)
-                    .with_context(|| format!("cannot write {}", file.display()))?;
-                let (tally, votes) = ask(&selected, &file, s.checker_timeout, cancel);
-                let decision = s.policy.decide(&tally);
-                let shown = votes
-                    .iter()
-                    .map(|v| format!("{} {}", v.name, v.word))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                asked.push((n + 1, Asked { file, votes }));
-                // The reading of a core that leaves out assumptions.
-                let reading = if q
-                    .notes
-                    .iter()
-                    .any(|n| n.starts_with(script::ASSUMPTIONS_KEPT))
-                {
-                    format!("; {}", script::ASSUMPTIONS_KEPT)
-                } else {
-                    String::new()
-                };
-                if tally.unsat > 0 && decision == Decision::Validated {
-                    validated += 1;
-                    r.details
-                        .push(format!("{what}: validated ({shown}{reading})"));
-                } else if decision == Decision::Refuted {
-                    fails.push("refuted".into());
-                    r.details
-                        .push(format!("{what}: refuted ({shown}{reading})"));
-                } else {
-                    labels.push("undecided".into());
-                    r.details.push(format!(
-                        "{what}: undecided ({})",
-                        if shown.is_empty() {
-                            "no independent checker".into()
-                        } else {
-                            shown
-                        }
-                    ));
-                }
-            }
+}
+
+/// One `unsat` query (number `at.1` of script `at.0`): its core or
+/// assumptions ill-formed, missing, or checked by the `selected` checkers.
+fn query(
+    at: (&Input, usize),
+    q: &script::Query,
+    selected: &[&SolverDef],
+    s: &Setting,
+    cancel: &AtomicBool,
+    r: &mut BenchResult,
+    j: &mut Judged,
+) -> Result<()> {
+    let what = format!("line {}: unsat, {} {}", q.line, q.asked, q.answer);
+    match &q.check {
+        Check::IllFormed(label, why) => {
+            j.fails.push(format!("ill-formed:{label}"));
+            r.details.push(format!("{what}: ill-formed ({why})"));
         }
-        for note in &q.notes {
-            r.details.push(format!("  {note}"));
+        Check::Missing(why) => {
+            j.fails.push("no-core".into());
+            r.details.push(format!("{what}: {why}"));
         }
-    }
-    if let Some(line) = m.cut_at {
-        let why = if run.timed_out {
-            "timeout".to_string()
-        } else {
-            run.exit.to_string()
-        };
-        r.details
-            .push(format!("the output ended before line {line} ({why})"));
-        if labels.is_empty() {
-            labels.push(if run.timed_out {
-                "timeout".into()
+        Check::Script(text) => {
+            let file = s.dir.join(format!("{}-q{}.smt2", sanitize(&at.0.id), at.1));
+            std::fs::write(&file, text)
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            let (tally, votes) = ask(selected, &file, s.checker_timeout, cancel);
+            let decision = s.policy.decide(&tally);
+            let shown = votes
+                .iter()
+                .map(|v| format!("{} {}", v.name, v.word))
+                .collect::<Vec<_>>()
+                .join(", ");
+            j.asked.push((at.1, Asked { file, votes }));
+            // The reading of a core that leaves out assumptions.
+            let reading = if q
+                .notes
+                .iter()
+                .any(|n| n.starts_with(script::ASSUMPTIONS_KEPT))
+            {
+                format!("; {}", script::ASSUMPTIONS_KEPT)
             } else {
-                "no-answer".into()
-            });
+                String::new()
+            };
+            if tally.unsat > 0 && decision == Decision::Validated {
+                j.validated += 1;
+                r.details
+                    .push(format!("{what}: validated ({shown}{reading})"));
+            } else if decision == Decision::Refuted {
+                j.fails.push("refuted".into());
+                r.details
+                    .push(format!("{what}: refuted ({shown}{reading})"));
+            } else {
+                j.labels.push("undecided".into());
+                r.details.push(format!(
+                    "{what}: undecided ({})",
+                    if shown.is_empty() {
+                        "no independent checker".into()
+                    } else {
+                        shown
+                    }
+                ));
+            }
         }
     }
-    r.outcome = if !fails.is_empty() {
+    for note in &q.notes {
+        r.details.push(format!("  {note}"));
+    }
+    Ok(())
+}
+
+/// The output ended before the answer of line `line`.
+fn cut(line: u64, run: &runner::RunOutcome, r: &mut BenchResult, j: &mut Judged) {
+    let why = if run.timed_out {
+        "timeout".to_string()
+    } else {
+        run.exit.to_string()
+    };
+    r.details
+        .push(format!("the output ended before line {line} ({why})"));
+    if j.labels.is_empty() {
+        j.labels.push(if run.timed_out {
+            "timeout".into()
+        } else {
+            "no-answer".into()
+        });
+    }
+}
+
+/// The outcome and label from what the queries came to: passed when every
+/// one of `queries` is validated and the output is `whole`.
+fn conclude(r: &mut BenchResult, j: &Judged, queries: usize, whole: bool) {
+    let validated = j.validated;
+    r.outcome = if !j.fails.is_empty() {
         Outcome::Failed
-    } else if validated > 0 && validated == m.queries.len() && m.cut_at.is_none() {
+    } else if validated > 0 && validated == queries && whole {
         Outcome::Passed
     } else {
         Outcome::Skipped
     };
     r.verdict = match r.outcome {
         Outcome::Passed => "validated".into(),
-        _ => fails
+        _ => j
+            .fails
             .first()
-            .or(labels.first())
+            .or(j.labels.first())
             .cloned()
             .unwrap_or_else(|| "no-unsat-query".into()),
     };
     r.details.insert(
         0,
-        format!(
-            "incremental: {} unsat answer(s) with a core or assumptions, {validated} validated",
-            m.queries.len()
-        ),
+        format!("incremental: {queries} unsat answer(s) with a core or assumptions, {validated} validated"),
     );
-    if r.outcome != Outcome::Passed {
-        r.details
-            .extend(keep(input, &source, &asked, &run.stderr, s)?);
-    }
-    Ok(r)
 }
 
 /// Keep the script and its check scripts below `s.keep`, and say how to

@@ -23,8 +23,14 @@
 //! reference the author's core is measured against. With `--minimality`
 //! the author's validated cores are tested for subset-minimality.
 //! [`outcome`] turns the verdicts into test outcomes,
-//! [`junit`] writes them for CI.
+//! [`junit`] writes them for CI. [`run`] is a list of stages: those up to
+//! the references' runs are in `flow.rs`, the checks and the results after
+//! them in `gather.rs`; [`early`] says which verdicts are final before the
+//! end (the `decided:` lines of a terminal).
 
+pub mod early;
+mod flow;
+mod gather;
 pub mod incremental;
 pub mod inputs;
 pub mod junit;
@@ -35,22 +41,14 @@ pub mod setup;
 pub mod team;
 mod words;
 
-use setup::{no_checker, own_team_origin, select_checkers};
 pub use setup::{verdict_options, Setup};
-use words::{origin_for_people, shown_command};
 pub use words::{printable, solver_command, split_command};
 
-use crate::campaign::ledger::index::{IndexEntry, Outcome as NameOutcome};
-use crate::campaign::ledger::records::{RunRecord, RUNS};
-use crate::campaign::setup::context::{self, Definitions};
-use crate::campaign::setup::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
-use crate::campaign::verdict::pair::{PairVerdict, Verdict};
 use crate::campaign::verdict::policy::Policy;
-use crate::checkers;
-use anyhow::{bail, Context, Result};
-use outcome::{BenchResult, Outcome, Pair, REFERENCE_PREFIX};
+use anyhow::{Context, Result};
+use outcome::{BenchResult, Outcome};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -97,6 +95,11 @@ pub struct Options {
     pub keep: Option<PathBuf>,
     /// MB of each output stream kept per run; default the campaign's.
     pub output_cap_mb: Option<u64>,
+    /// Someone watches `decided` (a terminal): the author's cores are
+    /// checked before the references run, so that their verdicts come
+    /// before the references' runs ([`early`]); otherwise all cores are
+    /// checked together, once (a check stage less).
+    pub tell: bool,
 }
 
 /// Everything a selfcheck found.
@@ -121,13 +124,15 @@ impl Report {
     }
 }
 
-/// Validate the options, then call `started` with the setup (before any
-/// solver runs), `warn` for each warning as it comes and `decided` with
-/// each benchmark's result as soon as it is final (an incremental script's
-/// once its run is judged; a single-query benchmark's once the check stage
-/// has ended and its details are gathered), in that order, not argument
-/// order ([`Report::results`] is). `Err` is for usage and tool errors only;
-/// every solver misbehaviour is a result.
+/// Validate the options, then call `started` with the setup (once the
+/// solver's team is known, after its runs), `warn` for each warning as it
+/// comes and `decided` with each benchmark's result as soon as its verdict
+/// is final ([`early`]: a verdict that needs no checker as its run ends,
+/// one that needs the checkers once the team is known and its core
+/// checked, an incremental script's once its run is judged), in that
+/// order, not argument order ([`Report::results`] is, with every detail).
+/// `Err` is for usage and tool errors only; every solver misbehaviour is
+/// a result.
 pub fn run(
     opts: &Options,
     cancel: &AtomicBool,
@@ -136,417 +141,111 @@ pub fn run(
     decided: &mut dyn FnMut(&BenchResult),
 ) -> Result<Report> {
     let start = Instant::now();
-    for (what, v) in [
-        ("--timeout", opts.timeout),
-        ("--checker-timeout", opts.checker_timeout),
-    ] {
-        if !(v.is_finite() && v > 0.0 && v < 1e7) {
-            bail!("{what} must be a positive number of seconds, not {v}");
-        }
-    }
-    if !(opts.minimality_budget.is_finite() && (0.0..1e9).contains(&opts.minimality_budget)) {
-        bail!(
-            "--minimality-budget must be a non-negative number of seconds, not {}",
-            opts.minimality_budget
-        );
-    }
-    let command = solver_command(&opts.solver)?;
-    let dir_defs = opts
-        .checkers_dir
-        .clone()
-        .unwrap_or_else(checkers::default_dir);
-    // Loaded once, here: the team and the checkers are chosen from them,
-    // and both loads of the campaign below take them as they are.
-    let dir_defs = std::path::absolute(&dir_defs)?;
-    let definitions = Definitions::load(&dir_defs)
-        .with_context(|| format!("checker definitions in {}", dir_defs.display()))?;
-    let defs = definitions.all();
-    let runs = checkers::identity::runs_words(&command, defs);
-    let team = match &opts.team {
-        Some(t) if t.trim().is_empty() || t.chars().any(char::is_control) => {
-            bail!("--team must be a non-empty name without control characters")
-        }
-        Some(t) => t.clone(),
-        None => match runs
-            .first()
-            .and_then(|(k, _)| defs.iter().find(|d| &d.name == k))
-        {
-            Some(d) => d.team.clone(),
-            None => Path::new(&command[0])
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        },
-    };
-    let checkers = select_checkers(defs, &opts.checkers, &dir_defs)?;
-    let mut incremental_inputs = Vec::new();
-    let mut single = Vec::new();
-    let mut order: Vec<String> = Vec::new();
-    for i in inputs::collect(&opts.benchmarks, warn)? {
-        order.push(i.shown.clone());
-        match crate::incremental::commands(&i.source) {
-            Some(cmds) => incremental_inputs.push((i, cmds)),
-            None => single.push(i),
-        }
-    }
-    let inputs = single;
-
+    setup::check_numbers(opts)?;
+    let base = flow::Base::load(opts)?;
+    let parts = flow::Parts::collect(opts, warn)?;
     let (_temp, dir) = inputs::work_folder(opts.workdir.as_deref(), "coreval-selfcheck-")?;
-    std::fs::create_dir_all(dir.join("benchmarks"))?;
-    inputs::place(&inputs, &dir.join("benchmarks"))?;
-    // The author's solver runs where selfcheck was started: relative paths
-    // in its command work as they do in the author's shell.
-    let here = std::env::current_dir().context("cannot read the current folder")?;
-    let solvers = vec![SolverEntry {
-        name: SOLVER_NAME.into(),
-        definition: None,
-        command: Some(command.clone()),
-        team: Some(team.clone()),
-        args: Vec::new(),
-        answer_stream: opts.answer_stream,
-        workdir: Some(here),
-        teams: Vec::new(),
-        cached: false,
-        observe: true,
-    }];
-    let mut config = ConfigFile {
-        benchmarks: "benchmarks".into(),
-        checkers_dir: Some(dir_defs.clone()),
-        jobs: opts.jobs,
-        cache: None,
-        naming: Naming {
-            prefix: String::new(),
-            named_policy: crate::benchmark::NamedPolicy::Keep,
-            min_assertions: 1,
-            allow_no_status: true,
-            accept_any_status: true,
-            scramble_seed: opts.scramble_seed,
-            ..Naming::default()
-        },
-        limits: Limits {
-            time: Some(opts.timeout),
-            checker_time: opts.checker_timeout,
-            output_cap_mb: opts
-                .output_cap_mb
-                .unwrap_or(Limits::default().output_cap_mb),
-            ..Limits::default()
-        },
-        check: Check {
-            checkers: checkers.iter().map(|k| k.name.clone()).collect(),
-            policy: opts.policy,
-            independent: true,
-            early_stop: true,
-            minimality: opts.minimality,
-            minimality_budget: opts.minimality_budget,
-            best_known: true,
-            shrink_budget: 0.0,
-            ..Check::default()
-        },
-        score: Score::default(),
-        solvers,
-    };
-    let c = Campaign::from_config(&dir, config.clone())?;
-    let inline = crate::campaign::setup::solvers::inline_def(&c, SOLVER_NAME, &team, &command)?;
-    if let Some(why) = inline.missing() {
-        bail!("--solver: {why}");
-    }
+    let mut work = flow::Work::create(opts, &base, &parts.single, dir, cancel)?;
     // The folder is new: the lock only keeps a second coreval out of it.
-    let _lock = crate::lock::acquire_in(&dir, false, cancel)?;
-    let quiet = &crate::pipeline::Quiet;
-    // Solve first: the checkers' programs seen running in the solver's
-    // process tree join its team before any core is checked. Incremental
-    // scripts alone: nothing to name or solve here (they run as written in
-    // `incremental::check_all`).
-    let stages = |name: bool, check: bool| crate::pipeline::Stages {
-        name,
-        solve: !check,
-        check,
-        score: false,
-    };
-    let ctx =
-        context::Context::load_with(c, stages(!inputs.is_empty(), false), definitions.clone())?;
-    let declared = ctx
-        .solver(SOLVER_NAME)
-        .context("no solver under test")?
-        .runs
-        .clone();
-    let solved = match inputs.is_empty() {
-        true => None,
-        false => Some(crate::pipeline::run(&ctx, None, None, cancel, quiet)?),
-    };
-    let runs: Vec<RunRecord> = match solved {
-        Some(_) => ctx.campaign.read_journal(RUNS)?,
-        None => Vec::new(),
-    };
-    let (seen, seen_teams) = team::seen(&runs, SOLVER_NAME, defs, &declared);
-    // The references are chosen once the team is known: none of the teams
-    // declared, named by the command or seen running in its process tree.
-    let mut teams = ctx
-        .solver(SOLVER_NAME)
-        .context("no solver under test")?
-        .teams
-        .clone();
-    for t in &seen_teams {
-        if !teams.contains(t) {
-            teams.push(t.clone());
-        }
-    }
-    config.solvers[0].teams = seen_teams;
-    let references = match opts.references {
-        true => team::references(&checkers, &teams),
-        false => Vec::new(),
-    };
-    config
-        .solvers
-        .extend(references.iter().map(|k| SolverEntry {
-            name: format!("{REFERENCE_PREFIX}{}", k.name),
-            definition: Some(k.name.clone()),
-            command: None,
-            team: None,
-            args: Vec::new(),
-            answer_stream: None,
-            workdir: None,
-            teams: Vec::new(),
-            // A reference's run is the same from one selfcheck to the next.
-            cached: true,
-            observe: false,
-        }));
-    // The references solve now (the author's runs are done).
-    let refs_interrupted = match (&solved, references.is_empty()) {
-        (Some(s), false) if !s.interrupted => {
-            let solve_refs = context::Context::load_with(
-                Campaign::from_config(&dir, config.clone())?,
-                stages(false, false),
-                definitions.clone(),
-            )?;
-            crate::pipeline::run(&solve_refs, None, None, cancel, quiet)?.interrupted
-        }
-        _ => false,
-    };
-    // Its notes are the setup's (`runs`, `excluded`).
-    let ctx = context::Context::load_with(
-        Campaign::from_config(&dir, config)?,
-        stages(false, true),
-        definitions,
-    )?;
-    let c = &ctx.campaign;
-    let mut author = ctx
+    let _lock = crate::lock::acquire_in(&work.dir, false, cancel)?;
+    let mut early = early::Early::default();
+    let solved = work.solve_author(&parts.single, &mut early, decided)?;
+    let team = work.observe_team(&solved);
+    work.add_references(&team);
+    let last = work.load(work.config.clone(), flow::stages(false, true))?;
+    let mut author = last
         .solver(SOLVER_NAME)
         .context("no solver under test")?
         .clone();
-    author.runs.extend(seen);
-    let excluded: Vec<String> = checkers
-        .iter()
-        .filter(|k| author.same_team(k))
-        .map(|k| k.name.clone())
-        .collect();
-    if excluded.len() == checkers.len() {
-        warn(format!(
-            "every selected checker ({}) is of the solver's team {}: no core can be validated; \
-             install or select an independent checker (--checkers)",
-            excluded.join(", "),
-            author.teams.join(", ")
-        ));
-    }
-    let setup = Setup {
-        solver: shown_command(&opts.solver),
-        team: author.teams.join(", "),
-        team_how: team::how(opts.team.is_some(), &author.runs),
-        runs: author.runs.clone(),
-        excluded,
-        checkers: checkers.iter().map(|k| k.name.clone()).collect(),
-        references: references.iter().map(|k| k.name.clone()).collect(),
-        policy: opts.policy,
-        benchmarks: inputs.len() + incremental_inputs.len(),
-        minimality_budget: opts.minimality.then_some(opts.minimality_budget),
-        checkers_dir: dir_defs.clone(),
-        options: verdict_options(opts, &dir_defs),
-    };
+    author.runs.extend(team.seen.iter().cloned());
+    let count = parts.single.len() + parts.incremental.len();
+    let defs = (&base.checkers[..], base.dir_defs.as_path());
+    let setup = Setup::of(opts, defs, &author, &team.references, count, warn);
     started(&setup);
-    let incremental_results = incremental::check_all(
-        &incremental_inputs,
-        &incremental::Setting {
-            author: &author,
-            checkers: &checkers,
-            policy: opts.policy,
-            timeout: opts.timeout,
-            checker_timeout: opts.checker_timeout,
-            dir: &dir.join("incremental"),
-            keep: &repro::keep_dir(opts.keep.as_deref()),
-            solver_words: &opts.solver,
-        },
-        cancel,
-        decided,
-    )?;
-    let incremental_kept = incremental_results
-        .iter()
-        .any(|r| r.outcome != Outcome::Passed)
-        .then(|| repro::keep_dir(opts.keep.as_deref()));
-    let Some(solved) = solved else {
-        return Ok(Report {
-            setup,
-            results: incremental_results,
-            elapsed: start.elapsed().as_secs_f64(),
-            interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
-            workdir: opts.workdir.clone(),
-            scrambled: HashMap::new(),
-            kept: incremental_kept,
-        });
+    let a = gather::Author {
+        work: &work,
+        inputs: &parts.single,
+        runs: &solved.runs,
+        sut: &author,
     };
-    let named = solved.name.context("the name stage did not run")?;
-
-    let done = match solved.interrupted || refs_interrupted {
-        true => crate::pipeline::Summary {
-            interrupted: true,
-            ..Default::default()
-        },
-        false => crate::pipeline::run(&ctx, None, None, cancel, quiet)?,
-    };
-    let entries: HashMap<&str, &IndexEntry> =
-        named.entries.iter().map(|e| (e.id.as_str(), e)).collect();
-    for i in &inputs {
-        if let Some(e) = entries
-            .get(i.id.as_str())
-            .filter(|e| e.outcome == NameOutcome::Named)
-        {
-            for w in inputs::warnings(i, e) {
-                warn(w);
-            }
-        }
+    // Watched, the author's cores are checked before the references run.
+    if let Some(named) = solved
+        .summary
+        .as_ref()
+        .filter(|s| opts.tell && !s.interrupted)
+    {
+        let first = work.load(work.author_only(), flow::stages(false, true))?;
+        let entries = named.name.as_ref().map_or(&[][..], |n| &n.entries);
+        gather::check_author(&first, &a, entries, &mut early, decided)?;
     }
-    let interrupted = solved.interrupted || refs_interrupted || done.interrupted;
+    let refs_interrupted = work.solve_references(&solved, &team)?;
+    let incremental = incremental_part(&work, &parts, &author, decided)?;
+    let keep = repro::keep_dir(opts.keep.as_deref());
     let mut report = Report {
         setup,
         results: Vec::new(),
         elapsed: 0.0,
-        interrupted,
+        interrupted: cancel.load(std::sync::atomic::Ordering::Relaxed),
         workdir: opts.workdir.clone(),
         scrambled: HashMap::new(),
-        kept: incremental_kept,
+        kept: incremental
+            .iter()
+            .any(|r| r.outcome != Outcome::Passed)
+            .then_some(keep),
     };
-    if interrupted {
-        return Ok(report);
+    if let Some(solved_single) = solved.summary {
+        gather::single(
+            &last,
+            &a,
+            solved_single,
+            refs_interrupted,
+            &mut early,
+            &mut report,
+            warn,
+            decided,
+        )?;
+        if report.interrupted {
+            return Ok(report);
+        }
     }
-    let pairs = done.pairs.unwrap_or_default();
-    let keep = repro::keep_dir(opts.keep.as_deref());
-    let repro = repro::Repro {
-        keep: &keep,
-        campaign: &c,
-        solver_words: &opts.solver,
-        author: &author,
-        checkers: &checkers,
-    };
-    // Every run, the references' included (they solved after `runs` was read).
-    let all_runs: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let run_of: HashMap<(&str, &str), &RunRecord> = runs
-        .iter()
-        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
-        .collect();
-    // A reference of a team seen running in the solver's process tree
-    // (known only after solving) confirms nothing of the solver's.
-    let independent_reference = |solver: &str| {
-        let name = solver.strip_prefix(REFERENCE_PREFIX);
-        checkers
-            .iter()
-            .any(|k| name == Some(k.name.as_str()) && !author.same_team(k))
-    };
-    for i in &inputs {
-        let Some(entry) = entries.get(i.id.as_str()) else {
-            bail!("{}: missing from the naming index", i.shown)
-        };
-        let mine = pairs
-            .iter()
-            .find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
-        let refs: Vec<&PairVerdict> = pairs
-            .iter()
-            .filter(|p| p.pair.benchmark == i.id && independent_reference(&p.pair.solver))
-            .collect();
-        let run = run_of.get(&(SOLVER_NAME, i.id.as_str())).copied();
-        let author_pair = match (mine, run) {
-            (Some(p), Some(run)) => Some(Pair {
-                verdict: p,
-                run,
-                no_checker: no_checker(&checkers, &author, entry.logic.as_deref().unwrap_or("")),
-            }),
-            _ => None,
-        };
-        if opts.scramble_seed.is_some() {
-            let s = rehearsal::Scrambled {
-                original_core: mine.and_then(|p| p.original_core.clone()),
-                named_file: entry.output.as_ref().map(|o| c.named_dir().join(o)),
-            };
-            report.scrambled.insert(i.shown.clone(), s);
-        }
-        let mut r = outcome::classify(
-            i,
-            entry,
-            author_pair,
-            &refs,
-            &opts.policy.to_string(),
-            opts.strict,
-        );
-        for d in r.details.iter_mut() {
-            *d = origin_for_people(d, &dir);
-        }
-        if let Some(b) = r.best_known.as_mut() {
-            b.origin = origin_for_people(&b.origin, &dir);
-        }
-        // A best-known core of the solver's own team is no reference.
-        if r.best_known
-            .as_ref()
-            .is_some_and(|b| own_team_origin(&b.origin, &checkers, &author))
-        {
-            r.best_known = None;
-            r.details.retain(|d| !d.starts_with("best-known core:"));
-        }
-        if let (Some(v), Some(core), Some(out)) =
-            (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
-        {
-            let at = repro.original_place(entry, i);
-            r.details.extend(crate::explain::for_pair(
-                c,
-                v,
-                core,
-                &c.named_dir().join(out),
-                &checkers,
-                &at,
-                cancel,
-            ));
-        }
-        if let (Some(run), true) = (run, r.outcome != Outcome::Passed) {
-            r.details.extend(repro.details(i, entry, run, mine)?);
-            // A `sat` FAIL rests on a reference's validated core: its run too.
-            let sat = mine.is_some_and(|p| p.pair.verdict == Verdict::SatAnswer);
-            if let (true, Outcome::Failed, Some(b)) = (sat, r.outcome, &r.best) {
-                let name = format!("{REFERENCE_PREFIX}{}", b.solver);
-                let found = (
-                    ctx.solver(&name),
-                    all_runs
-                        .iter()
-                        .find(|x| x.solver == name && x.benchmark == i.id),
-                    refs.iter().find(|p| p.pair.solver == name),
-                );
-                if let (Some(who), Some(its_run), Some(its_verdict)) = found {
-                    r.details
-                        .extend(repro.other_run(i, entry, who, its_run, its_verdict)?);
-                }
-            }
-            report.kept = Some(keep.clone());
-        }
-        decided(&r);
-        report.results.push(r);
-    }
-    report.results.extend(incremental_results);
+    report.results.extend(incremental);
     report
         .results
-        .sort_by_key(|r| order.iter().position(|s| *s == r.path));
+        .sort_by_key(|r| parts.order.iter().position(|s| *s == r.path));
     report.elapsed = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The incremental scripts, each run as written and judged
+/// ([`incremental::check_all`]), told as each is judged.
+fn incremental_part(
+    work: &flow::Work,
+    parts: &flow::Parts,
+    author: &crate::campaign::setup::solvers::SolverUnderTest,
+    decided: &mut dyn FnMut(&BenchResult),
+) -> Result<Vec<BenchResult>> {
+    let opts = work.opts;
+    incremental::check_all(
+        &parts.incremental,
+        &incremental::Setting {
+            author,
+            checkers: &work.base.checkers,
+            policy: opts.policy,
+            timeout: opts.timeout,
+            checker_timeout: opts.checker_timeout,
+            dir: &work.dir.join("incremental"),
+            keep: &repro::keep_dir(opts.keep.as_deref()),
+            solver_words: &opts.solver,
+        },
+        work.cancel,
+        decided,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn commands_split_without_a_shell() {

@@ -97,12 +97,17 @@ pub struct Rehearsal {
 }
 
 /// Run selfcheck once per seed (in `DIR/seed-S/`) and fold the results.
+/// A benchmark's folded verdict is final once its last seed's is: it goes
+/// to `decided` then, during the last seed's run ([`super::run`]'s
+/// `decided`), folded with the earlier seeds' results (its details are
+/// the report's).
 pub fn run(
     opts: &Options,
     seeds: &Seeds,
     cancel: &AtomicBool,
     started: &mut dyn FnMut(&Setup, &[u32], &str),
     warn: &mut dyn FnMut(String),
+    decided: &mut dyn FnMut(&BenchResult),
 ) -> Result<Rehearsal> {
     let start = Instant::now();
     let (seeds, how) = seeds.resolve()?;
@@ -110,21 +115,28 @@ pub fn run(
     let mut seen = HashSet::new();
     let mut runs: Vec<(u32, Report)> = Vec::new();
     for &seed in &seeds {
+        let first = runs.is_empty();
+        let last = runs.len() + 1 == seeds.len();
         // Each seed keeps its files in a folder of its own: no seed's
-        // kept file is another's.
+        // kept file is another's. Only the last seed's verdicts are told.
         let one = Options {
             workdir: Some(dir.join(format!("seed-{seed}"))),
             scramble_seed: Some(seed),
             keep: Some(super::repro::keep_dir(opts.keep.as_deref()).join(format!("seed-{seed}"))),
+            tell: opts.tell && last,
             ..opts.clone()
         };
-        let first = runs.is_empty();
+        let setup = std::cell::OnceCell::new();
+        if let Some((_, r)) = runs.first() {
+            setup.set(r.setup.clone()).ok();
+        }
         let report = super::run(
             &one,
             cancel,
             &mut |s| {
                 if first {
-                    started(s, &seeds, &how)
+                    started(s, &seeds, &how);
+                    setup.set(s.clone()).ok();
                 }
             },
             &mut |w| {
@@ -133,7 +145,11 @@ pub fn run(
                 }
             },
             // A seed's results are folded with the other seeds' first.
-            &mut |_| {},
+            &mut |r| {
+                if let (true, Some(setup)) = (last, setup.get()) {
+                    decided(&fold_last(&runs, seed, r, setup));
+                }
+            },
         )?;
         let interrupted = report.interrupted;
         runs.push((seed, report));
@@ -226,6 +242,21 @@ pub fn repeat(setup: &Setup, seed: u32, path: &str) -> String {
         path.to_string(),
     ]);
     super::repro::shell_words(&words)
+}
+
+/// The last seed's result `r` folded with the earlier seeds' results of
+/// its benchmark.
+fn fold_last(runs: &[(u32, Report)], seed: u32, r: &BenchResult, setup: &Setup) -> BenchResult {
+    let mut per_seed: Vec<(u32, &BenchResult, Scrambled)> = runs
+        .iter()
+        .filter_map(|(s, report)| {
+            let earlier = report.results.iter().find(|x| x.path == r.path)?;
+            let scrambled = report.scrambled.get(&r.path).cloned().unwrap_or_default();
+            Some((*s, earlier, scrambled))
+        })
+        .collect();
+    per_seed.push((seed, r, Scrambled::default()));
+    fold(&per_seed, setup)
 }
 
 /// One benchmark's results over every seed, as one result.

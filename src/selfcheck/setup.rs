@@ -39,6 +39,45 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The setup once the team is known (`author`'s teams and runs, the
+    /// observed ones included); a warning when every checker is of it.
+    pub(super) fn of(
+        opts: &Options,
+        (checkers, dir_defs): (&[SolverDef], &Path),
+        author: &SolverUnderTest,
+        references: &[SolverDef],
+        benchmarks: usize,
+        warn: &mut dyn FnMut(String),
+    ) -> Setup {
+        let excluded: Vec<String> = checkers
+            .iter()
+            .filter(|k| author.same_team(k))
+            .map(|k| k.name.clone())
+            .collect();
+        if excluded.len() == checkers.len() {
+            warn(format!(
+                "every selected checker ({}) is of the solver's team {}: no core can be validated; \
+                 install or select an independent checker (--checkers)",
+                excluded.join(", "),
+                author.teams.join(", ")
+            ));
+        }
+        Setup {
+            solver: super::words::shown_command(&opts.solver),
+            team: author.teams.join(", "),
+            team_how: super::team::how(opts.team.is_some(), &author.runs),
+            runs: author.runs.clone(),
+            excluded,
+            checkers: checkers.iter().map(|k| k.name.clone()).collect(),
+            references: references.iter().map(|k| k.name.clone()).collect(),
+            policy: opts.policy,
+            benchmarks,
+            minimality_budget: opts.minimality.then_some(opts.minimality_budget),
+            checkers_dir: dir_defs.to_path_buf(),
+            options: verdict_options(opts, dir_defs),
+        }
+    }
+
     /// (name, value) pairs for JUnit `<properties>`.
     pub fn properties(&self) -> Vec<(String, String)> {
         vec![
@@ -61,6 +100,25 @@ impl Setup {
             ),
         ]
     }
+}
+
+/// The numbers of `opts` checked before anything runs.
+pub fn check_numbers(opts: &Options) -> Result<()> {
+    for (what, v) in [
+        ("--timeout", opts.timeout),
+        ("--checker-timeout", opts.checker_timeout),
+    ] {
+        if !(v.is_finite() && v > 0.0 && v < 1e7) {
+            bail!("{what} must be a positive number of seconds, not {v}");
+        }
+    }
+    if !(opts.minimality_budget.is_finite() && (0.0..1e9).contains(&opts.minimality_budget)) {
+        bail!(
+            "--minimality-budget must be a non-negative number of seconds, not {}",
+            opts.minimality_budget
+        );
+    }
+    Ok(())
 }
 
 /// The options of `opts` that change a verdict, as command-line words (the

@@ -233,3 +233,48 @@ pub fn provenance_of(camp: &Path, r: &serde_json::Value) -> serde_json::Value {
         "benchmark": p["benchmark"],
     })
 }
+
+/// `coreval ARGS` run in the repository on `script`'s pseudo-terminal
+/// (stdout and stderr as one stream, read line by line as they come),
+/// with a cache folder of its own, the installed checkers and `env` set:
+/// each line with when it came (seconds since the epoch; a progress bar
+/// erased on the line of a `decided:` line is left out), and the exit code.
+pub fn on_terminal(args: &[&str], env: &[(&str, &Path)]) -> (Vec<(f64, String)>, Option<i32>) {
+    use std::io::{BufRead, BufReader};
+    let cache = tempfile::tempdir().unwrap();
+    let quote = |w: &str| format!("'{}'", w.replace('\'', r"'\''"));
+    let line = std::iter::once(env!("CARGO_BIN_EXE_coreval"))
+        .chain(args.iter().copied())
+        .map(quote)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .current_dir(repo())
+        .env("COREVAL_CACHE", cache.path())
+        .envs(env.iter().copied())
+        .env_remove("COREVAL_NO_PROGRESS")
+        .env_remove("COREVAL_CHECKERS")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("`script` (util-linux) runs the command on a pseudo-terminal");
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+    };
+    let mut timed = Vec::new();
+    for l in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let l = l.unwrap().trim_end_matches('\r').to_string();
+        // A progress bar erased (`\r`, ESC [2K) shares the line it leaves.
+        let l = match l.find("decided: ") {
+            Some(i) => l[i..].to_string(),
+            None => l,
+        };
+        timed.push((now(), l));
+    }
+    (timed, child.wait().unwrap().code())
+}

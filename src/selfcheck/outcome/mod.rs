@@ -17,13 +17,17 @@ use crate::campaign::ledger::index::Outcome as NameOutcome;
 use crate::campaign::ledger::records::{exit_text, RunRecord};
 use crate::campaign::verdict::minimality::{Minimality, Status};
 use crate::campaign::verdict::pair::PairVerdict;
-use crate::campaign::verdict::pair::{Contradiction, IllFormed, RunStatus, Verdict};
+use crate::campaign::verdict::pair::{Contradiction, IllFormed, Verdict};
 use crate::campaign::verdict::policy::CheckAnswer;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::inputs::Input;
+
+mod texts;
+pub(super) use texts::answer_word;
+use texts::{answers_text, is_incremental, no_answer, offending, reference_answers, shorten};
 
 /// Prefix of the reference solvers' names in the temporary campaign.
 pub const REFERENCE_PREFIX: &str = "ref-";
@@ -78,6 +82,30 @@ pub struct BenchResult {
     pub best_known: Option<crate::campaign::verdict::minimality::Reference>,
 }
 
+impl BenchResult {
+    /// A result before its verdict: skipped, nothing known but the path,
+    /// the logic and the number of assertions.
+    pub fn blank(path: &str, logic: Option<String>, assertions: u64) -> BenchResult {
+        BenchResult {
+            path: path.to_string(),
+            logic,
+            declared: None,
+            assertions,
+            outcome: Outcome::Skipped,
+            verdict: String::new(),
+            details: Vec::new(),
+            core_size: None,
+            core: None,
+            reduction: None,
+            best: None,
+            time: None,
+            checkers: BTreeMap::new(),
+            minimality: None,
+            best_known: None,
+        }
+    }
+}
+
 /// `minimal`, `redundant: P3, P5` or `minimality unknown`.
 pub fn minimality_text(m: &Minimality) -> String {
     match m.status {
@@ -115,80 +143,105 @@ pub fn classify(
     policy: &str,
     strict: bool,
 ) -> BenchResult {
-    let mut r = BenchResult {
-        path: input.shown.clone(),
-        logic: entry.logic.clone(),
-        declared: entry.status.clone(),
-        assertions: entry.assertions as u64,
-        outcome: Outcome::Skipped,
-        verdict: String::new(),
-        details: Vec::new(),
-        core_size: None,
-        core: None,
-        reduction: None,
-        best: best_reference(refs),
-        time: None,
-        checkers: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-    };
+    let mut r = BenchResult::blank(&input.shown, entry.logic.clone(), entry.assertions as u64);
+    r.declared = entry.status.clone();
+    r.best = best_reference(refs);
     let Some(pair) = author else {
-        // An assert after the first check-sat comes with several of them.
-        let incremental = entry.outcome == NameOutcome::Ineligible
-            && entry.reasons.iter().any(|w| is_incremental(&w.reason))
-            && entry.reasons.iter().all(|w| {
-                is_incremental(&w.reason)
-                    || w.reason == crate::benchmark::Reason::AssertAfterCheckSat
-            });
-        let (label, why) = match entry.outcome {
-            _ if incremental => (
-                "incremental",
-                "is an incremental script (push/pop, several check-sat, check-sat-assuming): \
-                 selfcheck does not check those yet",
-            ),
-            NameOutcome::Malformed => ("malformed", "is not valid SMT-LIB"),
-            NameOutcome::Failed => ("unreadable", "could not be named"),
-            NameOutcome::Ineligible => ("not-usable", "cannot be run for a core"),
-            NameOutcome::Named => ("not-run", "was not run (interrupted)"),
-        };
-        r.verdict = label.into();
-        r.outcome = if entry.outcome == NameOutcome::Named || incremental {
-            Outcome::Skipped
-        } else {
-            Outcome::Failed
-        };
-        r.details.push(format!("the benchmark {why}"));
-        let shown = Path::new(&input.shown);
-        r.details.extend(
-            entry
-                .reasons
-                .iter()
-                .map(|why| why.in_file_for(shown, crate::benchmark::Settings::Selfcheck)),
-        );
-        r.details
-            .extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
+        unnamed(&mut r, input, entry);
         return finish(r, strict);
     };
-    let p = &pair.verdict.pair;
-    let run = pair.run;
+    let (p, run) = (&pair.verdict.pair, pair.run);
     r.time = Some(run.wall);
     r.core_size = p.core_size;
     r.core = run.core.clone();
     r.checkers = pair.verdict.checkers.clone();
-    let declared_sat = entry.status.as_deref() == Some("sat");
+    let (outcome, label, detail) = judged(&mut r, &pair, entry, refs, policy);
+    r.outcome = outcome;
+    r.verdict = label;
+    r.details.push(detail);
+    r.details.extend(
+        pair.verdict
+            .certifications
+            .iter()
+            .map(|(k, c)| format!("{k}'s sat: {}", c.describe())),
+    );
+    // A reduction is shown for a validated core only.
+    if outcome == Outcome::Passed && p.verdict == Verdict::Validated {
+        r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));
+    }
+    if entry.status.as_deref() == Some("sat") && run.answer == Answer::Unsat && !run.timed_out {
+        r.outcome = Outcome::Failed;
+        r.verdict = "unsat-on-sat".into();
+        r.details
+            .insert(0, "unsat on a benchmark declared sat".into());
+    }
+    contradiction(&mut r, p.contradiction, run);
+    output_notes(&mut r, run, p.contradiction.is_some());
+    beyond(&mut r, pair.verdict);
+    finish(r, strict)
+}
+
+/// A benchmark without a run: not named (malformed, not usable, an
+/// incremental script naming refused), or not run (interrupted).
+fn unnamed(r: &mut BenchResult, input: &Input, entry: &IndexEntry) {
+    // An assert after the first check-sat comes with several of them.
+    let incremental = entry.outcome == NameOutcome::Ineligible
+        && entry.reasons.iter().any(|w| is_incremental(&w.reason))
+        && entry.reasons.iter().all(|w| {
+            is_incremental(&w.reason) || w.reason == crate::benchmark::Reason::AssertAfterCheckSat
+        });
+    let (label, why) = match entry.outcome {
+        _ if incremental => (
+            "incremental",
+            "is an incremental script (push/pop, several check-sat, check-sat-assuming): \
+             selfcheck does not check those yet",
+        ),
+        NameOutcome::Malformed => ("malformed", "is not valid SMT-LIB"),
+        NameOutcome::Failed => ("unreadable", "could not be named"),
+        NameOutcome::Ineligible => ("not-usable", "cannot be run for a core"),
+        NameOutcome::Named => ("not-run", "was not run (interrupted)"),
+    };
+    r.verdict = label.into();
+    r.outcome = if entry.outcome == NameOutcome::Named || incremental {
+        Outcome::Skipped
+    } else {
+        Outcome::Failed
+    };
+    r.details.push(format!("the benchmark {why}"));
+    let shown = Path::new(&input.shown);
+    r.details.extend(
+        entry
+            .reasons
+            .iter()
+            .map(|why| why.in_file_for(shown, crate::benchmark::Settings::Selfcheck)),
+    );
+    r.details
+        .extend(entry.error.iter().map(|e| format!("{}: {e}", input.shown)));
+}
+
+/// The outcome, label and first detail of the pair's verdict.
+fn judged(
+    r: &mut BenchResult,
+    pair: &Pair,
+    entry: &IndexEntry,
+    refs: &[&PairVerdict],
+    policy: &str,
+) -> (Outcome, String, String) {
+    let p = &pair.verdict.pair;
     let answers = || answers_text(pair.verdict);
     let decided = pair
         .verdict
         .checkers
         .values()
         .any(|a| *a == CheckAnswer::Unsat);
-    let (outcome, label, detail) = match &p.verdict {
+    let logic = || entry.logic.as_deref().unwrap_or("the logic").to_string();
+    match &p.verdict {
         // The 2016–2023 policies accept a core nobody refuted; selfcheck
         // calls a core validated only when an independent checker said unsat.
         Verdict::Validated if !decided && pair.no_checker => (
             Outcome::Skipped,
             "no-checker".into(),
-            format!("no independent checker supports {}", entry.logic.as_deref().unwrap_or("the logic")),
+            format!("no independent checker supports {}", logic()),
         ),
         Verdict::Validated if !decided => (
             Outcome::Skipped,
@@ -207,7 +260,7 @@ pub fn classify(
         Verdict::NotValidated if pair.no_checker => (
             Outcome::Skipped,
             "no-checker".into(),
-            format!("no independent checker supports {}", entry.logic.as_deref().unwrap_or("the logic")),
+            format!("no independent checker supports {}", logic()),
         ),
         Verdict::NotValidated => (
             Outcome::Skipped,
@@ -224,94 +277,93 @@ pub fn classify(
                     format!("{k} name(s) printed: ")
                 }
             };
-            (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {printed}{}", reason.label(), offending(run, entry)))
+            (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {printed}{}", reason.label(), offending(pair.run, entry)))
         }
         Verdict::UnsatNoCore => (Outcome::Failed, p.verdict.label(), "unsat, but no core was printed after it".into()),
-        Verdict::SatAnswer if declared_sat => match &r.best {
-            // A reference's validated core shows the declared status is wrong.
-            Some(b) => (
-                Outcome::Failed,
-                p.verdict.label(),
-                format!("sat, as declared, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
-            ),
-            None => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
-        },
-        Verdict::SatAnswer if entry.status.as_deref() == Some("unsat") => (
+        Verdict::SatAnswer => sat_answer(r, p.verdict.label(), entry, refs),
+        Verdict::Unknown => (Outcome::Skipped, p.verdict.label(), "the solver answered unknown".into()),
+        Verdict::NoAnswer | Verdict::Unchecked => no_answer(pair.run, p.status),
+    }
+}
+
+/// A `sat` answer: against the declared status, else what the references
+/// made of the benchmark.
+fn sat_answer(
+    r: &BenchResult,
+    label: String,
+    entry: &IndexEntry,
+    refs: &[&PairVerdict],
+) -> (Outcome, String, String) {
+    match (entry.status.as_deref(), &r.best) {
+        // A reference's validated core shows the declared status is wrong.
+        (Some("sat"), Some(b)) => (
             Outcome::Failed,
-            p.verdict.label(),
+            label,
+            format!("sat, as declared, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+        ),
+        (Some("sat"), None) => (Outcome::Passed, "sat".into(), "sat, as declared (no core to check)".into()),
+        (Some("unsat"), _) => (
+            Outcome::Failed,
+            label,
             "sat on a benchmark declared unsat".to_string(),
         ),
         // No status to compare with: the references decide.
-        Verdict::SatAnswer => match (&r.best, refs.iter().any(|v| v.pair.verdict == Verdict::SatAnswer)) {
-            (Some(b), _) => (
-                Outcome::Failed,
-                p.verdict.label(),
-                format!("sat, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+        (_, Some(b)) => (
+            Outcome::Failed,
+            label,
+            format!("sat, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
+        ),
+        (_, None) if refs.iter().any(|v| v.pair.verdict == Verdict::SatAnswer) => (
+            Outcome::Passed,
+            "sat-confirmed".into(),
+            format!(
+                "sat, confirmed by the reference solvers ({}): a satisfiable benchmark, no core to check",
+                reference_answers(refs)
             ),
-            (None, true) => (
-                Outcome::Passed,
-                "sat-confirmed".into(),
-                format!(
-                    "sat, confirmed by the reference solvers ({}): a satisfiable benchmark, no core to check",
-                    reference_answers(refs)
-                ),
+        ),
+        (_, None) => (
+            Outcome::Skipped,
+            "sat-unconfirmed".into(),
+            format!(
+                "sat on a benchmark without :status, and no reference solver said sat ({}): nothing to check",
+                reference_answers(refs)
             ),
-            (None, false) => (
-                Outcome::Skipped,
-                "sat-unconfirmed".into(),
-                format!(
-                    "sat on a benchmark without :status, and no reference solver said sat ({}): nothing to check",
-                    reference_answers(refs)
-                ),
-            ),
-        },
-        Verdict::Unknown => (Outcome::Skipped, p.verdict.label(), "the solver answered unknown".into()),
-        Verdict::NoAnswer | Verdict::Unchecked => no_answer(run, p.status),
-    };
-    r.outcome = outcome;
-    r.verdict = label;
-    r.details.push(detail);
-    r.details.extend(
-        pair.verdict
-            .certifications
-            .iter()
-            .map(|(k, c)| format!("{k}'s sat: {}", c.describe())),
-    );
-    // A reduction is shown for a validated core only.
-    if outcome == Outcome::Passed && p.verdict == Verdict::Validated {
-        r.reduction = p.core_size.map(|k| p.assertions.saturating_sub(k));
+        ),
     }
-    if declared_sat && run.answer == Answer::Unsat && !run.timed_out {
-        r.outcome = Outcome::Failed;
-        r.verdict = "unsat-on-sat".into();
-        r.details
-            .insert(0, "unsat on a benchmark declared sat".into());
-    }
-    if let Some(k) = p.contradiction {
-        let has = |f: &str| run.flags.iter().any(|x| x == f);
-        let why = match k {
-            Contradiction::Output if has("answers-disagree") => {
-                "the solver contradicted itself: another answer followed its first".to_string()
-            }
-            Contradiction::Output => {
-                "the solver contradicted itself: a second, different core followed the first"
-                    .to_string()
-            }
-            Contradiction::FailedAfterAnswer => format!(
-                "the solver failed after its answer ({})",
-                exit_text::format(&run.exit)
-            ),
-        };
-        r.reduction = None;
-        if r.outcome == Outcome::Failed {
-            r.details.push(why);
-        } else {
-            r.outcome = Outcome::Failed;
-            r.verdict = k.label().into();
-            r.details
-                .insert(0, format!("{why}; the answer earns nothing"));
+}
+
+/// A solver that contradicted itself, or failed after its answer: the
+/// answer earns nothing.
+fn contradiction(r: &mut BenchResult, k: Option<Contradiction>, run: &RunRecord) {
+    let Some(k) = k else { return };
+    let has = |f: &str| run.flags.iter().any(|x| x == f);
+    let why = match k {
+        Contradiction::Output if has("answers-disagree") => {
+            "the solver contradicted itself: another answer followed its first".to_string()
         }
+        Contradiction::Output => {
+            "the solver contradicted itself: a second, different core followed the first"
+                .to_string()
+        }
+        Contradiction::FailedAfterAnswer => format!(
+            "the solver failed after its answer ({})",
+            exit_text::format(&run.exit)
+        ),
+    };
+    r.reduction = None;
+    if r.outcome == Outcome::Failed {
+        r.details.push(why);
+    } else {
+        r.outcome = Outcome::Failed;
+        r.verdict = k.label().into();
+        r.details
+            .insert(0, format!("{why}; the answer earns nothing"));
     }
+}
+
+/// What the run's output flags and errors add: a cut output, an answer or
+/// a core on stderr, the errors printed.
+fn output_notes(r: &mut BenchResult, run: &RunRecord, contradicted: bool) {
     let flags: Vec<&str> = run
         .flags
         .iter()
@@ -331,7 +383,7 @@ pub fn classify(
         );
         // `unsat` and a cut core: nothing to judge, not a wrong core.
         let cut_core = run.answer == Answer::Unsat && run.core.is_none();
-        if cut_core && r.outcome == Outcome::Failed && p.contradiction.is_none() {
+        if cut_core && r.outcome == Outcome::Failed && !contradicted {
             r.outcome = Outcome::Skipped;
             r.verdict = "truncated-output".into();
             r.reduction = None;
@@ -346,7 +398,7 @@ pub fn classify(
         // SMT-LIB answers go to stdout (`:regular-output-channel`): an
         // answer seen only on stderr is the solver's fault, named as such,
         // not "nothing could be judged".
-        if r.outcome == Outcome::Skipped && p.contradiction.is_none() {
+        if r.outcome == Outcome::Skipped && !contradicted {
             r.outcome = Outcome::Failed;
             r.verdict = "answer-on-stderr".into();
         }
@@ -363,14 +415,18 @@ pub fn classify(
             shorten(&run.errors.join("; "))
         ));
     }
-    r.best_known = pair.verdict.best_known.clone();
+}
+
+/// The best-known core and the minimality of the core, when known.
+fn beyond(r: &mut BenchResult, v: &PairVerdict) {
+    r.best_known = v.best_known.clone();
     if let Some(b) = &r.best_known {
         r.details.push(format!(
             "best-known core: {} of {} assertions, from {}",
             b.size, r.assertions, b.origin
         ));
     }
-    r.minimality = pair.verdict.minimality.clone();
+    r.minimality = v.minimality.clone();
     match &r.minimality {
         Some(m) if m.status == Status::Redundant => r.details.push(format!(
             "the core is not subset-minimal: each of {} can be removed on its own",
@@ -383,7 +439,6 @@ pub fn classify(
         Some(_) => r.details.push("the core is subset-minimal".into()),
         None => {}
     }
-    finish(r, strict)
 }
 
 fn finish(mut r: BenchResult, strict: bool) -> BenchResult {
@@ -392,109 +447,6 @@ fn finish(mut r: BenchResult, strict: bool) -> BenchResult {
         r.details.push("a failure under --strict".into());
     }
     r
-}
-
-/// The verdict of a run without an answer.
-fn no_answer(run: &RunRecord, status: RunStatus) -> (Outcome, String, String) {
-    if status == RunStatus::Timeout || run.timed_out {
-        let late = run
-            .late_answer
-            .map(|a| format!(" ({} printed too late)", answer_word(a)))
-            .unwrap_or_default();
-        return (
-            Outcome::Skipped,
-            "timeout".into(),
-            format!("timeout after {:.1} s{late}", run.wall),
-        );
-    }
-    if status == RunStatus::Memout || run.memout {
-        return (Outcome::Skipped, "memout".into(), "out of memory".into());
-    }
-    let faults: Vec<&str> = run
-        .flags
-        .iter()
-        .map(String::as_str)
-        .filter(|f| OUTPUT_FAULTS.contains(f))
-        .collect();
-    if !faults.is_empty() {
-        return (
-            Outcome::Failed,
-            "ill-formed-output".into(),
-            format!(
-                "the output is not an SMT-LIB answer ({}; {})",
-                faults.join(", "),
-                exit_text::format(&run.exit)
-            ),
-        );
-    }
-    if run.answer == Answer::Error {
-        return (
-            Outcome::Skipped,
-            "error".into(),
-            format!("error: {}", shorten(&run.errors.join("; "))),
-        );
-    }
-    (
-        Outcome::Skipped,
-        "no-answer".into(),
-        format!("no answer ({})", exit_text::format(&run.exit)),
-    )
-}
-
-pub(super) fn answer_word(a: Answer) -> &'static str {
-    match a {
-        Answer::Sat => "sat",
-        Answer::Unsat => "unsat",
-        Answer::Unknown => "unknown",
-        Answer::Timeout => "timeout",
-        Answer::Error => "error",
-        Answer::NoAnswer => "no answer",
-    }
-}
-
-/// `cvc5 sat, yices unsat, z3 timeout`: each checker's vote, and for a
-/// checker that cast none, what it printed (`unknown`, `timeout`, `error`,
-/// `no answer`, or `unsat (not counted)` for an answer after an error).
-fn answers_text(v: &PairVerdict) -> String {
-    let parts: Vec<String> = v
-        .checkers
-        .iter()
-        .map(|(k, a)| {
-            let w = match a {
-                CheckAnswer::Sat => "sat".to_string(),
-                CheckAnswer::Unsat => "unsat".to_string(),
-                CheckAnswer::Other => match v.raw_answers.get(k) {
-                    Some(raw @ (Answer::Sat | Answer::Unsat)) => {
-                        format!("{} (not counted)", answer_word(*raw))
-                    }
-                    Some(raw) => answer_word(*raw).to_string(),
-                    None => "no answer".to_string(),
-                },
-                CheckAnswer::NotApplicable => "not applicable".to_string(),
-            };
-            format!("{k} {w}")
-        })
-        .collect();
-    parts.join(", ")
-}
-
-/// What the reference solvers made of a benchmark: `z3 unsat (validated), cvc5 sat`.
-fn reference_answers(refs: &[&PairVerdict]) -> String {
-    if refs.is_empty() {
-        return "none ran".into();
-    }
-    let parts: Vec<String> = refs
-        .iter()
-        .map(|p| {
-            let name = p
-                .pair
-                .solver
-                .strip_prefix(REFERENCE_PREFIX)
-                .unwrap_or(&p.pair.solver);
-            format!("{name} {}", p.pair.verdict.label())
-        })
-        .collect();
-    parts.join(", ")
 }
 
 /// The largest validated reduction among the reference pairs (ties: the
@@ -524,61 +476,6 @@ pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
         }
     }
     best
-}
-
-/// The names of a core that make it ill-formed.
-fn offending(run: &RunRecord, entry: &IndexEntry) -> String {
-    let Some(core) = &run.core else {
-        return "no names".into();
-    };
-    if core.is_empty() {
-        return "the core is empty".into();
-    }
-    let top: HashSet<String> = entry.top_level_names().into_iter().collect();
-    let nested: HashSet<&str> = entry.nested_names.iter().map(String::as_str).collect();
-    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for n in core {
-        *count.entry(n.as_str()).or_insert(0) += 1;
-    }
-    let mut seen = HashSet::new();
-    let mut parts = Vec::new();
-    for n in core {
-        let shown = crate::smtlib::symbol::quote(n);
-        if !seen.insert(n.as_str()) {
-            continue;
-        }
-        match count[n.as_str()] {
-            1 => {}
-            2 => parts.push(format!("{shown} listed twice")),
-            k => parts.push(format!("{shown} listed {k} times")),
-        }
-        if nested.contains(n.as_str()) {
-            parts.push(format!("{shown} names a nested term"));
-        } else if !top.contains(n) {
-            parts.push(format!("{shown} is not an assertion name"));
-        }
-    }
-    shorten(&parts.join(", "))
-}
-
-/// The reasons that make a script incremental (checked by another stage
-/// one day, skipped here).
-fn is_incremental(r: &crate::benchmark::Reason) -> bool {
-    use crate::benchmark::Reason;
-    matches!(
-        r,
-        Reason::PushPop | Reason::SeveralCheckSat { .. } | Reason::CheckSatAssuming | Reason::Reset
-    )
-}
-
-/// Cut long solver texts for one-line reports.
-fn shorten(s: &str) -> String {
-    const MAX: usize = 300;
-    if s.chars().count() <= MAX {
-        return s.to_string();
-    }
-    let cut: String = s.chars().take(MAX).collect();
-    format!("{cut}…")
 }
 
 #[cfg(test)]
