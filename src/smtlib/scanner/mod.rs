@@ -160,7 +160,12 @@ pub struct Scanner<R> {
     tok_col: u64,
     /// Bytes of the whole input, when known ([`Scanner::with_size_hint`]).
     size_hint: Option<u64>,
+    /// Emptied command buffers for the next commands ([`Scanner::recycle`]).
+    spare: Vec<Vec<u8>>,
 }
+
+/// Recycled command buffers larger than this are freed, not kept.
+const SPARE_MAX: usize = 1 << 16;
 
 /// A command longer than this grows to the rest of the input at once when
 /// the input's size is known (see [`Scanner::with_size_hint`]).
@@ -185,6 +190,24 @@ impl<R: Read> Scanner<R> {
             tok_line: 0,
             tok_col: 0,
             size_hint: None,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Gives the text buffer of a command the caller is done with back:
+    /// a later command is scanned into it instead of a new allocation
+    /// (a buffer over [`SPARE_MAX`] is freed instead).
+    pub fn recycle(&mut self, mut text: Vec<u8>) {
+        if text.capacity() <= SPARE_MAX {
+            text.clear();
+            self.spare.push(text);
+        }
+    }
+
+    /// [`Scanner::recycle`] for many buffers.
+    pub fn recycle_all(&mut self, texts: Vec<Vec<u8>>) {
+        for text in texts {
+            self.recycle(text);
         }
     }
 
@@ -548,8 +571,8 @@ impl<R: Read> Scanner<R> {
         self.pos = i;
         if done {
             self.state = State::Top;
-            // The next command's buffer, sized like this one: one allocation
-            // per command for a run of similar commands.
+            // The next command's buffer: a recycled one, else one sized like
+            // this one (one allocation per command for similar commands).
             let hint = (self.cur.text.len() + 16).clamp(64, 1 << 16);
             let c = &self.cur;
             let cmd = Command {
@@ -561,7 +584,14 @@ impl<R: Read> Scanner<R> {
                 has_comment: c.has_comment,
                 depth1_end: c.depth1_end,
             };
-            let text = std::mem::replace(&mut self.cur.text, Vec::with_capacity(hint));
+            let next = match self.spare.pop() {
+                Some(mut spare) => {
+                    spare.reserve(hint);
+                    spare
+                }
+                None => Vec::with_capacity(hint),
+            };
+            let text = std::mem::replace(&mut self.cur.text, next);
             return Ok(Some(Command { text, ..cmd }));
         }
         Ok(None)
