@@ -1,5 +1,7 @@
-//! Measurements of the solver alone: runs go through the trampoline (as the
-//! `coreval` binary starts them) and record the solver's own peak memory,
+//! Measurements of the solver alone: runs go through the trampoline
+//! executable `coreval-trampoline` (as the `coreval` binary starts them when
+//! it is installed beside it; `tests/runner.rs` uses coreval's own
+//! executable, the fallback) and record the solver's own peak memory,
 //! within 10 % of what `/usr/bin/time -f %M` says for the same command, and
 //! leave no process behind, daemons that left the group with `setsid`
 //! included.
@@ -20,7 +22,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn run_through_trampoline(program: &Path, args: &[String]) -> RunOutcome {
-    use_trampoline(env!("CARGO_BIN_EXE_coreval"));
+    use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline"));
     let spec = RunSpec::new(program, args.to_vec(), Duration::from_secs(60));
     run(&spec, &AtomicBool::new(false))
 }
@@ -109,7 +111,7 @@ fn a_setsid_daemon_of_a_solver_does_not_survive_the_run() {
 
 #[test]
 fn bytes_dropped_from_a_flood_are_counted() {
-    use_trampoline(env!("CARGO_BIN_EXE_coreval"));
+    use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline"));
     let mut spec = RunSpec::new(
         "/bin/sh",
         vec!["-c".into(), "echo unsat; head -c 1000000 /dev/zero".into()],

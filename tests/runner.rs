@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 /// small and shared).
 const SLACK: f64 = 0.75;
 
-/// Runs go through the trampoline, as the `coreval` binary starts them
-/// (`runner/trampoline.rs`); the direct start is tested by the runner's
+/// Runs go through coreval's own executable as the trampoline, as the
+/// `coreval` binary starts them when `coreval-trampoline` is not beside it
+/// (`runner/trampoline.rs`; `tests/measure.rs` uses that one); the direct start is tested by the runner's
 /// unit tests and by the library-level campaign tests.
 fn through_trampoline() {
     coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval"));

@@ -77,7 +77,10 @@ mod trampoline;
 mod workdir;
 
 pub use pidfile::reap_orphans;
-pub use trampoline::{main_if_asked as trampoline_main, use_trampoline};
+pub use trampoline::{
+    binary_main as trampoline_binary_main, main_if_asked as trampoline_main,
+    sibling_or_self as trampoline_for, use_trampoline,
+};
 
 use capture::Capture;
 use reap::{Status, Usage};

@@ -6,11 +6,15 @@
 //! new memory's peak). A child started by coreval — with `fork` or with the
 //! `clone(CLONE_VM)` of `spawn.rs` — runs in coreval's memory until
 //! `execve`, so every run recorded coreval's own peak (tens to hundreds of
-//! MB) instead of the solver's. The trampoline is coreval's own executable
-//! started with [`ARGV0`]: tiny, single-threaded, it `fork`s the solver
-//! (whose memory before `execve` is then a copy of the trampoline's few
-//! hundred KB, the same as under `/usr/bin/time`), waits for it, and reports
-//! its usage on descriptor 3.
+//! MB) instead of the solver's. The trampoline is the small executable
+//! `coreval-trampoline` built and installed beside `coreval`
+//! (`src/bin/coreval-trampoline.rs`: no allocator of its own, no runtime
+//! set-up, a fraction of coreval's start-up cost per run), or, when that
+//! file is missing, coreval's own executable started with [`ARGV0`] (see
+//! [`sibling_or_self`]). Single-threaded, it `fork`s the solver (whose
+//! memory before `execve` is then a copy of the trampoline's few hundred
+//! KB, the same as under `/usr/bin/time`), waits for it, and reports its
+//! usage on descriptor 3.
 //!
 //! It is also the run's child subreaper: descendants whose parent ends —
 //! grandchildren, and daemons that left the group with `setsid` or a double
@@ -86,6 +90,19 @@ pub(super) fn seen_as() -> Option<&'static Path> {
     TRAMPOLINE.get().map(|(_, seen)| seen.as_path())
 }
 
+/// The file name of the trampoline executable beside `coreval`.
+pub const BINARY: &str = "coreval-trampoline";
+
+/// The trampoline for the executable `exe` (coreval's own, as found by
+/// `std::env::current_exe`): [`BINARY`] in the same directory when it is
+/// there, else `/proc/self/exe` (coreval started again with [`ARGV0`]).
+pub fn sibling_or_self(exe: Option<&Path>) -> PathBuf {
+    exe.and_then(Path::parent)
+        .map(|dir| dir.join(BINARY))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("/proc/self/exe"))
+}
+
 /// When this process was started as a trampoline, do its work and exit;
 /// otherwise return at once. Call it first in `main`.
 pub fn main_if_asked() {
@@ -93,10 +110,15 @@ pub fn main_if_asked() {
     if args.next().as_deref() != Some(std::ffi::OsStr::new(ARGV0)) {
         return;
     }
-    let args: Vec<OsString> = args.collect();
+    std::process::exit(binary_main());
+}
+
+/// The work of the trampoline executable ([`BINARY`]), on its arguments
+/// after `argv[0]`; returns its exit code.
+pub fn binary_main() -> i32 {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     // SAFETY: the trampoline is single-threaded; see `trampoline`.
-    let code = unsafe { trampoline(&args) };
-    std::process::exit(code);
+    unsafe { trampoline(&args) }
 }
 
 /// The trampoline's work; returns its exit code.
