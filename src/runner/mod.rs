@@ -75,6 +75,7 @@ mod reap;
 mod spawn;
 mod trampoline;
 mod workdir;
+mod zygote;
 
 pub use pidfile::reap_orphans;
 pub use trampoline::{
@@ -366,7 +367,7 @@ fn supervise(
     child: process::Spawned,
     started: Instant,
 ) -> RunOutcome {
-    let pid = child.pid;
+    let (pid, via_zygote) = (child.pid, child.via_zygote);
     let report = child.report;
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
@@ -426,7 +427,11 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let reaped = reap::reap(pid);
+    let reaped = if via_zygote {
+        zygote::reap(pid)
+    } else {
+        reap::reap(pid)
+    };
     let through = report.map(trampoline::read_report);
     let reported = matches!(through, Some(Some(_)));
     let mut solver_wall = None;

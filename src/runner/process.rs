@@ -29,6 +29,8 @@ pub(super) struct Spawned {
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
     pub report: Option<OwnedFd>,
+    /// Started by this thread's zygote (`zygote.rs`), which reaps it.
+    pub via_zygote: bool,
 }
 
 /// Makes this process the reaper of its orphaned descendants, once: a
@@ -72,6 +74,21 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     let trampoline = super::trampoline::exe().zip(program.to_str());
     let (pid, report) = match trampoline {
         Some((exe, name)) => {
+            let (report_r, report_w) = pipe()?;
+            fds[3] = report_w.as_raw_fd();
+            // A fork of this thread's zygote when it has one.
+            let solver = super::spawn::Prepared::new(&program, spec, workdir)?;
+            if let Some(pid) = super::zygote::spawn(exe, &solver, fds, limit) {
+                let pid = pid?;
+                return Ok(Spawned {
+                    pid,
+                    pidfd: pidfd_open(pid),
+                    stdout: stdout_r,
+                    stderr: stderr_r,
+                    report: Some(report_r),
+                    via_zygote: true,
+                });
+            }
             // The trampoline starts the program under the limit.
             let mut through = spec.clone();
             let (var, off) = super::trampoline::NO_THP;
@@ -90,8 +107,6 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             .collect();
             let mut prepared = super::spawn::Prepared::new(exe, &through, workdir)?;
             prepared.set_argv0(super::trampoline::ARGV0)?;
-            let (report_r, report_w) = pipe()?;
-            fds[3] = report_w.as_raw_fd();
             (prepared.start(fds, None)?, Some(report_r))
         }
         None => {
@@ -105,6 +120,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         stdout: stdout_r,
         stderr: stderr_r,
         report,
+        via_zygote: false,
     })
 }
 

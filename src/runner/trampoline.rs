@@ -117,6 +117,10 @@ pub fn main_if_asked() {
 /// after `argv[0]`; returns its exit code.
 pub fn binary_main() -> i32 {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.len() == 1 && args[0] == super::zygote::ARG {
+        // SAFETY: single-threaded; descriptor 0 is the runner's socket.
+        return unsafe { super::zygote::serve(0) };
+    }
     // SAFETY: the trampoline is single-threaded; see `trampoline`.
     unsafe { trampoline(&args) }
 }
@@ -148,16 +152,35 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
         report(&format!("exec-error {}\n", libc::EINVAL));
         return 127;
     };
-    let list = |v: &[CString]| -> Vec<*const libc::c_char> {
-        v.iter()
-            .map(|s| s.as_ptr())
-            .chain(std::iter::once(ptr::null()))
-            .collect()
-    };
-    let (cands, argv) = (list(&cands), list(&argv));
     extern "C" {
         static environ: *const *const libc::c_char;
     }
+    run_solver(limit, &list(&cands), &list(&argv), environ)
+}
+
+/// NULL-terminated pointers to `v`'s strings.
+pub(super) fn list(v: &[CString]) -> Vec<*const libc::c_char> {
+    v.iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(ptr::null()))
+        .collect()
+}
+
+/// Starts the solver (the first of the `PATH` candidates `cands` that can
+/// be executed, with `argv` and `envp`, under `limit`), waits for it and
+/// every descendant left to us, and reports on [`REPORT_FD`]; returns the
+/// trampoline's exit code. Descriptors 0–3, the working directory and the
+/// process group are set up already.
+///
+/// # Safety
+/// Only in a single-threaded process; the arrays are NULL-terminated.
+pub(super) unsafe fn run_solver(
+    limit: Option<libc::rlimit>,
+    cands: &[*const libc::c_char],
+    argv: &[*const libc::c_char],
+    envp: *const *const libc::c_char,
+) -> i32 {
+    libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
     // SIGPIPE, which the Rust runtime ignores, as `spawn.rs` does.
     let mut restore = vec![libc::SIGPIPE];
     for sig in STOP_SIGNALS {
@@ -187,7 +210,7 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
             }
         }
         if error == 0 {
-            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), environ);
+            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp);
         }
         libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
         libc::_exit(127);
@@ -264,7 +287,7 @@ fn parse(args: &[OsString]) -> Option<Parsed> {
     Some((limit, thp, program.clone(), rest.to_vec()))
 }
 
-fn report(line: &str) {
+pub(super) fn report(line: &str) {
     // SAFETY: write of a valid buffer to our report descriptor.
     unsafe { libc::write(REPORT_FD, line.as_ptr().cast(), line.len()) };
 }
