@@ -367,7 +367,7 @@ fn supervise(
     child: process::Spawned,
     started: Instant,
 ) -> RunOutcome {
-    let (pid, via_zygote) = (child.pid, child.via_zygote);
+    let (pid, zygote) = (child.pid, child.zygote);
     let report = child.report;
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
@@ -379,7 +379,7 @@ fn supervise(
     let (mut timed_out, mut cancelled) = (false, false);
     let mut stop = Stop::Running;
     let mut no_pidfd_tick = Duration::from_millis(1);
-    let mut observer = spec.observe.then(observe::Observer::new);
+    let mut observer = spec.observe.then(|| observe::Observer::new(zygote));
     if let Some(o) = observer.as_mut() {
         o.sample(pid, true);
     }
@@ -427,7 +427,7 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let reaped = if via_zygote {
+    let reaped = if zygote.is_some() {
         zygote::reap(pid)
     } else {
         reap::reap(pid)

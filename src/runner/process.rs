@@ -29,8 +29,8 @@ pub(super) struct Spawned {
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
     pub report: Option<OwnedFd>,
-    /// Started by this thread's zygote (`zygote.rs`), which reaps it.
-    pub via_zygote: bool,
+    /// The zygote that started it (`zygote.rs`), which reaps it.
+    pub zygote: Option<libc::pid_t>,
 }
 
 /// Makes this process the reaper of its orphaned descendants, once: a
@@ -78,15 +78,15 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             fds[3] = report_w.as_raw_fd();
             // A fork of this thread's zygote when it has one.
             let solver = super::spawn::Prepared::new(&program, spec, workdir)?;
-            if let Some(pid) = super::zygote::spawn(exe, &solver, fds, limit) {
-                let pid = pid?;
+            if let Some(started) = super::zygote::spawn(exe, &solver, fds, limit) {
+                let (pid, zygote) = started?;
                 return Ok(Spawned {
                     pid,
                     pidfd: pidfd_open(pid),
                     stdout: stdout_r,
                     stderr: stderr_r,
                     report: Some(report_r),
-                    via_zygote: true,
+                    zygote: Some(zygote),
                 });
             }
             // The trampoline starts the program under the limit.
@@ -120,7 +120,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         stdout: stdout_r,
         stderr: stderr_r,
         report,
-        via_zygote: false,
+        zygote: None,
     })
 }
 

@@ -60,7 +60,7 @@ pub const ARGV0: &str = "coreval-trampoline";
 const REPORT_FD: libc::c_int = 3;
 /// Signals the runner sends to the group to stop a run: the trampoline
 /// outlives them to reap and report (SIGKILL still ends it).
-const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+pub(super) const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 /// Rounds of killing leftover children at the end (each round kills the
 /// children that the previous round's victims left to us).
 const SWEEP_ROUNDS: usize = 1000;
@@ -294,7 +294,7 @@ pub(super) fn report(line: &str) {
 
 /// Waits until `solver` has ended (without reaping it), reaping every other
 /// child that ends meanwhile and adding its usage.
-fn wait_for(solver: libc::pid_t, total: &mut Usage) {
+pub(super) fn wait_for(solver: libc::pid_t, total: &mut Usage) {
     loop {
         // SAFETY: zeroed siginfo_t is a valid out-parameter for waitid.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -320,7 +320,7 @@ fn wait_for(solver: libc::pid_t, total: &mut Usage) {
 
 /// Kills and reaps every child but `solver` (a group leader with its
 /// group), round after round, until no other child is left.
-fn sweep(solver: libc::pid_t, total: &mut Usage) {
+pub(super) fn sweep(solver: libc::pid_t, total: &mut Usage) {
     // SAFETY: getpid and getpgrp cannot fail.
     let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
     for _ in 0..SWEEP_ROUNDS {

@@ -1,21 +1,27 @@
-//! One trampoline server per job slot, so that a run costs a `fork` of a
-//! small process instead of the `execve` of the trampoline executable.
+//! One trampoline per job slot, kept from run to run, so that a run costs
+//! one `fork` of a small process, as under `xargs`, instead of the
+//! `execve` of the trampoline executable and a second fork.
 //!
 //! The first run of a thread starts the trampoline executable once as a
 //! *zygote* (`--zygote`, connected by a Unix socket): a small,
 //! single-threaded process in a process group of its own, killed when the
-//! thread ends (`PR_SET_PDEATHSIG`), that ignores the stop signals. For each
-//! later run of that thread the runner sends it the prepared solver command
-//! (`PATH` candidates, arguments, environment, working directory, memory
-//! limit) with the run's descriptors 0–3 (`SCM_RIGHTS`); the zygote forks,
-//! and the copy becomes the run's trampoline exactly as the exec'd one does
-//! (`trampoline.rs`: its own process group, the subreaper of the run, the
-//! solver forked from its small memory, the report on descriptor 3) — only
-//! the execution of the trampoline's executable is saved. The zygote
-//! answers the trampoline's pid; the runner supervises it through a pidfd
-//! (it is not the runner's child) and, once done with its group, asks the
-//! zygote to reap it ([`reap`]), so that the trampoline's pid, and with it
-//! the group id, stays reserved while the runner signals the group.
+//! thread ends (`PR_SET_PDEATHSIG`), that ignores the stop signals and is
+//! the child subreaper of the runs it starts. For each run the runner sends
+//! it the prepared solver command (`PATH` candidates, arguments,
+//! environment, working directory, memory limit) with the run's
+//! descriptors 0–3 (`SCM_RIGHTS`). The zygote forks the solver — whose
+//! memory before `execve` is a copy of the zygote's few hundred KB, so its
+//! `ru_maxrss` is its own — in a process group of its own, answers its pid
+//! once it has called `execve` (or the error number), and then does for it
+//! what the exec'd trampoline does (`trampoline.rs`): reaps the orphans
+//! that end while it runs, and when it has ended kills and reaps every
+//! other child left (daemons that left the group). The runner watches the
+//! solver through a pidfd (it is not the runner's child), signals its
+//! group as it would the trampoline's, and once the solver has ended asks
+//! the zygote to finish ([`reap`]): the zygote kills what is left of the
+//! group (the unreaped solver still holds the group id), reaps it all,
+//! writes the trampoline's report on the run's descriptor 3 and answers
+//! the solver's own status.
 //!
 //! Without a pidfd (Linux < 5.3), or when the zygote cannot be started or
 //! has died, runs start the trampoline executable as before.
@@ -28,8 +34,8 @@
 //! `P PID`, `W STATUS USER_US SYS_US MAXRSS_KIB`, or `E ERRNO`.
 
 use super::reap::{self, Status, Usage};
-use super::spawn::{errno, reset_signals, Prepared};
-use super::trampoline::{self, list, run_solver};
+use super::spawn::{errno, exec_candidates, reset_signals, Prepared};
+use super::trampoline::{self, list};
 use super::RunSpec;
 use std::cell::RefCell;
 use std::ffi::CString;
@@ -37,7 +43,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::ptr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The argument that makes the trampoline executable a zygote.
 pub(super) const ARG: &str = "--zygote";
@@ -101,15 +107,16 @@ fn start(exe: &std::path::Path) -> io::Result<Zygote> {
     Ok(Zygote { sock: ours, pid })
 }
 
-/// Starts a run's trampoline through this thread's zygote: `prepared` is
-/// the solver's command, `fds` its descriptors 0–3. `None`: no zygote here
-/// (start the trampoline executable instead).
+/// Starts a run's solver through this thread's zygote: `prepared` is its
+/// command, `fds` its descriptors 0–2 and the report's. Its pid and the
+/// zygote's; `None`: no zygote here (start the trampoline executable
+/// instead).
 pub(super) fn spawn(
     exe: &std::path::Path,
     prepared: &Prepared,
     fds: [RawFd; FDS],
     limit: Option<libc::rlimit>,
-) -> Option<io::Result<libc::pid_t>> {
+) -> Option<io::Result<(libc::pid_t, libc::pid_t)>> {
     if !have_pidfd() {
         return None;
     }
@@ -140,7 +147,7 @@ pub(super) fn spawn(
             put(s.as_bytes());
         }
         match ask(z, b'S', &payload, &fds) {
-            Ok(Answer::Pid(pid)) => Some(Ok(pid)),
+            Ok(Answer::Pid(pid)) => Some(Ok((pid, z.pid))),
             Ok(Answer::Error(e)) => Some(Err(io::Error::from_raw_os_error(e))),
             Ok(Answer::Waited(..)) | Err(_) => {
                 // A zygote that does not answer as it should is dropped
@@ -152,7 +159,8 @@ pub(super) fn spawn(
     })
 }
 
-/// Reaps the trampoline `pid` that this thread's zygote started.
+/// Asks this thread's zygote to finish the run of `pid` (see the module
+/// documentation): the solver's status and own usage.
 pub(super) fn reap(pid: libc::pid_t) -> io::Result<(Status, Usage)> {
     SLOT.with(|slot| {
         let mut slot = slot.borrow_mut();
@@ -256,26 +264,38 @@ fn send_with_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
 /// file; returns its exit code.
 ///
 /// # Safety
-/// Only in a single-threaded process (it forks and the copy runs on).
+/// Only in a single-threaded process (it forks).
 pub(super) unsafe fn serve(sock: RawFd) -> i32 {
-    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGPIPE] {
+    for sig in trampoline::STOP_SIGNALS.into_iter().chain([libc::SIGPIPE]) {
         libc::signal(sig, libc::SIG_IGN);
     }
+    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     libc::fcntl(sock, libc::F_SETFD, libc::FD_CLOEXEC);
     // SAFETY: descriptor 0, handed to us by the runner, is ours.
     let mut stream = UnixStream::from_raw_fd(sock);
     loop {
-        let Some((kind, fds, payload)) = receive(&mut stream) else {
+        let Some((kind, mut fds, payload)) = receive(&mut stream) else {
             return 0;
         };
-        let answer = match kind {
-            b'S' if fds.len() == FDS => spawn_trampoline(sock, &fds, &payload),
-            b'R' => waited(&payload),
-            _ => format!("E {}\n", libc::EINVAL),
+        let started = match kind {
+            b'S' if fds.len() == FDS => start_solver(&fds, &payload),
+            _ => Err(libc::EINVAL),
         };
+        // Only the solver holds its end of the output pipes (their end of
+        // file is the end of its output); the report stays with us.
+        let report = fds.pop();
         drop(fds);
+        let answer = match &started {
+            Ok((pid, _)) => format!("P {pid}\n"),
+            Err(e) => format!("E {e}\n"),
+        };
         if stream.write_all(answer.as_bytes()).is_err() {
             return 0;
+        }
+        if let (Ok((pid, at)), Some(report)) = (started, report) {
+            if !follow(&mut stream, pid, at, report.as_raw_fd()) {
+                return 0;
+            }
         }
     }
 }
@@ -327,42 +347,13 @@ fn receive(stream: &mut UnixStream) -> Option<(u8, Vec<OwnedFd>, Vec<u8>)> {
     Some((head[0], fds, payload))
 }
 
-/// `W …` for the trampoline named by `payload`, reaped, or `E ERRNO`.
-fn waited(payload: &[u8]) -> String {
-    let pid = std::str::from_utf8(payload)
-        .ok()
-        .and_then(|s| s.trim_end_matches('\0').parse::<libc::pid_t>().ok())
-        .filter(|&p| p > 0);
-    let Some(pid) = pid else {
-        return format!("E {}\n", libc::EINVAL);
-    };
-    let mut status = 0;
-    // SAFETY: zeroed rusage is a valid out-parameter.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = loop {
-        // SAFETY: wait4 on one child of ours with valid pointers.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::__WALL, &mut ru) };
-        if r >= 0 || errno() != libc::EINTR {
-            break r;
-        }
-    };
-    if r < 0 {
-        return format!("E {}\n", errno());
-    }
-    let us = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
-    format!(
-        "W {status} {} {} {}\n",
-        us(ru.ru_utime),
-        us(ru.ru_stime),
-        ru.ru_maxrss
-    )
-}
-
-/// Forks a run's trampoline from the spawn request; `P PID` or `E ERRNO`.
+/// Forks and starts the solver of a spawn request: its pid and when it was
+/// forked once it has called `execve`, or the error number (the failed
+/// child reaped).
 ///
 /// # Safety
 /// Only in the single-threaded zygote.
-unsafe fn spawn_trampoline(sock: RawFd, fds: &[OwnedFd], payload: &[u8]) -> String {
+unsafe fn start_solver(fds: &[OwnedFd], payload: &[u8]) -> Result<(libc::pid_t, Instant), i32> {
     // Every string ends with a NUL: without the last one, the splits are
     // the strings.
     let mut words = payload
@@ -370,31 +361,44 @@ unsafe fn spawn_trampoline(sock: RawFd, fds: &[OwnedFd], payload: &[u8]) -> Stri
         .unwrap_or(payload)
         .split(|&b| b == 0)
         .map(|w| CString::new(w).expect("split at NUL"));
-    let Some((limit, workdir, cands, argv, envp)) = parse_spawn(&mut words) else {
-        return format!("E {}\n", libc::EINVAL);
-    };
+    let (limit, workdir, cands, argv, envp) = parse_spawn(&mut words).ok_or(libc::EINVAL)?;
     let (cands, argv, envp) = (list(&cands), list(&argv), list(&envp));
     let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
+    let mut pipe = [0; 2];
+    if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+        return Err(errno());
+    }
     let me = libc::getpid();
+    let at = Instant::now();
     let pid = libc::fork();
     if pid == 0 {
-        libc::close(sock);
-        let code = become_trampoline(me, &raw, &workdir);
-        let code = match code {
-            0 => run_solver(limit, &cands, &argv, envp.as_ptr()),
-            e => {
-                trampoline::report(&format!("exec-error {e}\n"));
-                127
-            }
-        };
-        libc::_exit(code);
+        let mut error = become_solver(me, &raw, &workdir, limit.as_ref());
+        if error == 0 {
+            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp.as_ptr());
+        }
+        libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
+        libc::_exit(127);
     }
+    libc::close(pipe[1]);
     if pid < 0 {
-        return format!("E {}\n", errno());
+        libc::close(pipe[0]);
+        return Err(errno());
     }
     // Also here, so that the group exists before the runner signals it.
     libc::setpgid(pid, pid);
-    format!("P {pid}\n")
+    let mut error: libc::c_int = 0;
+    let n = loop {
+        let n = libc::read(pipe[0], ptr::addr_of_mut!(error).cast(), 4);
+        if n >= 0 || errno() != libc::EINTR {
+            break n;
+        }
+    };
+    libc::close(pipe[0]);
+    if n == 4 {
+        let _ = reap::wait4(pid, 0);
+        return Err(error.max(1));
+    }
+    Ok((pid, at))
 }
 
 /// The fields of a spawn request: limit, working directory, candidates,
@@ -428,17 +432,19 @@ fn parse_spawn(words: &mut impl Iterator<Item = CString>) -> Option<Spawn> {
     Some((limit, workdir, cands, argv, words.collect()))
 }
 
-/// In the forked copy: what `spawn.rs` does before `execve` for a
-/// trampoline (signals as a program starts with them, a process group of
-/// its own, killed with the zygote, descriptors 0–3, the working
-/// directory); 0 or the error number.
+/// In the forked solver before `execve`: what `spawn.rs` does for a child
+/// (signals as a program starts with them, a process group of its own,
+/// killed with its parent, descriptors 0–3, the working directory) and the
+/// memory limit; 0 or the error number.
 ///
 /// # Safety
 /// Only in the child of the zygote's fork.
-unsafe fn become_trampoline(zygote: libc::pid_t, fds: &[RawFd], workdir: &CString) -> i32 {
-    if fds.len() != FDS {
-        return libc::EINVAL;
-    }
+unsafe fn become_solver(
+    zygote: libc::pid_t,
+    fds: &[RawFd],
+    workdir: &CString,
+    limit: Option<&libc::rlimit>,
+) -> i32 {
     reset_signals(&[libc::SIGPIPE, libc::SIGTERM, libc::SIGINT, libc::SIGHUP]);
     if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
     {
@@ -448,7 +454,7 @@ unsafe fn become_trampoline(zygote: libc::pid_t, fds: &[RawFd], workdir: &CStrin
         return libc::ESRCH;
     }
     // Copies above the targets first, so that no source is a target
-    // already written (the copies are closed when the solver starts).
+    // already written (the copies are closed by `execve`).
     let mut high = [0; FDS];
     for (copy, &fd) in high.iter_mut().zip(fds) {
         *copy = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10);
@@ -456,7 +462,8 @@ unsafe fn become_trampoline(zygote: libc::pid_t, fds: &[RawFd], workdir: &CStrin
             return errno();
         }
     }
-    for (target, &fd) in high.iter().enumerate() {
+    // Descriptor 3, the report, is the trampoline's only.
+    for (target, &fd) in high.iter().enumerate().take(3) {
         if libc::dup2(fd, target as libc::c_int) < 0 {
             return errno();
         }
@@ -464,5 +471,56 @@ unsafe fn become_trampoline(zygote: libc::pid_t, fds: &[RawFd], workdir: &CStrin
     if libc::chdir(workdir.as_ptr()) != 0 {
         return errno();
     }
+    if let Some(limit) = limit {
+        if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
+            return errno();
+        }
+    }
     0
+}
+
+/// The trampoline's work for the started `solver` (forked at `at`): waits
+/// for it, reaping other children as they end, then for the runner's reap
+/// request; kills and reaps what is left, writes the report on `report`
+/// and answers the solver's status. False when the runner is gone.
+///
+/// # Safety
+/// Only in the single-threaded zygote.
+unsafe fn follow(stream: &mut UnixStream, solver: libc::pid_t, at: Instant, report: RawFd) -> bool {
+    let mut total = Usage::default();
+    trampoline::wait_for(solver, &mut total);
+    let wall = at.elapsed().as_secs_f64();
+    trampoline::sweep(solver, &mut total);
+    // The runner is done with the group when it asks; without it (it is
+    // gone), the rest is killed all the same.
+    let asked = receive(stream).is_some_and(|(kind, _, _)| kind == b'R');
+    libc::kill(-solver, libc::SIGKILL);
+    trampoline::sweep(solver, &mut total);
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid out-parameter.
+    let mut ru: libc::rusage = std::mem::zeroed();
+    let r = loop {
+        let r = libc::wait4(solver, &mut status, libc::__WALL, &mut ru);
+        if r >= 0 || errno() != libc::EINTR {
+            break r;
+        }
+    };
+    if r < 0 {
+        let answer = format!("E {}\n", errno());
+        return asked && stream.write_all(answer.as_bytes()).is_ok();
+    }
+    let us = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
+    let (user, sys, kib) = (us(ru.ru_utime), us(ru.ru_stime), ru.ru_maxrss);
+    total.add(Usage {
+        user: user as f64 / 1e6,
+        sys: sys as f64 / 1e6,
+        max_rss: (kib.max(0) as u64).saturating_mul(1024),
+    });
+    let line = format!(
+        "ok {status} {} {} {} {wall}\n",
+        total.user, total.sys, total.max_rss
+    );
+    libc::write(report, line.as_ptr().cast(), line.len());
+    let answer = format!("W {status} {user} {sys} {kib}\n");
+    asked && stream.write_all(answer.as_bytes()).is_ok()
 }
