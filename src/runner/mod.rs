@@ -22,13 +22,15 @@
 //! parallel runs cannot steal each other's children. Peak memory is the
 //! largest `ru_maxrss` among reaped processes.
 //!
-//! With [`use_trampoline`] (the `coreval` binary sets it), the child is
-//! coreval's own executable as a trampoline (`trampoline.rs`) that forks
-//! the solver: a child started from coreval's memory would carry coreval's
-//! peak resident set in its `ru_maxrss`. The trampoline leads the group,
-//! is the run's subreaper (daemons that leave the group are its children,
-//! killed and reaped when the solver ends) and reports the solver's status
-//! and the usage of its whole tree; its own usage is not counted.
+//! With [`use_trampoline`] (the `coreval` binary sets it), runs go through
+//! a trampoline (`trampoline.rs`) that forks the solver: a child started
+//! from coreval's memory would carry coreval's peak resident set in its
+//! `ru_maxrss`. The trampoline is the run's subreaper (daemons that leave
+//! the group are its children, killed and reaped when the solver ends) and
+//! reports the solver's status and the usage of its whole tree; its own
+//! usage is not counted. Each job slot keeps one (`zygote.rs`), which forks
+//! every run's solver; without it, a trampoline executable is started per
+//! run and leads the run's group.
 //!
 //! The `wait-timeout` crate is not used: it waits through `Child::try_wait`,
 //! which reaps the child with `waitpid` and discards its resource usage, so
@@ -68,6 +70,7 @@
 //! delays the outcome until SIGKILL takes effect.
 
 mod capture;
+mod entry;
 mod observe;
 mod pidfile;
 mod process;
@@ -77,11 +80,9 @@ mod trampoline;
 mod workdir;
 mod zygote;
 
+pub use entry::{binary_main as trampoline_binary_main, main_if_asked as trampoline_main};
 pub use pidfile::reap_orphans;
-pub use trampoline::{
-    binary_main as trampoline_binary_main, main_if_asked as trampoline_main,
-    sibling_or_self as trampoline_for, use_trampoline,
-};
+pub use trampoline::{sibling_or_self as trampoline_for, use_trampoline};
 
 use capture::Capture;
 use reap::{Status, Usage};

@@ -16,6 +16,10 @@
 //! KB, the same as under `/usr/bin/time`), waits for it, and reports its
 //! usage on descriptor 3.
 //!
+//! A job slot keeps one such process from run to run (`zygote.rs`), which
+//! forks each run's solver itself and does the same work for it; the
+//! executable is started per run only where that is not possible.
+//!
 //! It is also the run's child subreaper: descendants whose parent ends —
 //! grandchildren, and daemons that left the group with `setsid` or a double
 //! fork — become its children rather than coreval's. When the solver has
@@ -70,7 +74,7 @@ const SWEEP_ROUNDS: usize = 1000;
 static TRAMPOLINE: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
 
 /// Start every later run through the trampoline `exe`: coreval's own
-/// executable, whose `main` calls [`main_if_asked`] first (`coreval`
+/// executable, whose `main` calls [`super::entry::main_if_asked`] first (`coreval`
 /// passes `/proc/self/exe`; a test passes the built binary). Without it,
 /// runs are started directly and `max_rss` is at least coreval's own peak.
 /// Only the first call counts.
@@ -103,34 +107,12 @@ pub fn sibling_or_self(exe: Option<&Path>) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/proc/self/exe"))
 }
 
-/// When this process was started as a trampoline, do its work and exit;
-/// otherwise return at once. Call it first in `main`.
-pub fn main_if_asked() {
-    let mut args = std::env::args_os();
-    if args.next().as_deref() != Some(std::ffi::OsStr::new(ARGV0)) {
-        return;
-    }
-    std::process::exit(binary_main());
-}
-
-/// The work of the trampoline executable ([`BINARY`]), on its arguments
-/// after `argv[0]`; returns its exit code.
-pub fn binary_main() -> i32 {
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if args.len() == 1 && args[0] == super::zygote::ARG {
-        // SAFETY: single-threaded; descriptor 0 is the runner's socket.
-        return unsafe { super::zygote::serve(0) };
-    }
-    // SAFETY: the trampoline is single-threaded; see `trampoline`.
-    unsafe { trampoline(&args) }
-}
-
 /// The trampoline's work; returns its exit code.
 ///
 /// # Safety
 /// Only in a single-threaded process (it forks and the child runs Rust
 /// code that allocates nothing).
-unsafe fn trampoline(args: &[OsString]) -> i32 {
+pub(super) unsafe fn trampoline(args: &[OsString]) -> i32 {
     libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
     let Some((limit, thp, program, rest)) = parse(args) else {
         report(&format!("exec-error {}\n", libc::EINVAL));
