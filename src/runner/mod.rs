@@ -428,11 +428,7 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let reaped = if zygote.is_some() {
-        zygote::reap(pid)
-    } else {
-        reap::reap(pid)
-    };
+    let reaped = process::reap_leader(pid, zygote.is_some());
     let through = report.map(trampoline::read_report);
     let reported = matches!(through, Some(Some(_)));
     let mut solver_wall = None;

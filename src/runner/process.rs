@@ -124,6 +124,19 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     })
 }
 
+/// Reaps the run's leader `pid`: through the zygote that started it
+/// (`via_zygote`, `zygote.rs`), or as our own child.
+pub(super) fn reap_leader(
+    pid: libc::pid_t,
+    via_zygote: bool,
+) -> io::Result<(super::reap::Status, super::reap::Usage)> {
+    if via_zygote {
+        super::zygote::reap(pid)
+    } else {
+        super::reap::reap(pid)
+    }
+}
+
 /// A pipe, both ends close-on-exec: (read end, write end).
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
