@@ -15,8 +15,12 @@
 //!   stage's wall time (setup and version probes included).
 //!
 //! `cargo bench --bench spawn -- [N…] [--count B] [--solvers K] [--rounds R]
-//! [--real B]`: one section per N (default: 2, and 16 too on a machine with
-//! at least 16 cores); medians of R rounds (default 3) close each section.
+//! [--real B] [--through small|self|none]`: one section per N (default: 2,
+//! and 16 too on a machine with at least 16 cores); medians of R rounds
+//! (default 3) close each section. Runs go through the trampoline as the
+//! `coreval` binary starts them: `small` (default) the `coreval-trampoline`
+//! executable, `self` coreval's own executable (the fallback without it),
+//! `none` started directly (`max_rss` then includes coreval's own peak).
 
 use coreval::campaign::ledger::records::RunRecord;
 use coreval::campaign::setup::Campaign;
@@ -35,6 +39,7 @@ struct Args {
     solvers: usize,
     rounds: usize,
     real: usize,
+    through: String,
 }
 
 fn parse_args() -> Args {
@@ -44,6 +49,7 @@ fn parse_args() -> Args {
         solvers: 8,
         rounds: 3,
         real: 120,
+        through: "small".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -57,6 +63,7 @@ fn parse_args() -> Args {
             "--solvers" => args.solvers = value(),
             "--rounds" => args.rounds = value(),
             "--real" => args.real = value(),
+            "--through" => args.through = it.next().expect("--through small|self|none"),
             n => {
                 if let Ok(n) = n.parse() {
                     args.jobs.push(n);
@@ -335,6 +342,13 @@ fn section(a: &Args, jobs: usize, tmp: &Path, files: &[PathBuf], real: &Path) {
 
 fn main() {
     let a = parse_args();
+    match a.through.as_str() {
+        "small" => coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline")),
+        "self" => coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval")),
+        "none" => {}
+        other => panic!("--through {other}: small, self or none"),
+    }
+    println!("runs through: {}", a.through);
     let tmp = tempfile::tempdir().unwrap();
     let files = named_campaign(&tmp.path().join("base"), &pick(a.count, false));
     let real = tmp.path().join("real");

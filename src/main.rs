@@ -17,9 +17,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // Started as the runner's trampoline: do that and exit.
     coreval::runner::trampoline_main();
-    // Runs go through this executable again, so that what they measure is
-    // the solver's own (`runner/trampoline.rs`).
-    coreval::runner::use_trampoline("/proc/self/exe");
+    // Runs go through a trampoline, so that what they measure is the
+    // solver's own (`runner/trampoline.rs`): `coreval-trampoline` beside
+    // this executable, or this executable again.
+    let exe = std::env::current_exe().ok();
+    coreval::runner::use_trampoline(coreval::runner::trampoline_for(exe.as_deref()));
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),

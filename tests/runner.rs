@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 /// small and shared).
 const SLACK: f64 = 0.75;
 
-/// Runs go through the trampoline, as the `coreval` binary starts them
-/// (`runner/trampoline.rs`); the direct start is tested by the runner's
+/// Runs go through coreval's own executable as the trampoline, as the
+/// `coreval` binary starts them when `coreval-trampoline` is not beside it
+/// (`runner/trampoline.rs`; `tests/measure.rs` uses that one); the direct start is tested by the runner's
 /// unit tests and by the library-level campaign tests.
 fn through_trampoline() {
     coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval"));
@@ -168,9 +169,10 @@ fn hang_ignoring_sigterm_is_killed_after_grace() {
     let (o, secs) = timed(&s);
     assert_eq!(o.exit, Exit::Signaled(libc::SIGKILL));
     assert!(o.timed_out && !o.cancelled);
-    // SIGTERM at 0.5 s is ignored, SIGKILL at 1.0 s.
+    // SIGTERM at 0.5 s is ignored, SIGKILL at 1.0 s (counted from before
+    // the spawn; the wall reported is the solver's own, from its fork).
     assert!((1.0..1.0 + SLACK).contains(&secs), "took {secs}s");
-    assert!(o.wall >= 1.0, "wall {}", o.wall);
+    assert!((0.9..1.0 + SLACK).contains(&o.wall), "wall {}", o.wall);
 }
 
 #[test]
@@ -545,10 +547,10 @@ fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
     let after = &stat[stat.rfind(')').unwrap() + 2..];
     let f: Vec<&str> = after.split_whitespace().collect();
     let pid: &str = stat.split_whitespace().next().unwrap();
-    // Field 5, the group: the run's own, led by the trampoline (the
-    // solver's parent, field 4), not ours.
-    assert_eq!(f[2], f[1], "the trampoline leads the run's group");
-    assert_ne!(f[2], pid);
+    // Field 5, the group: the run's own, not ours, led by the solver when
+    // the slot's zygote forked it (`runner/zygote.rs`), or by the
+    // trampoline (its parent, field 4) when that was executed for the run.
+    assert!(f[2] == pid || f[2] == f[1], "the run leads its own group");
     assert_ne!(f[2], unsafe { libc::getpgrp() }.to_string());
 
     let missing = RunSpec::new("no-such-program-xyz", vec![], Duration::from_secs(10));

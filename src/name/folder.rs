@@ -313,29 +313,7 @@ impl Stamp {
 /// must be named again once the output can be written.
 fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<IndexEntry> {
     let mut opts = tree.name.clone();
-    let mut entry = IndexEntry {
-        id: file.id.clone(),
-        outcome: Outcome::Failed,
-        logic: None,
-        family: Families::of(&file.id, None),
-        status: None,
-        assertions: 0,
-        prefix: None,
-        output: None,
-        kept_names: Vec::new(),
-        nested_names: Vec::new(),
-        reasons: Vec::new(),
-        error: None,
-        descramble: None,
-        source_size: 0,
-        source_mtime_ns: 0,
-        source_ctime_ns: 0,
-        source_dev: 0,
-        source_inode: 0,
-        settings: String::new(),
-        named_hash: None,
-        incremental: false,
-    };
+    let mut entry = failed_entry(file);
     let target = match crate::safepath::safe_join(out, &file.id) {
         Ok(t) => t,
         Err(e) => {
@@ -442,31 +420,63 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
     match result {
         Err(e) => entry.error = Some(e.to_string()),
         Ok(_) if unreadable.is_some() => entry.error = unreadable,
-        Ok(r) => {
-            entry.family = Families::of(&file.id, r.info.logic.as_deref());
-            entry.logic = r.info.logic.clone();
-            entry.status = r.info.status.clone();
-            entry.assertions = r.assertions;
-            entry.prefix = Some(r.prefix.clone());
-            entry.kept_names = r.kept.clone();
-            entry.nested_names = r.nested_names.clone();
-            entry.incremental = r.info.incremental && opts.policy.incremental;
-            entry.outcome = if r.info.is_malformed() {
-                Outcome::Malformed
-            } else if r.eligible() {
-                entry.output = Some(file.id.clone());
-                Outcome::Named
-            } else {
-                Outcome::Ineligible
-            };
-            entry.reasons = r.reasons;
-            // Hashed as it was written: the named file is not read again.
-            if entry.output.is_some() {
-                entry.named_hash = r.output_hash;
-            }
-        }
+        Ok(r) => record(&mut entry, r, opts.policy.incremental),
     }
     Ok(entry)
+}
+
+/// The entry of a benchmark before it is named: outcome `failed`, nothing
+/// known yet.
+fn failed_entry(file: &BenchmarkFile) -> IndexEntry {
+    IndexEntry {
+        id: file.id.clone(),
+        outcome: Outcome::Failed,
+        logic: None,
+        family: Families::of(&file.id, None),
+        status: None,
+        assertions: 0,
+        prefix: None,
+        output: None,
+        kept_names: Vec::new(),
+        nested_names: Vec::new(),
+        reasons: Vec::new(),
+        error: None,
+        descramble: None,
+        source_size: 0,
+        source_mtime_ns: 0,
+        source_ctime_ns: 0,
+        source_dev: 0,
+        source_inode: 0,
+        settings: String::new(),
+        named_hash: None,
+        incremental: false,
+    }
+}
+
+/// What naming reported, into the benchmark's entry (`incremental`: the
+/// policy accepts incremental scripts).
+fn record(entry: &mut IndexEntry, r: super::NameReport, incremental: bool) {
+    entry.family = Families::of(&entry.id, r.info.logic.as_deref());
+    entry.logic = r.info.logic.clone();
+    entry.status = r.info.status.clone();
+    entry.assertions = r.assertions;
+    entry.prefix = Some(r.prefix.clone());
+    entry.kept_names = r.kept.clone();
+    entry.nested_names = r.nested_names.clone();
+    entry.incremental = r.info.incremental && incremental;
+    entry.outcome = if r.info.is_malformed() {
+        Outcome::Malformed
+    } else if r.eligible() {
+        entry.output = Some(entry.id.clone());
+        Outcome::Named
+    } else {
+        Outcome::Ineligible
+    };
+    entry.reasons = r.reasons;
+    // Hashed as it was written: the named file is not read again.
+    if entry.output.is_some() {
+        entry.named_hash = r.output_hash;
+    }
 }
 
 /// Why `path` cannot be read to its end, if it cannot.

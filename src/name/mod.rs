@@ -316,6 +316,7 @@ fn rewrite<R: Read + Send, W: Write>(
                         }
                         let obs = analyzer.observe(&cmd);
                         rw.write(&mut out, &cmd, &obs)?;
+                        scanner.recycle(cmd);
                     }
                     Ok(None) => {
                         if clashed() {

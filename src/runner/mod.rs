@@ -22,13 +22,15 @@
 //! parallel runs cannot steal each other's children. Peak memory is the
 //! largest `ru_maxrss` among reaped processes.
 //!
-//! With [`use_trampoline`] (the `coreval` binary sets it), the child is
-//! coreval's own executable as a trampoline (`trampoline.rs`) that forks
-//! the solver: a child started from coreval's memory would carry coreval's
-//! peak resident set in its `ru_maxrss`. The trampoline leads the group,
-//! is the run's subreaper (daemons that leave the group are its children,
-//! killed and reaped when the solver ends) and reports the solver's status
-//! and the usage of its whole tree; its own usage is not counted.
+//! With [`use_trampoline`] (the `coreval` binary sets it), runs go through
+//! a trampoline (`trampoline.rs`) that forks the solver: a child started
+//! from coreval's memory would carry coreval's peak resident set in its
+//! `ru_maxrss`. The trampoline is the run's subreaper (daemons that leave
+//! the group are its children, killed and reaped when the solver ends) and
+//! reports the solver's status and the usage of its whole tree; its own
+//! usage is not counted. Each job slot keeps one (`zygote.rs`), which forks
+//! every run's solver; without it, a trampoline executable is started per
+//! run and leads the run's group.
 //!
 //! The `wait-timeout` crate is not used: it waits through `Child::try_wait`,
 //! which reaps the child with `waitpid` and discards its resource usage, so
@@ -68,6 +70,7 @@
 //! delays the outcome until SIGKILL takes effect.
 
 mod capture;
+mod entry;
 mod observe;
 mod pidfile;
 mod process;
@@ -75,9 +78,11 @@ mod reap;
 mod spawn;
 mod trampoline;
 mod workdir;
+mod zygote;
 
+pub use entry::{binary_main as trampoline_binary_main, main_if_asked as trampoline_main};
 pub use pidfile::reap_orphans;
-pub use trampoline::{main_if_asked as trampoline_main, use_trampoline};
+pub use trampoline::{sibling_or_self as trampoline_for, use_trampoline};
 
 use capture::Capture;
 use reap::{Status, Usage};
@@ -363,7 +368,7 @@ fn supervise(
     child: process::Spawned,
     started: Instant,
 ) -> RunOutcome {
-    let pid = child.pid;
+    let (pid, zygote) = (child.pid, child.zygote);
     let report = child.report;
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
@@ -375,7 +380,7 @@ fn supervise(
     let (mut timed_out, mut cancelled) = (false, false);
     let mut stop = Stop::Running;
     let mut no_pidfd_tick = Duration::from_millis(1);
-    let mut observer = spec.observe.then(observe::Observer::new);
+    let mut observer = spec.observe.then(|| observe::Observer::new(zygote));
     if let Some(o) = observer.as_mut() {
         o.sample(pid, true);
     }
@@ -423,7 +428,7 @@ fn supervise(
         o.sample(pid, true);
     }
     process::signal_group(pid, libc::SIGKILL);
-    let reaped = reap::reap(pid);
+    let reaped = process::reap_leader(pid, zygote.is_some());
     let through = report.map(trampoline::read_report);
     let reported = matches!(through, Some(Some(_)));
     let mut solver_wall = None;

@@ -25,13 +25,17 @@ const MAX_PROCS: usize = 4096;
 pub(super) struct Observer {
     seen: BTreeSet<PathBuf>,
     last: Option<Instant>,
+    /// The zygote that started the run (`zygote.rs`): orphans of the run
+    /// are its children.
+    zygote: Option<libc::pid_t>,
 }
 
 impl Observer {
-    pub(super) fn new() -> Observer {
+    pub(super) fn new(zygote: Option<libc::pid_t>) -> Observer {
         Observer {
             seen: BTreeSet::new(),
             last: None,
+            zygote,
         }
     }
 
@@ -43,7 +47,13 @@ impl Observer {
             return;
         }
         self.last = Some(now);
-        for pid in tree(leader) {
+        let mut pids = tree(leader);
+        for orphan in self.zygote.map_or(Vec::new(), |z| children(&z.to_string())) {
+            if !pids.contains(&orphan) {
+                pids.extend(tree(orphan));
+            }
+        }
+        for pid in pids {
             if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
                 self.seen.insert(exe);
             }
@@ -105,7 +115,7 @@ mod tests {
             .args(["-c", "sleep 1; true"])
             .spawn()
             .unwrap();
-        let mut o = Observer::new();
+        let mut o = Observer::new(None);
         let until = Instant::now() + Duration::from_millis(800);
         while Instant::now() < until {
             o.sample(child.id() as libc::pid_t, false);

@@ -29,6 +29,8 @@ pub(super) struct Spawned {
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
     pub report: Option<OwnedFd>,
+    /// The zygote that started it (`zygote.rs`), which reaps it.
+    pub zygote: Option<libc::pid_t>,
 }
 
 /// Makes this process the reaper of its orphaned descendants, once: a
@@ -72,6 +74,21 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     let trampoline = super::trampoline::exe().zip(program.to_str());
     let (pid, report) = match trampoline {
         Some((exe, name)) => {
+            let (report_r, report_w) = pipe()?;
+            fds[3] = report_w.as_raw_fd();
+            // A fork of this thread's zygote when it has one.
+            let solver = super::spawn::Prepared::new(&program, spec, workdir)?;
+            if let Some(started) = super::zygote::spawn(exe, &solver, fds, limit) {
+                let (pid, zygote) = started?;
+                return Ok(Spawned {
+                    pid,
+                    pidfd: pidfd_open(pid),
+                    stdout: stdout_r,
+                    stderr: stderr_r,
+                    report: Some(report_r),
+                    zygote: Some(zygote),
+                });
+            }
             // The trampoline starts the program under the limit.
             let mut through = spec.clone();
             let (var, off) = super::trampoline::NO_THP;
@@ -90,8 +107,6 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             .collect();
             let mut prepared = super::spawn::Prepared::new(exe, &through, workdir)?;
             prepared.set_argv0(super::trampoline::ARGV0)?;
-            let (report_r, report_w) = pipe()?;
-            fds[3] = report_w.as_raw_fd();
             (prepared.start(fds, None)?, Some(report_r))
         }
         None => {
@@ -105,7 +120,21 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         stdout: stdout_r,
         stderr: stderr_r,
         report,
+        zygote: None,
     })
+}
+
+/// Reaps the run's leader `pid`: through the zygote that started it
+/// (`via_zygote`, `zygote.rs`), or as our own child.
+pub(super) fn reap_leader(
+    pid: libc::pid_t,
+    via_zygote: bool,
+) -> io::Result<(super::reap::Status, super::reap::Usage)> {
+    if via_zygote {
+        super::zygote::reap(pid)
+    } else {
+        super::reap::reap(pid)
+    }
 }
 
 /// A pipe, both ends close-on-exec: (read end, write end).

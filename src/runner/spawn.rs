@@ -38,10 +38,10 @@ const NSIG: libc::c_int = 65;
 pub(super) struct Prepared {
     /// Paths to try in order: the program, or each `PATH` entry joined
     /// with a bare name.
-    candidates: Vec<CString>,
-    argv: Vec<CString>,
-    envp: Vec<CString>,
-    workdir: CString,
+    pub(super) candidates: Vec<CString>,
+    pub(super) argv: Vec<CString>,
+    pub(super) envp: Vec<CString>,
+    pub(super) workdir: CString,
 }
 
 /// What the child reads (and its error number, which it writes) in the

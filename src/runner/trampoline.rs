@@ -6,11 +6,19 @@
 //! new memory's peak). A child started by coreval — with `fork` or with the
 //! `clone(CLONE_VM)` of `spawn.rs` — runs in coreval's memory until
 //! `execve`, so every run recorded coreval's own peak (tens to hundreds of
-//! MB) instead of the solver's. The trampoline is coreval's own executable
-//! started with [`ARGV0`]: tiny, single-threaded, it `fork`s the solver
-//! (whose memory before `execve` is then a copy of the trampoline's few
-//! hundred KB, the same as under `/usr/bin/time`), waits for it, and reports
-//! its usage on descriptor 3.
+//! MB) instead of the solver's. The trampoline is the small executable
+//! `coreval-trampoline` built and installed beside `coreval`
+//! (`src/bin/coreval-trampoline.rs`: no allocator of its own, no runtime
+//! set-up, a fraction of coreval's start-up cost per run), or, when that
+//! file is missing, coreval's own executable started with [`ARGV0`] (see
+//! [`sibling_or_self`]). Single-threaded, it `fork`s the solver (whose
+//! memory before `execve` is then a copy of the trampoline's few hundred
+//! KB, the same as under `/usr/bin/time`), waits for it, and reports its
+//! usage on descriptor 3.
+//!
+//! A job slot keeps one such process from run to run (`zygote.rs`), which
+//! forks each run's solver itself and does the same work for it; the
+//! executable is started per run only where that is not possible.
 //!
 //! It is also the run's child subreaper: descendants whose parent ends —
 //! grandchildren, and daemons that left the group with `setsid` or a double
@@ -56,7 +64,7 @@ pub const ARGV0: &str = "coreval-trampoline";
 const REPORT_FD: libc::c_int = 3;
 /// Signals the runner sends to the group to stop a run: the trampoline
 /// outlives them to reap and report (SIGKILL still ends it).
-const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+pub(super) const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 /// Rounds of killing leftover children at the end (each round kills the
 /// children that the previous round's victims left to us).
 const SWEEP_ROUNDS: usize = 1000;
@@ -66,7 +74,7 @@ const SWEEP_ROUNDS: usize = 1000;
 static TRAMPOLINE: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
 
 /// Start every later run through the trampoline `exe`: coreval's own
-/// executable, whose `main` calls [`main_if_asked`] first (`coreval`
+/// executable, whose `main` calls [`super::entry::main_if_asked`] first (`coreval`
 /// passes `/proc/self/exe`; a test passes the built binary). Without it,
 /// runs are started directly and `max_rss` is at least coreval's own peak.
 /// Only the first call counts.
@@ -86,17 +94,17 @@ pub(super) fn seen_as() -> Option<&'static Path> {
     TRAMPOLINE.get().map(|(_, seen)| seen.as_path())
 }
 
-/// When this process was started as a trampoline, do its work and exit;
-/// otherwise return at once. Call it first in `main`.
-pub fn main_if_asked() {
-    let mut args = std::env::args_os();
-    if args.next().as_deref() != Some(std::ffi::OsStr::new(ARGV0)) {
-        return;
-    }
-    let args: Vec<OsString> = args.collect();
-    // SAFETY: the trampoline is single-threaded; see `trampoline`.
-    let code = unsafe { trampoline(&args) };
-    std::process::exit(code);
+/// The file name of the trampoline executable beside `coreval`.
+pub const BINARY: &str = "coreval-trampoline";
+
+/// The trampoline for the executable `exe` (coreval's own, as found by
+/// `std::env::current_exe`): [`BINARY`] in the same directory when it is
+/// there, else `/proc/self/exe` (coreval started again with [`ARGV0`]).
+pub fn sibling_or_self(exe: Option<&Path>) -> PathBuf {
+    exe.and_then(Path::parent)
+        .map(|dir| dir.join(BINARY))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("/proc/self/exe"))
 }
 
 /// The trampoline's work; returns its exit code.
@@ -104,7 +112,7 @@ pub fn main_if_asked() {
 /// # Safety
 /// Only in a single-threaded process (it forks and the child runs Rust
 /// code that allocates nothing).
-unsafe fn trampoline(args: &[OsString]) -> i32 {
+pub(super) unsafe fn trampoline(args: &[OsString]) -> i32 {
     libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
     let Some((limit, thp, program, rest)) = parse(args) else {
         report(&format!("exec-error {}\n", libc::EINVAL));
@@ -126,16 +134,35 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
         report(&format!("exec-error {}\n", libc::EINVAL));
         return 127;
     };
-    let list = |v: &[CString]| -> Vec<*const libc::c_char> {
-        v.iter()
-            .map(|s| s.as_ptr())
-            .chain(std::iter::once(ptr::null()))
-            .collect()
-    };
-    let (cands, argv) = (list(&cands), list(&argv));
     extern "C" {
         static environ: *const *const libc::c_char;
     }
+    run_solver(limit, &list(&cands), &list(&argv), environ)
+}
+
+/// NULL-terminated pointers to `v`'s strings.
+pub(super) fn list(v: &[CString]) -> Vec<*const libc::c_char> {
+    v.iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(ptr::null()))
+        .collect()
+}
+
+/// Starts the solver (the first of the `PATH` candidates `cands` that can
+/// be executed, with `argv` and `envp`, under `limit`), waits for it and
+/// every descendant left to us, and reports on [`REPORT_FD`]; returns the
+/// trampoline's exit code. Descriptors 0–3, the working directory and the
+/// process group are set up already.
+///
+/// # Safety
+/// Only in a single-threaded process; the arrays are NULL-terminated.
+pub(super) unsafe fn run_solver(
+    limit: Option<libc::rlimit>,
+    cands: &[*const libc::c_char],
+    argv: &[*const libc::c_char],
+    envp: *const *const libc::c_char,
+) -> i32 {
+    libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
     // SIGPIPE, which the Rust runtime ignores, as `spawn.rs` does.
     let mut restore = vec![libc::SIGPIPE];
     for sig in STOP_SIGNALS {
@@ -165,7 +192,7 @@ unsafe fn trampoline(args: &[OsString]) -> i32 {
             }
         }
         if error == 0 {
-            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), environ);
+            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp);
         }
         libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
         libc::_exit(127);
@@ -242,14 +269,14 @@ fn parse(args: &[OsString]) -> Option<Parsed> {
     Some((limit, thp, program.clone(), rest.to_vec()))
 }
 
-fn report(line: &str) {
+pub(super) fn report(line: &str) {
     // SAFETY: write of a valid buffer to our report descriptor.
     unsafe { libc::write(REPORT_FD, line.as_ptr().cast(), line.len()) };
 }
 
 /// Waits until `solver` has ended (without reaping it), reaping every other
 /// child that ends meanwhile and adding its usage.
-fn wait_for(solver: libc::pid_t, total: &mut Usage) {
+pub(super) fn wait_for(solver: libc::pid_t, total: &mut Usage) {
     loop {
         // SAFETY: zeroed siginfo_t is a valid out-parameter for waitid.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -275,7 +302,7 @@ fn wait_for(solver: libc::pid_t, total: &mut Usage) {
 
 /// Kills and reaps every child but `solver` (a group leader with its
 /// group), round after round, until no other child is left.
-fn sweep(solver: libc::pid_t, total: &mut Usage) {
+pub(super) fn sweep(solver: libc::pid_t, total: &mut Usage) {
     // SAFETY: getpid and getpgrp cannot fail.
     let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
     for _ in 0..SWEEP_ROUNDS {

@@ -160,7 +160,12 @@ pub struct Scanner<R> {
     tok_col: u64,
     /// Bytes of the whole input, when known ([`Scanner::with_size_hint`]).
     size_hint: Option<u64>,
+    /// Emptied command buffers for the next commands ([`Scanner::recycle`]).
+    spare: Vec<Vec<u8>>,
 }
+
+/// Recycled command buffers larger than this are freed, not kept.
+const SPARE_MAX: usize = 1 << 16;
 
 /// A command longer than this grows to the rest of the input at once when
 /// the input's size is known (see [`Scanner::with_size_hint`]).
@@ -185,6 +190,24 @@ impl<R: Read> Scanner<R> {
             tok_line: 0,
             tok_col: 0,
             size_hint: None,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Gives the text buffer of a command the caller is done with back:
+    /// a later command is scanned into it instead of a new allocation
+    /// (a buffer over [`SPARE_MAX`] is freed instead).
+    pub fn recycle(&mut self, mut text: Vec<u8>) {
+        if text.capacity() <= SPARE_MAX {
+            text.clear();
+            self.spare.push(text);
+        }
+    }
+
+    /// [`Scanner::recycle`] for many buffers.
+    pub fn recycle_all(&mut self, texts: Vec<Vec<u8>>) {
+        for text in texts {
+            self.recycle(text);
         }
     }
 
@@ -327,7 +350,7 @@ impl<R: Read> Scanner<R> {
                             self.gap.extend_from_slice(&self.buf[self.pos..i]);
                             let abs = self.base + i as u64;
                             // Field by field: `cur.text` is already allocated
-                            // (see the end of `step_command`).
+                            // (see `inside::finish_command`).
                             let column = self.column_at(abs);
                             let c = &mut self.cur;
                             (c.offset, c.line, c.column) = (abs, self.line, column);
@@ -403,169 +426,6 @@ impl<R: Read> Scanner<R> {
             more = chunk[..n].to_vec();
         }
     }
-
-    /// Inside a command: copy bytes to the command, stopping at the bytes
-    /// that change state.
-    fn step_command(&mut self) -> Result<Option<Command>, SyntaxError> {
-        let buf = &self.buf[..self.len];
-        let mut i = self.pos;
-        let end = self.len;
-        let mut done = false;
-        while i < end {
-            let b = buf[i];
-            match self.state {
-                State::Cmd => {
-                    // The hot loop: whole 8-byte chunks when nothing but the
-                    // depth and the line move (`swar::skip`), else bytes:
-                    // the depth moves by a table delta (branch-free), and a
-                    // byte leaves the fast path only when it changes state
-                    // (`STOP`) or at depth ≤ 1 (the head, between arguments,
-                    // the final `)`).
-                    let mut depth = self.depth;
-                    let mut max_depth = self.cur.max_depth;
-                    let mut changed = false;
-                    while i < end && !changed {
-                        // Whole 8-byte chunks first (see `swar`), then the
-                        // byte loop for the next chunk.
-                        i = swar::skip(
-                            buf,
-                            i,
-                            end,
-                            &mut depth,
-                            &mut max_depth,
-                            &mut self.line,
-                            &mut self.line_start,
-                            self.base,
-                        );
-                        let chunk_end = (i + 8).min(end);
-                        while i < chunk_end {
-                            let b = buf[i];
-                            i += 1;
-                            depth = depth.wrapping_add(DELTA[b as usize] as u64);
-                            max_depth = max_depth.max(depth);
-                            if !(STOP[b as usize] | (depth <= 1)) {
-                                continue;
-                            }
-                            match b {
-                                b')' => {
-                                    if depth == 0 {
-                                        done = true;
-                                        changed = true;
-                                        break;
-                                    }
-                                    if depth == 1 {
-                                        self.cur.depth1_end =
-                                            (self.base + i as u64 - self.cur.offset) as usize;
-                                    }
-                                }
-                                b'\n' => {
-                                    self.line += 1;
-                                    self.line_start = self.base + i as u64;
-                                }
-                                b';' => {
-                                    self.cur.has_comment = true;
-                                    self.state = State::Comment;
-                                    changed = true;
-                                    break;
-                                }
-                                b'"' | b'|' => {
-                                    // The token starts at i - 1.
-                                    let abs = self.base + i as u64 - 1;
-                                    self.tok_line = self.line;
-                                    self.tok_col = abs - self.line_start + 1;
-                                    self.state = if b == b'"' { State::Str } else { State::Quoted };
-                                    changed = true;
-                                    break;
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                    self.depth = depth;
-                    self.cur.max_depth = max_depth;
-                    if done {
-                        break;
-                    }
-                }
-                State::Str | State::Quoted | State::Comment => {
-                    let stop = match self.state {
-                        State::Str => b'"',
-                        State::Quoted => b'|',
-                        _ => b'\n',
-                    };
-                    // Count the newlines we pass (strings and symbols may span lines).
-                    let rest = &buf[i..end];
-                    // Most are short (`|x@1|`, `; c`): look at a few bytes
-                    // before calling the vectorised search.
-                    let short = &rest[..rest.len().min(SHORT)];
-                    let (found, newlines) =
-                        match short.iter().position(|&b| b == stop || b == b'\n') {
-                            Some(k) if rest[k] == stop => (Some(k), false),
-                            _ => (memchr::memchr(stop, rest), true),
-                        };
-                    let upto = found.unwrap_or(rest.len());
-                    if stop != b'\n' && newlines {
-                        for nl in memchr::memchr_iter(b'\n', &rest[..upto]) {
-                            self.line += 1;
-                            self.line_start = self.base + (i + nl) as u64 + 1;
-                        }
-                    }
-                    match found {
-                        None => i = end,
-                        Some(k) => {
-                            i += k;
-                            match self.state {
-                                State::Str => self.state = State::StrQuote,
-                                State::Quoted => self.state = State::Cmd,
-                                _ => {
-                                    self.line += 1;
-                                    self.line_start = self.base + i as u64 + 1;
-                                    self.state = State::Cmd;
-                                }
-                            }
-                            i += 1;
-                        }
-                    }
-                }
-                State::StrQuote => {
-                    // `""` is an escaped quote; anything else ends the string
-                    // and is processed again as command text.
-                    if b == b'"' {
-                        self.state = State::Str;
-                        i += 1;
-                    } else {
-                        self.state = State::Cmd;
-                    }
-                }
-                State::Top | State::TopComment => {
-                    unreachable!("step_command runs inside a command")
-                }
-            }
-        }
-        self.reserve(i - self.pos);
-        let buf = &self.buf[..self.len];
-        self.cur.text.extend_from_slice(&buf[self.pos..i]);
-        self.pos = i;
-        if done {
-            self.state = State::Top;
-            // The next command's buffer, sized like this one: one allocation
-            // per command for a run of similar commands.
-            let hint = (self.cur.text.len() + 16).clamp(64, 1 << 16);
-            let c = &self.cur;
-            let cmd = Command {
-                text: Vec::new(),
-                offset: c.offset,
-                line: c.line,
-                column: c.column,
-                max_depth: c.max_depth,
-                has_comment: c.has_comment,
-                depth1_end: c.depth1_end,
-            };
-            let text = std::mem::replace(&mut self.cur.text, Vec::with_capacity(hint));
-            return Ok(Some(Command { text, ..cmd }));
-        }
-        Ok(None)
-    }
 }
 
 /// Convenience: every command of an in-memory script, or the first error.
@@ -578,6 +438,7 @@ pub fn commands(src: &[u8]) -> Result<Vec<Command>, SyntaxError> {
     Ok(out)
 }
 
+mod inside;
 pub mod prefetch;
 mod swar;
 

@@ -11,12 +11,19 @@
 //! [`BATCH_BYTES`] through a channel of [`BATCHES_AHEAD`] batches, so memory
 //! stays bounded: a few batches plus the command being scanned. If the
 //! caller stops early, the producer notices at its next send and ends.
+//!
+//! Nothing is allocated per command in the steady state: emptied batches
+//! go back to the producer, with the text buffers of the commands the
+//! caller handed back ([`Commands::recycle`]), which the scanner fills
+//! again. Without it, every command's buffer was allocated on one thread
+//! and freed on the other, and the allocator kept faulting in fresh pages.
 
 use super::{Command, Scanner};
 use crate::smtlib::SyntaxError;
+use std::collections::VecDeque;
 use std::io::Read;
 use std::ops::Range;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Bytes of command text per batch.
 pub const BATCH_BYTES: usize = 256 << 10;
@@ -30,6 +37,9 @@ pub trait Commands<T = ()> {
     /// The text between the previous command (or the start) and the one
     /// just returned (or the end of the script).
     fn gap(&self) -> &[u8];
+    /// Hands a command the caller is done with back, so that its buffer
+    /// holds a later command (optional: dropping it is as correct).
+    fn recycle(&mut self, cmd: Command);
 }
 
 /// The scanner itself, preparing each command in line.
@@ -49,11 +59,15 @@ impl<R: Read, T, F: FnMut(&Command) -> T> Commands<T> for Inline<R, F> {
     fn gap(&self) -> &[u8] {
         self.sc.gap()
     }
+
+    fn recycle(&mut self, cmd: Command) {
+        self.sc.recycle(cmd.text);
+    }
 }
 
 /// Commands scanned on the producer thread.
 struct Batch<T> {
-    items: Vec<(Command, T, Range<usize>)>,
+    items: VecDeque<(Command, T, Range<usize>)>,
     /// The gaps before the items, one after the other.
     gaps: Vec<u8>,
     /// The last batch: the gap after the last command, and the scan error
@@ -61,20 +75,46 @@ struct Batch<T> {
     end: Option<(Vec<u8>, Option<SyntaxError>)>,
 }
 
+/// An emptied batch on its way back to the producer, with the command
+/// buffers the caller recycled meanwhile.
+struct Spare<T> {
+    items: VecDeque<(Command, T, Range<usize>)>,
+    gaps: Vec<u8>,
+    texts: Vec<Vec<u8>>,
+}
+
+/// Command buffers sent back per batch at most (the rest are freed).
+const SPARE_TEXTS: usize = 1 << 14;
+
 /// The consumer side of a prefetching scan.
 pub struct Prefetch<T> {
     rx: Receiver<Batch<T>>,
-    batch: std::vec::IntoIter<(Command, T, Range<usize>)>,
+    back: SyncSender<Spare<T>>,
+    batch: VecDeque<(Command, T, Range<usize>)>,
     gaps: Vec<u8>,
     gap: Range<usize>,
+    texts: Vec<Vec<u8>>,
     end: Option<(Vec<u8>, Option<SyntaxError>)>,
     finished: bool,
+}
+
+impl<T> Prefetch<T> {
+    /// Sends the emptied current batch (and the recycled buffers) back to
+    /// the producer; dropped when the producer has enough spares or ended.
+    fn give_back(&mut self) {
+        let spare = Spare {
+            items: std::mem::take(&mut self.batch),
+            gaps: std::mem::take(&mut self.gaps),
+            texts: std::mem::take(&mut self.texts),
+        };
+        let _ = self.back.try_send(spare);
+    }
 }
 
 impl<T> Commands<T> for Prefetch<T> {
     fn next_command(&mut self) -> Result<Option<(Command, T)>, SyntaxError> {
         loop {
-            if let Some((cmd, t, gap)) = self.batch.next() {
+            if let Some((cmd, t, gap)) = self.batch.pop_front() {
                 self.gap = gap;
                 return Ok(Some((cmd, t)));
             }
@@ -96,7 +136,8 @@ impl<T> Commands<T> for Prefetch<T> {
                 self.finished = true;
                 return Ok(None);
             };
-            self.batch = b.items.into_iter();
+            self.give_back();
+            self.batch = b.items;
             self.gaps = b.gaps;
             self.end = b.end;
         }
@@ -104,6 +145,13 @@ impl<T> Commands<T> for Prefetch<T> {
 
     fn gap(&self) -> &[u8] {
         &self.gaps[self.gap.clone()]
+    }
+
+    fn recycle(&mut self, mut cmd: Command) {
+        if self.texts.len() < SPARE_TEXTS {
+            cmd.text.clear();
+            self.texts.push(cmd.text);
+        }
     }
 }
 
@@ -128,13 +176,24 @@ where
         return consume(&mut inline);
     }
     let (tx, rx) = sync_channel::<Batch<T>>(BATCHES_AHEAD);
+    let (back, spares) = sync_channel::<Spare<T>>(BATCHES_AHEAD + 2);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             loop {
-                let mut batch = Batch {
-                    items: Vec::new(),
-                    gaps: Vec::new(),
-                    end: None,
+                let mut batch = match spares.try_recv() {
+                    Ok(spare) => {
+                        sc.recycle_all(spare.texts);
+                        Batch {
+                            items: spare.items,
+                            gaps: spare.gaps,
+                            end: None,
+                        }
+                    }
+                    Err(_) => Batch {
+                        items: VecDeque::new(),
+                        gaps: Vec::new(),
+                        end: None,
+                    },
                 };
                 let mut bytes = 0;
                 while bytes < BATCH_BYTES && batch.end.is_none() {
@@ -144,7 +203,7 @@ where
                             batch.gaps.extend_from_slice(sc.gap());
                             bytes += cmd.text.len() + 64;
                             let t = prepare(&cmd);
-                            batch.items.push((cmd, t, from..batch.gaps.len()));
+                            batch.items.push_back((cmd, t, from..batch.gaps.len()));
                         }
                         Ok(None) => batch.end = Some((sc.gap().to_vec(), None)),
                         Err(e) => batch.end = Some((Vec::new(), Some(e))),
@@ -159,9 +218,11 @@ where
         });
         let mut source = Prefetch {
             rx,
-            batch: Vec::new().into_iter(),
+            back,
+            batch: VecDeque::new(),
             gaps: Vec::new(),
             gap: 0..0,
+            texts: Vec::new(),
             end: None,
             finished: false,
         };
@@ -188,7 +249,11 @@ mod tests {
                 let mut items = Vec::new();
                 loop {
                     match s.next_command() {
-                        Ok(Some((c, n))) => items.push((s.gap().to_vec(), c.text, n)),
+                        Ok(Some((c, n))) => {
+                            items.push((s.gap().to_vec(), c.text.clone(), n));
+                            // Buffers handed back hold later commands.
+                            s.recycle(c);
+                        }
                         Ok(None) => return (items, Ok(s.gap().to_vec())),
                         Err(e) => return (items, Err(e.to_string())),
                     }
