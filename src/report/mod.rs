@@ -14,6 +14,7 @@ pub mod pairs_csv;
 pub mod stamp;
 mod svg;
 mod table;
+pub mod tally;
 mod validators;
 
 use crate::campaign::verdict::pair::PairEvidence;
