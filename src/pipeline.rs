@@ -15,7 +15,7 @@ use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::check::CheckSummary;
 use crate::message::{Message, Say};
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
-use crate::report::tally::Tally;
+use crate::report::stamp::Tally;
 use crate::report::{self, Outputs};
 use crate::score::result::{Occupancy, ScoreReport};
 use crate::score::rules::Rules;

@@ -67,7 +67,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
-pub fn print_check_summary(s: &crate::check::CheckSummary, tally: &crate::report::tally::Tally) {
+pub fn print_check_summary(s: &crate::check::CheckSummary, tally: &crate::report::stamp::Tally) {
     let counts = &tally.kinds;
     let verdicts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     eprintln!("verdicts: {}", verdicts.join(", "));

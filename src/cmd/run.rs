@@ -6,7 +6,7 @@ use crate::check::CheckSummary;
 use crate::cmd::exit;
 use crate::name::NameSummary;
 use crate::pipeline::{self, Observer, Stages};
-use crate::report::tally::Tally;
+use crate::report::stamp::Tally;
 use crate::solve::SolveSummary;
 use anyhow::Result;
 use clap::{Args, ValueEnum};

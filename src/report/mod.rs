@@ -14,7 +14,6 @@ pub mod pairs_csv;
 pub mod stamp;
 mod svg;
 mod table;
-pub mod tally;
 mod validators;
 
 use crate::campaign::verdict::pair::PairEvidence;

@@ -1,7 +1,7 @@
 //! What `coreval run` and `coreval check` print about the judged pairs
 //! ([`Tally`]): verdict counts, per solver and per kind, certified
 //! refutations, disputes, pending checks and the failures that set the
-//! exit code. The reports' stamp ([`super::stamp`]) keeps it,
+//! exit code. The reports' stamp ([`super`]) keeps it,
 //! so that a `run` whose reports are current prints it without judging
 //! every pair again (at a million pairs, judging is most of the cost of a
 //! run with nothing to do).

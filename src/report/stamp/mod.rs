@@ -11,11 +11,13 @@
 //! every report file is as it was left.
 
 use crate::campaign::ledger::Loaded;
-use crate::report::tally::Tally;
+pub mod tally;
+
 use crate::report::Outputs;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+pub use tally::Tally;
 
 /// File name of the stamp, in the reports folder.
 pub const STAMP: &str = ".inputs.json";
