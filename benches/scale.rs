@@ -9,8 +9,13 @@
 //! sortable tables). The instant programs measure coreval's own overhead.
 //!
 //! `cargo bench --bench scale -- [--pairs P] [--solvers S] [--checkers K]
-//! [--distinct D] [--jobs J] [--synth] [--dir DIR]` (defaults 100 000
-//! pairs, 5 solvers, 3 checkers, 1 000 distinct, 2 jobs, a temp dir).
+//! [--distinct D] [--jobs J] [--synth] [--dir DIR] [--reuse]` (defaults
+//! 100 000 pairs, 5 solvers, 3 checkers, 1 000 distinct, 2 jobs, a temp
+//! dir). `--reuse` with `--dir DIR` of a campaign an earlier run of this
+//! benchmark built at the same shape (its `runs.jsonl` holds one record
+//! per pair): naming, solve and check are not run again, only `score` and
+//! the nothing-to-do runs are measured (to compare builds of coreval on
+//! the same campaign; `score` always writes, so the reports are fresh).
 //! `--synth` skips the solve stage: `runs.jsonl` is written by the
 //! benchmark in the solve stage's format (the 1 000 000-pair figures start
 //! there: `--pairs 1000000 --synth`); naming, check and scoring are real.
@@ -22,7 +27,7 @@
 mod scale;
 
 use scale::{Cost, Shape};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn main() {
     let mut pairs = 100_000;
@@ -33,7 +38,7 @@ fn main() {
         distinct: 1000,
         jobs: 2,
     };
-    let (mut synth, mut dir) = (false, None::<PathBuf>);
+    let (mut synth, mut reuse, mut dir) = (false, false, None::<PathBuf>);
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut num = || -> usize {
@@ -48,6 +53,7 @@ fn main() {
             "--distinct" => shape.distinct = num(),
             "--jobs" => shape.jobs = num(),
             "--synth" => synth = true,
+            "--reuse" => reuse = true,
             "--dir" => dir = it.next().map(PathBuf::from),
             _ => {} // `cargo bench` passes `--bench`
         }
@@ -68,25 +74,17 @@ fn main() {
         shape.jobs,
         dir.display()
     );
-    let t = std::time::Instant::now();
-    scale::generate(&dir, shape);
-    println!("generated in {:.1} s", t.elapsed().as_secs_f64());
-    let line = |what: &str, c: Cost| println!("{what:<34} {c}");
-    line("name", scale::stage(&dir, Some("name")));
-    if synth {
-        let t = std::time::Instant::now();
-        let n = scale::synth_runs(&dir);
+    let built = scale::journal_size(&dir, "runs.jsonl").1 == shape.pairs()
+        && dir.join("campaign.toml").exists();
+    if reuse && built {
         println!(
-            "{:<34} {:8.2} s (in this process; {n} records)",
-            "solve (synthesized runs.jsonl)",
-            t.elapsed().as_secs_f64()
+            "reusing the campaign built in {}: naming, solve and check not run",
+            dir.display()
         );
     } else {
-        line("solve", scale::stage(&dir, Some("solve")));
+        build(&dir, shape, synth);
     }
-    line("solve, nothing to do", scale::stage(&dir, Some("solve")));
-    line("check", scale::stage(&dir, Some("check")));
-    line("check, nothing to do", scale::stage(&dir, Some("check")));
+    let line = |what: &str, c: Cost| println!("{what:<34} {c}");
     line("score", scale::coreval(&["score", dir.to_str().unwrap()]));
     let before = scale::report_sizes(&dir);
     let stamp = |name: &str| {
@@ -125,4 +123,28 @@ fn main() {
             t.elapsed().as_secs_f64()
         ),
     }
+}
+
+/// Generate the campaign, then name, solve (or synthesize `runs.jsonl`) and
+/// check it, measuring each stage and its nothing-to-do run.
+fn build(dir: &Path, shape: Shape, synth: bool) {
+    let t = std::time::Instant::now();
+    scale::generate(dir, shape);
+    println!("generated in {:.1} s", t.elapsed().as_secs_f64());
+    let line = |what: &str, c: Cost| println!("{what:<34} {c}");
+    line("name", scale::stage(dir, Some("name")));
+    if synth {
+        let t = std::time::Instant::now();
+        let n = scale::synth_runs(dir);
+        println!(
+            "{:<34} {:8.2} s (in this process; {n} records)",
+            "solve (synthesized runs.jsonl)",
+            t.elapsed().as_secs_f64()
+        );
+    } else {
+        line("solve", scale::stage(dir, Some("solve")));
+    }
+    line("solve, nothing to do", scale::stage(dir, Some("solve")));
+    line("check", scale::stage(dir, Some("check")));
+    line("check, nothing to do", scale::stage(dir, Some("check")));
 }

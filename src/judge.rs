@@ -68,10 +68,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
     let checkers = crate::campaign::setup::selection::verdict_checkers(c, l.defs, &answered);
-    let hash_of: HashMap<(&str, &str), &str> = core_of
-        .iter()
-        .map(|((s, b), h)| ((s.as_str(), b.as_str()), h.as_str()))
-        .collect();
+    let hash_of: HashMap<(&str, &str), &str> =
+        core_of.iter().map(|(k, h)| (*k, h.as_str())).collect();
     let policy = c.config.check.policy;
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
     // The records of each core, in journal order (looked up per pair, not

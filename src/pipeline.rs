@@ -15,6 +15,7 @@ use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::check::CheckSummary;
 use crate::message::{Message, Say};
 use crate::name::{name_tree, NameOptions, NameSummary, TreeOptions};
+use crate::report::stamp::Tally;
 use crate::report::{self, Outputs};
 use crate::score::result::{Occupancy, ScoreReport};
 use crate::score::rules::Rules;
@@ -36,6 +37,11 @@ pub struct Summary {
     /// The incremental pairs (`[naming] incremental`), judged query by
     /// query, outside the scores.
     pub incremental: Option<Vec<crate::incremental::verdict::IncrementalPair>>,
+    /// The verdict counts of the judged pairs: counted from `pairs`, or,
+    /// when the reports are current and the observer does not need the
+    /// pairs ([`Observer::needs_pairs`]), the counts the reports were
+    /// made with (`pairs` is then `None`: nothing was judged again).
+    pub tally: Option<Tally>,
     pub report: Option<ScoreReport>,
     /// The reports were current ([`report::stamp`]): not scored nor
     /// written again (`report` is then `None`).
@@ -59,8 +65,15 @@ pub trait Observer: Sync {
     /// As each run of the solve stage ends (from a worker thread), with
     /// its benchmark: what `selfcheck` judges before the stage ends.
     fn ran(&self, _: &RunRecord, _: &crate::campaign::ledger::index::Bench) {}
-    /// After check, with every pair judged.
-    fn checked(&self, _: &CheckSummary, _: &[PairVerdict]) {}
+    /// After check, with the verdict counts of every pair judged.
+    fn checked(&self, _: &CheckSummary, _: &Tally) {}
+
+    /// Whether the caller needs every judged pair in [`Summary::pairs`]
+    /// even when the reports are current (the CLI's `run` prints counts
+    /// only: it says no, and a run with nothing to do judges nothing).
+    fn needs_pairs(&self) -> bool {
+        true
+    }
     /// A note, warning or error of a stage, from any thread.
     fn message(&self, m: &Message) {
         m.print()
@@ -117,44 +130,50 @@ pub fn run(
     }
     if stages.check && !stopped() {
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
-        let k = crate::check::check(&l, &owns, cancel)?;
-        let pairs = crate::judge::collect(&l)?;
-        out.incremental = Some(crate::incremental::verdict::collect(&l)?);
-        observer.checked(&k, &pairs);
-        out.check = Some(k);
-        out.pairs = Some(pairs);
+        out.check = Some(crate::check::check(&l, &owns, cancel)?);
     }
-    if stopped() {
+    // Stopped: the check stage's pairs are still judged and told.
+    let (interrupted, defaults) = (stopped(), default_outputs(c));
+    let scoring = stages.score && !interrupted;
+    // The campaign's own reports are stamped with what they are made
+    // from; a run (`score` always writes) keeps them when that did not
+    // change, and then prints the verdict counts they were made with
+    // unless its observer wants every pair.
+    let stamp = (scoring && outputs.is_none()).then(|| report::stamp::inputs(&l, &defaults));
+    let kept = stamp
+        .as_deref()
+        .filter(|_| stages.solve || stages.check)
+        .and_then(|s| report::stamp::current(&c.reports_dir(), s));
+    out.tally = kept
+        .as_ref()
+        .and_then(|k| k.tally.clone())
+        .filter(|_| !observer.needs_pairs());
+    if out.tally.is_none() && (out.check.is_some() || scoring) {
+        let pairs = crate::judge::collect(&l)?;
+        let incremental = crate::incremental::verdict::collect(&l)?;
+        out.tally = Some(Tally::of(&pairs, &incremental));
+        out.pairs = Some(pairs);
+        out.incremental = Some(incremental);
+    }
+    if let (Some(k), Some(t)) = (&out.check, &out.tally) {
+        observer.checked(k, t);
+    }
+    if interrupted {
         out.interrupted = true;
         return Ok(out);
     }
-    if out.pairs.is_none() && stages.score {
-        out.pairs = Some(crate::judge::collect(&l)?);
-        out.incremental = Some(crate::incremental::verdict::collect(&l)?);
-    }
-    if let (true, Some(pairs)) = (stages.score, &out.pairs) {
-        let defaults = default_outputs(c);
-        let incremental = out.incremental.as_deref().unwrap_or_default();
-        // The campaign's own reports are stamped with what they are made
-        // from; a run (`score` always writes) keeps them when that did not
-        // change.
-        let stamp = outputs
-            .is_none()
-            .then(|| report::stamp::inputs(&l, &defaults));
-        let kept = stamp
-            .as_deref()
-            .filter(|_| stages.solve || stages.check)
-            .and_then(|s| report::stamp::current(&c.reports_dir(), s));
-        if let Some(kept) = kept {
-            for w in &kept.warnings {
-                l.say.warning(w.as_str());
-            }
-            out.reports_current = true;
-            return Ok(out);
+    if let Some(kept) = kept {
+        for w in &kept.warnings {
+            l.say.warning(w.as_str());
         }
+        out.reports_current = true;
+        return Ok(out);
+    }
+    if let (true, Some(pairs), Some(tally)) = (stages.score, &out.pairs, &out.tally) {
+        let incremental = out.incremental.as_deref().unwrap_or_default();
         let (report, warnings) = score(&l, pairs, incremental, outputs.unwrap_or(&defaults))?;
         if let Some(s) = stamp {
-            report::stamp::write(&c.reports_dir(), &s, &warnings)?;
+            report::stamp::write(&c.reports_dir(), &s, &warnings, tally)?;
         }
         out.report = Some(report);
     }

@@ -277,7 +277,7 @@ pub fn validated<'l>(
         let Some(core) = super::checkable_core(r, e) else {
             continue;
         };
-        let Some(hash) = hash_of.get(&(r.solver.clone(), r.benchmark.clone())) else {
+        let Some(hash) = hash_of.get(&(r.solver.as_str(), r.benchmark.as_str())) else {
             continue;
         };
         let selected = asker.select(&e.logic, s);

@@ -62,11 +62,11 @@ pub fn pairs_to_check<'a>(
             wanted.push((s, e, r, core)); // (else another shard's, or journaled twice)
         }
     }
-    let key = |r: &RunRecord| (r.solver.clone(), r.benchmark.clone());
+    let key = |r: &'a RunRecord| (r.solver.as_str(), r.benchmark.as_str());
     let missing: Vec<_> = {
         // Each distinct core-only file looked for once (many pairs share one).
         let (cores, mut on_disk) = (c.cores_dir(), HashMap::new());
-        let mut stored = |r: &RunRecord| {
+        let mut stored = |r: &'a RunRecord| {
             hash_of.get(&key(r)).is_some_and(|h| {
                 *on_disk
                     .entry(h.as_str())

@@ -1,12 +1,10 @@
 //! `coreval check <CAMPAIGN>`: rebuild and check every reported core not
 //! yet decided, then print the verdict counts.
 
-use crate::campaign::verdict::certification::Refutation;
 use crate::cmd::exit;
 use crate::pipeline::Stages;
 use anyhow::Result;
 use clap::Args;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -57,8 +55,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         return Ok(exit::OK);
     };
     let s = done.check.unwrap_or_default();
+    print_check_summary(&s, &done.tally.unwrap_or_default());
     let pairs = done.pairs.unwrap_or_default();
-    print_check_summary(&s, &pairs);
     Ok(if done.interrupted {
         exit::INTERRUPTED
     } else if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
@@ -69,18 +67,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
 }
 
 /// Verdict counts, dedupe ratio, cache hits, early stop and disputes.
-pub fn print_check_summary(
-    s: &crate::check::CheckSummary,
-    pairs: &[crate::campaign::verdict::pair::PairVerdict],
-) {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for p in pairs {
-        let key = serde_json::to_value(&p.pair.verdict)
-            .ok()
-            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
-            .unwrap_or_default();
-        *counts.entry(key).or_default() += 1;
-    }
+pub fn print_check_summary(s: &crate::check::CheckSummary, tally: &crate::report::stamp::Tally) {
+    let counts = &tally.kinds;
     let verdicts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     eprintln!("verdicts: {}", verdicts.join(", "));
     let dedupe = if s.distinct > 0 {
@@ -124,31 +112,25 @@ pub fn print_check_summary(
             b.benchmarks, b.from_cache, b.shrunk, b.cached, b.rejected, b.asked.ran, b.asked.cpu
         );
     }
-    let refuted: Vec<_> = pairs
-        .iter()
-        .filter(|p| p.pair.verdict == crate::campaign::verdict::pair::Verdict::Refuted)
-        .collect();
-    if s.certified_sats > 0 || !refuted.is_empty() {
-        let certified = refuted
-            .iter()
-            .filter(|p| p.refutation == Some(Refutation::Certified))
-            .count();
+    let refuted = tally.kinds.get("refuted").copied().unwrap_or(0);
+    if s.certified_sats > 0 || refuted > 0 {
         eprintln!(
             "certification: {} sat answer(s) asked for their models now ({:.1} s CPU); refuted cores: {} certified, {} uncertified",
             s.certified_sats,
             s.certification_cpu,
-            certified,
-            refuted.len() - certified
+            tally.certified,
+            refuted - tally.certified
         );
     }
-    for p in pairs.iter().filter(|p| p.disputed) {
+    for (benchmark, solver, answers) in &tally.disputed {
         eprintln!(
-            "DISPUTED: checkers disagree on the core of {} from {}: {:?} (a checker is unsound)",
-            p.pair.benchmark, p.pair.solver, p.checkers
+            "DISPUTED: checkers disagree on the core of {benchmark} from {solver}: {answers} (a checker is unsound)"
         );
     }
-    let pending = pairs.iter().filter(|p| p.pending).count();
-    if pending > 0 {
-        eprintln!("note: {pending} pair(s) still wait for checks; re-run `coreval check`");
+    if tally.pending > 0 {
+        eprintln!(
+            "note: {} pair(s) still wait for checks; re-run `coreval check`",
+            tally.pending
+        );
     }
 }

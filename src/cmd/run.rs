@@ -2,15 +2,14 @@
 //! command, each stage resuming where it stopped, then a final summary.
 
 use crate::campaign::ledger::loaded::open;
-use crate::campaign::verdict::pair::PairVerdict;
 use crate::check::CheckSummary;
 use crate::cmd::exit;
 use crate::name::NameSummary;
 use crate::pipeline::{self, Observer, Stages};
+use crate::report::stamp::Tally;
 use crate::solve::SolveSummary;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// A stage of the pipeline.
@@ -71,10 +70,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
     // A benchmark that could not be named (malformed, unreadable) fails
     // the run, as README's exit codes say.
     let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
-    let (Some(pairs), true) = (&s.pairs, s.report.is_some() || s.reports_current) else {
+    let (Some(tally), true) = (&s.tally, s.report.is_some() || s.reports_current) else {
         return Ok(if unnamed { exit::FAILURES } else { exit::OK });
     };
-    print_summary(pairs);
+    print_summary(tally);
     let kept = if s.reports_current {
         " (current: nothing they are made from changed, not written again)"
     } else {
@@ -83,24 +82,18 @@ pub fn run(args: RunArgs) -> Result<u8> {
     eprintln!("reports: {}{kept}", c.shown(&c.reports_dir()).display());
     let html = c.shown(&pipeline::html_report(c));
     eprintln!("HTML report: {}", html.display());
-    let incremental = s.incremental.as_deref().unwrap_or_default();
-    for p in incremental.iter().filter(|p| p.verdict.is_failure()) {
+    for p in &tally.incremental_failures {
         let line = p.line.map(|l| format!(" (line {l})")).unwrap_or_default();
         eprintln!(
             "incremental: {} on {}: {}{line}",
-            p.solver,
-            p.benchmark,
-            p.verdict.label()
+            p.solver, p.benchmark, p.label
         );
     }
-    let failed = unnamed || incremental.iter().any(|p| p.verdict.is_failure());
-    Ok(
-        if failed || pairs.iter().any(|p| p.pair.verdict.is_failure()) {
-            exit::FAILURES
-        } else {
-            exit::OK
-        },
-    )
+    Ok(if unnamed || tally.failed() {
+        exit::FAILURES
+    } else {
+        exit::OK
+    })
 }
 
 /// A line per stage as it ends, on stderr; the stages' messages as they
@@ -127,23 +120,19 @@ impl Observer for Lines<'_> {
         super::solve::print_solve_summary(s);
     }
 
-    fn checked(&self, k: &CheckSummary, pairs: &[PairVerdict]) {
-        super::check::print_check_summary(k, pairs);
+    fn checked(&self, k: &CheckSummary, tally: &Tally) {
+        super::check::print_check_summary(k, tally);
+    }
+
+    fn needs_pairs(&self) -> bool {
+        false // counts only: a run with current reports judges nothing
     }
 }
 
 /// Pairs, verdict counts and failures per solver.
-fn print_summary(pairs: &[crate::campaign::verdict::pair::PairVerdict]) {
-    let mut per_solver: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
-    for p in pairs {
-        *per_solver
-            .entry(&p.pair.solver)
-            .or_default()
-            .entry(p.pair.verdict.label())
-            .or_default() += 1;
-    }
-    eprintln!("{} pairs", pairs.len());
-    for (solver, counts) in per_solver {
+fn print_summary(tally: &Tally) {
+    eprintln!("{} pairs", tally.pairs);
+    for (solver, counts) in &tally.per_solver {
         let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
         eprintln!("  {solver:<16} {}", parts.join(", "));
     }

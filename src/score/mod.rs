@@ -71,11 +71,78 @@ impl Scored<'_> {
 /// Score every pair, every division and the track under `rules`.
 pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) -> ScoreReport {
     let mut warnings = options.warnings.clone();
+    let (by_logic, excluded, rejudged) = by_logic(pairs, rules, options, &mut warnings);
+    warn_contradictions(&by_logic, rules, &mut warnings);
+    let participants = &options.participants;
+    warn_unlisted(pairs, participants, &mut warnings);
+    flag_negative_reductions(&by_logic, rules, &mut warnings);
+    let (by_division, mut logics_of) = by_division(&by_logic, options, &mut warnings);
+    let mut divisions = Vec::new();
+    let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
+    let mut pair_rows = Vec::new();
+    for (name, recs) in by_division {
+        let (mut score, scored, rows) = score_division(name, recs, rules, participants);
+        score.logics = logics_of.remove(name).unwrap_or_default();
+        divisions.push(score);
+        division_pairs.push(scored);
+        pair_rows.extend(rows);
+    }
+    let logics = options.divisions.as_ref().map(|_| {
+        by_logic
+            .into_iter()
+            .map(|(name, recs)| {
+                let mut score = score_division(name, recs, rules, participants).0;
+                score.logics = vec![name.to_string()];
+                score
+            })
+            .collect()
+    });
+    warn_derived(&divisions, rules, participants, &mut warnings);
+    let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
+    ScoreReport {
+        facts: None,
+        provenance: None,
+        schema_version: SCHEMA_VERSION,
+        generator: format!("coreval {}", env!("CARGO_PKG_VERSION")),
+        edition: rules.edition.name().to_string(),
+        family: rules.family.name().to_string(),
+        rules: *rules,
+        pairs: pair_rows.len() as u64,
+        excluded_pairs: excluded,
+        rejudged_pairs: rejudged,
+        division_map: options.divisions.as_ref().map(|m| m.source.clone()),
+        divisions,
+        logics,
+        recognitions,
+        warnings,
+        beyond: Vec::new(),
+        refutations: Vec::new(),
+        incremental: Vec::new(),
+        validators_from: None,
+        validators: Vec::new(),
+        pair_rows,
+        occupancy: Vec::new(),
+    }
+}
+
+/// Pairs with the verdict they are scored by, per logic (or division).
+type Graded<'a> = BTreeMap<&'a str, Vec<(&'a PairRecord, Verdict)>>;
+
+/// The pairs scored, per logic, with their verdict (judged again from the
+/// checks under `options.rejudge`): pairs under the edition's minimum of
+/// assertions are excluded, a (solver, benchmark) pair seen twice is
+/// scored once (a warning). Also the excluded and re-judged counts.
+fn by_logic<'a>(
+    pairs: &'a [PairRecord],
+    rules: &Rules,
+    options: &ScoreOptions,
+    warnings: &mut Vec<String>,
+) -> (Graded<'a>, u64, u64) {
     let mut excluded = 0u64;
     let mut rejudged = 0u64;
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut duplicates = Vec::new();
-    let mut by_logic: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
+    let mut by_logic: Graded = BTreeMap::new();
     for rec in pairs {
         if rec.assertions < rules.min_assertions {
             excluded += 1;
@@ -107,6 +174,11 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             duplicates[0]
         ));
     }
+    (by_logic, excluded, rejudged)
+}
+
+/// A warning on the pairs that contradicted themselves (no reduction).
+fn warn_contradictions(by_logic: &Graded, rules: &Rules, warnings: &mut Vec<String>) {
     let contradictory: Vec<String> = by_logic
         .values()
         .flatten()
@@ -130,25 +202,35 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             }
         ));
     }
-    let participants = &options.participants;
-    if !participants.is_empty() {
-        let unlisted: BTreeSet<&str> = pairs
-            .iter()
-            .map(|r| r.solver.as_str())
-            .filter(|s| !participants.lists(s))
-            .collect();
-        for s in unlisted {
-            warnings.push(format!(
-                "solver `{s}` is not in the participants table: shown under its own name, hors concours"
-            ));
-        }
-    }
+}
 
-    flag_negative_reductions(&by_logic, rules, &mut warnings);
-    // divisions: the map's grouping of the logics, or the logics themselves
-    let mut by_division: BTreeMap<&str, Vec<(&PairRecord, Verdict)>> = BTreeMap::new();
+/// A warning per solver missing from a participants table.
+fn warn_unlisted(pairs: &[PairRecord], participants: &Participants, warnings: &mut Vec<String>) {
+    if participants.is_empty() {
+        return;
+    }
+    let unlisted: BTreeSet<&str> = pairs
+        .iter()
+        .map(|r| r.solver.as_str())
+        .filter(|s| !participants.lists(s))
+        .collect();
+    for s in unlisted {
+        warnings.push(format!(
+            "solver `{s}` is not in the participants table: shown under its own name, hors concours"
+        ));
+    }
+}
+
+/// The divisions: the map's grouping of the logics, or the logics
+/// themselves; with the logics of each division.
+fn by_division<'a>(
+    by_logic: &Graded<'a>,
+    options: &'a ScoreOptions,
+    warnings: &mut Vec<String>,
+) -> (Graded<'a>, BTreeMap<&'a str, Vec<String>>) {
+    let mut by_division: Graded = BTreeMap::new();
     let mut logics_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for (logic, recs) in &by_logic {
+    for (logic, recs) in by_logic {
         let division = match &options.divisions {
             Some(map) => map.division_of(logic).unwrap_or_else(|| {
                 warnings.push(format!(
@@ -168,68 +250,35 @@ pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) 
             .or_default()
             .push(logic.to_string());
     }
-    let mut divisions = Vec::new();
-    let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
-    let mut pair_rows = Vec::new();
-    for (name, recs) in by_division {
-        let (mut score, scored, rows) = score_division(name, recs, rules, participants);
-        score.logics = logics_of.remove(name).unwrap_or_default();
-        divisions.push(score);
-        division_pairs.push(scored);
-        pair_rows.extend(rows);
-    }
-    let logics = options.divisions.as_ref().map(|_| {
-        by_logic
-            .into_iter()
-            .map(|(name, recs)| {
-                let mut score = score_division(name, recs, rules, participants).0;
-                score.logics = vec![name.to_string()];
-                score
-            })
-            .collect()
-    });
-    if let Some(margin) = rules.derived_margin {
-        for d in &divisions {
-            for (mode, m) in [("sequential", &d.sequential), ("parallel", &d.parallel)] {
-                for s in m.solvers.iter().filter(|s| !s.competing) {
-                    if let Some(base) = participants.get(&s.solver).derived_from {
-                        if participants.get(&s.solver).competing {
-                            warnings.push(format!(
-                                "{}: {mode}: {} is derived from {base} and does not beat it by {:.0} %: shown hors concours",
-                                d.name,
-                                s.solver,
-                                margin * 100.0
-                            ));
-                        }
+    (by_division, logics_of)
+}
+
+/// A warning per derived solver shown hors concours for not beating its
+/// base by the edition's margin.
+fn warn_derived(
+    divisions: &[DivisionScore],
+    rules: &Rules,
+    participants: &Participants,
+    warnings: &mut Vec<String>,
+) {
+    let Some(margin) = rules.derived_margin else {
+        return;
+    };
+    for d in divisions {
+        for (mode, m) in [("sequential", &d.sequential), ("parallel", &d.parallel)] {
+            for s in m.solvers.iter().filter(|s| !s.competing) {
+                if let Some(base) = participants.get(&s.solver).derived_from {
+                    if participants.get(&s.solver).competing {
+                        warnings.push(format!(
+                            "{}: {mode}: {} is derived from {base} and does not beat it by {:.0} %: shown hors concours",
+                            d.name,
+                            s.solver,
+                            margin * 100.0
+                        ));
                     }
                 }
             }
         }
-    }
-    let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
-    ScoreReport {
-        facts: None,
-        provenance: None,
-        schema_version: SCHEMA_VERSION,
-        generator: format!("coreval {}", env!("CARGO_PKG_VERSION")),
-        edition: rules.edition.name().to_string(),
-        family: rules.family.name().to_string(),
-        rules: *rules,
-        pairs: pair_rows.len() as u64,
-        excluded_pairs: excluded,
-        rejudged_pairs: rejudged,
-        division_map: options.divisions.as_ref().map(|m| m.source.clone()),
-        divisions,
-        logics,
-        recognitions,
-        warnings,
-        beyond: Vec::new(),
-        refutations: Vec::new(),
-        incremental: Vec::new(),
-        validators_from: None,
-        validators: Vec::new(),
-        pair_rows,
-        occupancy: Vec::new(),
     }
 }
 

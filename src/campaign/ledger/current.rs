@@ -14,7 +14,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The runs of `runs.jsonl` that count now.
 pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
-    let all: Vec<RunRecord> = l.campaign.read_journal(RUNS)?;
+    let all: Vec<RunRecord> = match l.take_runs() {
+        Some(all) => all,
+        None => l.campaign.read_journal(RUNS)?,
+    };
     Ok(all
         .into_iter()
         .filter(|r| l.current.run_stale(r).is_none())
@@ -38,26 +41,32 @@ pub fn checks(l: &Loaded) -> Result<Vec<CheckRecord>> {
 
 /// The core-only benchmark of every pair of `runs`, from `cores.jsonl`:
 /// only a record built from that very run (same benchmark bytes, same
-/// core) is taken.
-pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<HashMap<(String, String), String>> {
+/// core) is taken. Keyed by the run's (solver, benchmark).
+pub fn core_hashes<'r>(
+    l: &Loaded,
+    runs: &'r [RunRecord],
+) -> Result<HashMap<(&'r str, &'r str), String>> {
     let recs: Vec<CoreRecord> = l.campaign.read_journal(CORES)?;
-    let wanted: HashMap<(&str, &str), String> = runs
+    // The last run of a pair is the one its core comes from.
+    let run_of: HashMap<(&str, &str), &RunRecord> = runs
         .iter()
-        .filter_map(|r| {
-            let core = r.core.as_ref()?;
-            let src = core_source(l.current.bench_hash(&r.benchmark), core);
-            Some(((r.solver.as_str(), r.benchmark.as_str()), src))
-        })
+        .filter(|r| r.core.is_some())
+        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
-    Ok(recs
-        .into_iter()
-        .filter(|r| super::records::is_hash(&r.hash))
-        .filter(|r| {
-            r.source.is_some()
-                && wanted.get(&(r.solver.as_str(), r.benchmark.as_str())) == r.source.as_ref()
-        })
-        .map(|r| ((r.solver, r.benchmark), r.hash))
-        .collect())
+    let mut out = HashMap::with_capacity(run_of.len());
+    for rec in recs {
+        let (Some(source), true) = (&rec.source, super::records::is_hash(&rec.hash)) else {
+            continue;
+        };
+        let Some(r) = run_of.get(&(rec.solver.as_str(), rec.benchmark.as_str())) else {
+            continue;
+        };
+        let core = r.core.as_deref().unwrap_or_default();
+        if *source == core_source(l.current.bench_hash(&r.benchmark), core) {
+            out.insert((r.solver.as_str(), r.benchmark.as_str()), rec.hash);
+        }
+    }
+    Ok(out)
 }
 
 /// Stale records of solvers (or checkers) still configured, whose work

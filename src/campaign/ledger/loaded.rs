@@ -6,6 +6,7 @@
 
 use super::index::{Bench, INDEX_FILE};
 use super::provenance;
+use super::records::RunRecord;
 use crate::campaign::setup::context::{Context, Stages};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::{selection, Campaign};
@@ -33,6 +34,10 @@ pub struct Loaded<'a> {
     /// Where the stages' messages go (the pipeline's observer).
     pub say: Say<'a>,
     by_id: HashMap<String, usize>,
+    /// `runs.jsonl` as the solve stage read it, when that stage added
+    /// nothing to it: the check stage takes it instead of reading it again
+    /// ([`Loaded::keep_runs`]).
+    runs: std::sync::Mutex<Option<Vec<RunRecord>>>,
 }
 
 impl<'a> Loaded<'a> {
@@ -72,12 +77,29 @@ impl<'a> Loaded<'a> {
             current,
             say,
             by_id,
+            runs: std::sync::Mutex::new(None),
         })
     }
 
     /// The solver under test of a name.
     pub fn solver(&self, name: &str) -> Option<&'a SolverUnderTest> {
         self.ctx.solver(name)
+    }
+
+    /// Keep every record of `runs.jsonl` as just read, for the next reader
+    /// in this process ([`Loaded::take_runs`]): only while this process
+    /// holds the lock of the only journal (no shard writes beside it) and
+    /// has appended nothing since reading.
+    pub fn keep_runs(&self, all: Vec<RunRecord>) {
+        let c = self.campaign;
+        if c.shard_dir.is_none() && !c.dir.join("shards").exists() {
+            *self.runs.lock().unwrap_or_else(|e| e.into_inner()) = Some(all);
+        }
+    }
+
+    /// The records [`Loaded::keep_runs`] kept (once).
+    pub fn take_runs(&self) -> Option<Vec<RunRecord>> {
+        self.runs.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// The benchmark of an id.

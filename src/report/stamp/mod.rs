@@ -6,14 +6,18 @@
 //! index and every journal (size, modification time and inode: journals
 //! only grow, and an edit changes the time), the report files asked for —
 //! with the size and time of each report file written, and the warnings
-//! scoring said. The reports are current when the hash is the same and
+//! scoring said and the verdict counts ([`Tally`]: a run that keeps the
+//! reports prints them without judging again). The reports are current when the hash is the same and
 //! every report file is as it was left.
 
 use crate::campaign::ledger::Loaded;
+pub mod tally;
+
 use crate::report::Outputs;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+pub use tally::Tally;
 
 /// File name of the stamp, in the reports folder.
 pub const STAMP: &str = ".inputs.json";
@@ -27,6 +31,10 @@ pub struct Stamp {
     /// What scoring warned about, said again when the reports are kept.
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The verdict counts the reports show, printed again when they are
+    /// kept (a stamp without them: the pairs are judged again).
+    #[serde(default)]
+    pub tally: Option<Tally>,
 }
 
 /// Size, modification time (ns) and inode of a file, as text; `missing`
@@ -136,12 +144,14 @@ pub fn current(reports: &Path, inputs: &str) -> Option<Stamp> {
         .then_some(stamp)
 }
 
-/// Record, after writing the reports, that they are current for `inputs`.
-pub fn write(reports: &Path, inputs: &str, warnings: &[String]) -> Result<()> {
+/// Record, after writing the reports, that they are current for `inputs`
+/// (with the warnings scoring said and the verdict counts).
+pub fn write(reports: &Path, inputs: &str, warnings: &[String], tally: &Tally) -> Result<()> {
     let stamp = Stamp {
         inputs: inputs.to_string(),
         files: report_files(reports),
         warnings: warnings.to_vec(),
+        tally: Some(tally.clone()),
     };
     crate::journal::write_atomic(&reports.join(STAMP), &serde_json::to_vec(&stamp)?)
 }
@@ -156,12 +166,18 @@ mod tests {
         let r = dir.path();
         assert!(current(r, "h").is_none(), "no stamp");
         std::fs::write(r.join("report.html"), "<html>").unwrap();
-        write(r, "h", &["w".into()]).unwrap();
-        assert_eq!(current(r, "h").unwrap().warnings, vec!["w".to_string()]);
+        let tally = Tally {
+            pairs: 3,
+            ..Tally::default()
+        };
+        write(r, "h", &["w".into()], &tally).unwrap();
+        let kept = current(r, "h").unwrap();
+        assert_eq!(kept.warnings, vec!["w".to_string()]);
+        assert_eq!(kept.tally, Some(tally.clone()));
         assert!(current(r, "g").is_none(), "other inputs");
         std::fs::write(r.join("report.html"), "<html>!").unwrap();
         assert!(current(r, "h").is_none(), "a report edited");
-        write(r, "h", &[]).unwrap();
+        write(r, "h", &[], &tally).unwrap();
         std::fs::remove_file(r.join("report.html")).unwrap();
         assert!(current(r, "h").is_none(), "a report removed");
     }
