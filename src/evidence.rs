@@ -13,7 +13,7 @@ use crate::campaign::verdict::pair::{CheckerEvidence, PairEvidence, PairVerdict}
 use crate::checkers::{Invocation, SolverDef};
 use crate::rebuild::Dialect;
 use anyhow::Result;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// Bytes of a model shown in a detail view (the file holds all of it).
@@ -28,17 +28,31 @@ pub struct Evidence<'l> {
 }
 
 impl<'l> Evidence<'l> {
-    /// Read the campaign's current runs and checker answers.
-    pub fn load(l: &'l Loaded<'l>) -> Result<Self> {
+    /// Read the current runs and checker answers of `pairs` (streamed: at
+    /// a million pairs the report shows a few thousand, and only their
+    /// records are kept).
+    pub fn load(l: &'l Loaded<'l>, pairs: &[&PairVerdict]) -> Result<Self> {
+        let wanted: HashSet<(&str, &str)> = pairs
+            .iter()
+            .map(|p| (p.pair.solver.as_str(), p.pair.benchmark.as_str()))
+            .collect();
+        let hashes: HashSet<&str> = pairs
+            .iter()
+            .filter_map(|p| p.core_hash.as_deref())
+            .collect();
         let mut runs = HashMap::new();
-        for r in crate::campaign::ledger::current::runs(l)? {
-            // The first record of a pair counts, as in the verdicts.
-            runs.entry((r.solver.clone(), r.benchmark.clone()))
-                .or_insert(r);
-        }
+        crate::campaign::ledger::current::for_each_run(l, |r| {
+            if wanted.contains(&(r.solver.as_str(), r.benchmark.as_str())) {
+                // The first record of a pair counts, as in the verdicts.
+                runs.entry((r.solver.clone(), r.benchmark.clone()))
+                    .or_insert(r);
+            }
+        })?;
         let mut checks_of: HashMap<String, Vec<CheckRecord>> = HashMap::new();
         for k in crate::campaign::ledger::current::checks(l)? {
-            checks_of.entry(k.hash.clone()).or_default().push(k);
+            if hashes.contains(k.hash.as_str()) {
+                checks_of.entry(k.hash.clone()).or_default().push(k);
+            }
         }
         Ok(Evidence { l, runs, checks_of })
     }
@@ -149,10 +163,11 @@ impl<'l> Evidence<'l> {
 /// `passing` of the others (a campaign of a million pairs is not held in
 /// memory twice).
 pub fn collect(l: &Loaded, pairs: &[PairVerdict], passing: usize) -> Result<Vec<PairEvidence>> {
-    let ev = Evidence::load(l)?;
     let look = pairs.iter().filter(|p| p.needs_evidence());
     let rest = pairs.iter().filter(|p| !p.needs_evidence()).take(passing);
-    Ok(look.chain(rest).map(|p| ev.of(p)).collect())
+    let shown: Vec<&PairVerdict> = look.chain(rest).collect();
+    let ev = Evidence::load(l, &shown)?;
+    Ok(shown.into_iter().map(|p| ev.of(p)).collect())
 }
 
 /// [`crate::explain::for_pair`] of a refuted pair, placed in the

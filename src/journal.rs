@@ -55,16 +55,24 @@ pub fn warn_once(text: String) {
 
 /// Read every record of a journal; a missing file is an empty journal.
 pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)> {
+    let mut records = Vec::new();
+    let report = for_each(path, |r| records.push(r))?;
+    Ok((records, report))
+}
+
+/// Give every record of a journal to `f`, one at a time, in file order
+/// (a journal of a million records is never held whole); a missing file is
+/// an empty journal. Unreadable lines and a torn tail are in the report.
+pub fn for_each<T: DeserializeOwned>(path: &Path, mut f: impl FnMut(T)) -> Result<ReadReport> {
     let mut report = ReadReport::default();
     // Not `File::open`: a FIFO in a journal's place would block it.
     let file = match crate::regular::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), report)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(report),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     regular(&file, path)?;
-    let mut reader = BufReader::new(file);
-    let mut records = Vec::new();
+    let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut buf = Vec::new();
     let mut line_no = 0;
     loop {
@@ -85,11 +93,11 @@ pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, ReadReport)
             continue;
         }
         match serde_json::from_slice::<T>(text) {
-            Ok(r) => records.push(r),
+            Ok(r) => f(r),
             Err(e) => report.bad_lines.push((line_no, e.to_string())),
         }
     }
-    Ok((records, report))
+    Ok(report)
 }
 
 /// An open journal, shared by worker threads.

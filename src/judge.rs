@@ -20,7 +20,8 @@ use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
 use crate::scramble::DescrambleMap;
 use anyhow::Result;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 /// Verdict for a run whose answer needs no checker (everything but a
 /// well-formed unsat core), with the run status.
@@ -63,7 +64,9 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let c = l.campaign;
     // Only records of what the configuration runs now reach a verdict.
     let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+    crate::trace::phase("runs read");
     let core_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;
+    crate::trace::phase("core hashes");
     let checks: Vec<CheckRecord> = crate::campaign::ledger::current::checks(l)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
@@ -71,10 +74,10 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let hash_of: HashMap<(&str, &str), &str> =
         core_of.iter().map(|(k, h)| (*k, h.as_str())).collect();
     let policy = c.config.check.policy;
-    let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::new();
+    let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::default();
     // The records of each core, in journal order (looked up per pair, not
     // searched: a campaign has many pairs per core).
-    let mut of_core: HashMap<&str, Vec<&CheckRecord>> = HashMap::new();
+    let mut of_core: HashMap<&str, Vec<&CheckRecord>> = HashMap::default();
     for k in &checks {
         answers
             .entry(k.hash.as_str())
@@ -83,8 +86,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     warn_conflicts(&runs, l.say);
-    let mut seen = std::collections::HashSet::new();
-    let mut maps = HashMap::new();
+    let mut seen = HashSet::default();
+    let mut maps = HashMap::default();
     let mut out = Vec::new();
     for r in &runs {
         let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
@@ -211,7 +214,7 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
         BestKnown, MinimalityRecord, Reference, BEST_KNOWN, MINIMALITY,
     };
     let tested: Vec<MinimalityRecord> = c.read_journal(MINIMALITY)?;
-    let mut outcome = HashMap::new();
+    let mut outcome = HashMap::default();
     for r in &tested {
         outcome.insert(
             (
@@ -251,8 +254,8 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
 /// the campaign lock), or shards re-run with a nondeterministic solver.
 /// The first record counts, as everywhere.
 fn warn_conflicts(runs: &[RunRecord], say: crate::message::Say) {
-    let mut first: HashMap<(&str, &str), &RunRecord> = HashMap::new();
-    let mut conflicting = std::collections::HashSet::new();
+    let mut first: HashMap<(&str, &str), &RunRecord> = HashMap::default();
+    let mut conflicting = HashSet::default();
     for r in runs {
         let key = (r.solver.as_str(), r.benchmark.as_str());
         match first.get(&key) {

@@ -38,3 +38,4 @@ pub mod shrink;
 pub mod slurm;
 pub mod smtlib;
 pub mod solve;
+pub mod trace;

@@ -7,7 +7,7 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
-use crate::campaign::ledger::records::{CheckRecord, RunRecord, Timing, CHECKS, RUNS};
+use crate::campaign::ledger::records::{RunRecord, Timed, Timing, CHECKS, RUNS};
 use crate::campaign::setup::context::Context;
 pub use crate::campaign::setup::context::Stages;
 use crate::campaign::verdict::pair::PairVerdict;
@@ -19,7 +19,7 @@ use crate::report::stamp::Tally;
 use crate::report::{self, Outputs};
 use crate::score::result::{Occupancy, ScoreReport};
 use crate::score::rules::Rules;
-use crate::score::{score_pairs, ScoreOptions};
+use crate::score::{score_refs, ScoreOptions};
 use crate::slurm::shard::{pair_key, Shard};
 use crate::solve::SolveSummary;
 use anyhow::{Context as _, Result};
@@ -111,6 +111,7 @@ pub fn run(
     let hear = |m: &Message| observer.message(m);
     let say = Say::to(&hear);
     let mut out = Summary::default();
+    crate::trace::phase("start");
     if stages.name {
         let n = name(c, say, cancel)?;
         observer.named(&n);
@@ -120,17 +121,21 @@ pub fn run(
         out.interrupted = stopped();
         return Ok(out);
     }
+    crate::trace::phase("named");
     let l = Loaded::telling(ctx, say)?;
+    crate::trace::phase("loaded");
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
         let s = crate::solve::solve(&l, &owns, cancel, &|r, b| observer.ran(r, b))?;
         observer.solved(&s);
+        crate::trace::phase("solved");
         out.solve = Some(s);
     }
     if stages.check && !stopped() {
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
         out.check = Some(crate::check::check(&l, &owns, cancel)?);
+        crate::trace::phase("checked");
     }
     // Stopped: the check stage's pairs are still judged and told.
     let (interrupted, defaults) = (stopped(), default_outputs(c));
@@ -150,6 +155,7 @@ pub fn run(
         .filter(|_| !observer.needs_pairs());
     if out.tally.is_none() && (out.check.is_some() || scoring) {
         let pairs = crate::judge::collect(&l)?;
+        crate::trace::phase("judged");
         let incremental = crate::incremental::verdict::collect(&l)?;
         out.tally = Some(Tally::of(&pairs, &incremental));
         out.pairs = Some(pairs);
@@ -249,6 +255,7 @@ fn score(
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first, once each.
     let unscored = crate::campaign::ledger::current::warnings(l, pairs)?;
+    crate::trace::phase("warnings");
     let mut warnings = unscored.warnings;
     warnings.extend(limit_warning(rules));
     for w in &warnings {
@@ -277,8 +284,9 @@ fn score(
         warnings,
         divisions: l.ctx.divisions.clone(),
     };
-    let records: Vec<_> = pairs.iter().map(|p| p.pair.clone()).collect();
-    let mut report = score_pairs(&records, rules, &options);
+    let records: Vec<_> = pairs.iter().map(|p| &p.pair).collect();
+    let mut report = score_refs(&records, rules, &options);
+    crate::trace::phase("scored");
     report.facts = Some(crate::campaign::ledger::facts::Facts::of(l));
     report.provenance = Some(crate::campaign::ledger::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
@@ -293,45 +301,18 @@ fn score(
             .collect();
     }
     report.occupancy = occupancy(c)?;
-    // `division` as in pairs.csv (the division map's), `logic` beside it.
-    let division_of: std::collections::HashMap<(&str, &str), &str> = report
-        .pair_rows
-        .iter()
-        .map(|r| {
-            (
-                (r.solver.as_str(), r.benchmark.as_str()),
-                r.division.as_str(),
-            )
-        })
-        .collect();
-    // Streamed to the file: at a million pairs it is too big to hold.
+    crate::trace::phase("occupancy");
     // `pairs.jsonl` goes with the campaign's own reports; outputs named on
     // the command line are the only files written otherwise.
-    let own = *outputs == default_outputs(c);
-    own.then(|| {
-        crate::journal::write_atomic_with(&c.reports_dir().join("pairs.jsonl"), |w| {
-            for p in pairs {
-                let mut v = serde_json::to_value(p)?;
-                let logic = p.pair.division.clone();
-                let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str());
-                let division = division_of
-                    .get(&key)
-                    .map_or(logic.clone(), |d| d.to_string());
-                v["division"] = division.into();
-                v["logic"] = logic.into();
-                serde_json::to_writer(&mut *w, &v)?;
-                w.write_all(b"\n")?;
-            }
-            for p in incremental {
-                serde_json::to_writer(&mut *w, p)?;
-                w.write_all(b"\n")?;
-            }
-            Ok(())
-        })
-    })
-    .transpose()?;
+    if *outputs == default_outputs(c) {
+        let path = c.reports_dir().join("pairs.jsonl");
+        report::pairs_jsonl::write(&path, pairs, incremental, l.ctx.divisions.as_ref())?;
+    }
+    crate::trace::phase("pairs.jsonl");
     let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
+    crate::trace::phase("evidence");
     report::write_all_with_evidence(&report, &evidence, outputs)?;
+    crate::trace::phase("reports");
     Ok((report, said))
 }
 
@@ -347,11 +328,16 @@ fn occupancy(c: &Campaign) -> Result<Vec<Occupancy>> {
             runs,
         })
     };
-    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let checks: Vec<CheckRecord> = c.read_journal(CHECKS)?;
+    // Streamed: the timings alone are kept (at a million runs the records
+    // would be hundreds of megabytes).
+    let timings = |journal: &str| -> Result<Vec<Timing>> {
+        let mut out = Vec::new();
+        c.for_each_record(journal, |r: Timed| out.extend(r.timing))?;
+        Ok(out)
+    };
     Ok([
-        stage("solve", runs.iter().filter_map(|r| r.timing).collect()),
-        stage("check", checks.iter().filter_map(|r| r.timing).collect()),
+        stage("solve", timings(RUNS)?),
+        stage("check", timings(CHECKS)?),
     ]
     .into_iter()
     .flatten()

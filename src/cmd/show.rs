@@ -79,7 +79,7 @@ pub fn run(args: ShowArgs) -> Result<u8> {
             args.benchmark
         );
     };
-    let e = crate::evidence::Evidence::load(&l)?.of(p);
+    let e = crate::evidence::Evidence::load(&l, &[p])?.of(p);
     print!("{}", render(&l.campaign.dir, &e));
     Ok(exit::OK)
 }

@@ -273,7 +273,7 @@ fn occupancy_plots(out: &mut String, stages: &[Occupancy]) {
 }
 
 impl Exporter for Html<'_> {
-    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
+    fn write_to(&self, report: &ScoreReport, sink: &mut dyn std::io::Write) -> Result<()> {
         let mut by_div: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
         for r in &report.pair_rows {
             by_div.entry(&r.division).or_default().push(r);
@@ -358,6 +358,7 @@ impl Exporter for Html<'_> {
         }
         occupancy_plots(&mut out, &report.occupancy);
         let _ = writeln!(out, "<script>{SCRIPT}</script></body></html>");
-        Ok(out.into_bytes())
+        sink.write_all(out.as_bytes())?;
+        Ok(())
     }
 }

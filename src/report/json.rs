@@ -8,9 +8,9 @@ use anyhow::Result;
 pub struct Json;
 
 impl Exporter for Json {
-    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
-        let mut out = serde_json::to_vec_pretty(report)?;
-        out.push(b'\n');
-        Ok(out)
+    fn write_to(&self, report: &ScoreReport, out: &mut dyn std::io::Write) -> Result<()> {
+        serde_json::to_writer_pretty(&mut *out, report)?;
+        out.write_all(b"\n")?;
+        Ok(())
     }
 }

@@ -134,7 +134,7 @@ fn refutations(out: &mut String, rows: &[crate::score::result::SolverRefutations
 }
 
 impl Exporter for Markdown {
-    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
+    fn write_to(&self, report: &ScoreReport, sink: &mut dyn std::io::Write) -> Result<()> {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -183,7 +183,8 @@ impl Exporter for Markdown {
             table(&mut out, &table::validators(&report.validators));
             out.push('\n');
         }
-        Ok(out.into_bytes())
+        sink.write_all(out.as_bytes())?;
+        Ok(())
     }
 }
 

@@ -11,6 +11,7 @@ mod incremental;
 pub mod json;
 pub mod markdown;
 pub mod pairs_csv;
+pub mod pairs_jsonl;
 pub mod stamp;
 mod svg;
 mod table;
@@ -23,8 +24,17 @@ use std::path::PathBuf;
 
 /// Turns a report into the bytes of one format.
 pub trait Exporter {
-    /// Render the whole report.
-    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>>;
+    /// Write the whole report to `out` (streamed where a format grows with
+    /// the pairs: at a million pairs `scores.json` and `pairs.csv` are
+    /// hundreds of megabytes, never held whole).
+    fn write_to(&self, report: &ScoreReport, out: &mut dyn std::io::Write) -> Result<()>;
+
+    /// The whole report as bytes.
+    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write_to(report, &mut out)?;
+        Ok(out)
+    }
 }
 
 /// Where to write each format; `None` skips it.
@@ -76,9 +86,12 @@ pub fn write_all_with_evidence(
     ];
     for (path, exporter) in formats {
         if let Some(path) = path {
-            let bytes = exporter.render(report)?;
             // Atomically: a reader (or a killed run) never sees half a report.
-            crate::journal::write_atomic(path, &bytes)?;
+            crate::journal::write_atomic_with(path, |w| {
+                exporter.write_to(report, w).map_err(|e| {
+                    std::io::Error::other(Box::<dyn std::error::Error + Send + Sync>::from(e))
+                })
+            })?;
         }
     }
     Ok(())

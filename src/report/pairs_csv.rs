@@ -92,12 +92,13 @@ fn row(r: &PairRow) -> Vec<String> {
 }
 
 impl Exporter for PairsCsv {
-    fn render(&self, report: &ScoreReport) -> Result<Vec<u8>> {
-        let mut w = csv::Writer::from_writer(Vec::new());
+    fn write_to(&self, report: &ScoreReport, out: &mut dyn std::io::Write) -> Result<()> {
+        let mut w = csv::Writer::from_writer(out);
         w.write_record(HEADER)?;
         for r in &report.pair_rows {
             w.write_record(row(r))?;
         }
-        Ok(w.into_inner()?)
+        w.flush()?;
+        Ok(())
     }
 }

@@ -33,7 +33,8 @@ use pair::{score_pair, Mode, PairScore};
 use participants::Participants;
 use recognition::PairView;
 use rules::Rules;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What besides the rules shapes a score.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +71,13 @@ impl Scored<'_> {
 
 /// Score every pair, every division and the track under `rules`.
 pub fn score_pairs(pairs: &[PairRecord], rules: &Rules, options: &ScoreOptions) -> ScoreReport {
+    let refs: Vec<&PairRecord> = pairs.iter().collect();
+    score_refs(&refs, rules, options)
+}
+
+/// [`score_pairs`] of records held elsewhere (a campaign's judged pairs:
+/// at a million pairs a copy of each would cost hundreds of megabytes).
+pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) -> ScoreReport {
     let mut warnings = options.warnings.clone();
     let (by_logic, excluded, rejudged) = by_logic(pairs, rules, options, &mut warnings);
     warn_contradictions(&by_logic, rules, &mut warnings);
@@ -133,14 +141,14 @@ type Graded<'a> = BTreeMap<&'a str, Vec<(&'a PairRecord, Verdict)>>;
 /// assertions are excluded, a (solver, benchmark) pair seen twice is
 /// scored once (a warning). Also the excluded and re-judged counts.
 fn by_logic<'a>(
-    pairs: &'a [PairRecord],
+    pairs: &[&'a PairRecord],
     rules: &Rules,
     options: &ScoreOptions,
     warnings: &mut Vec<String>,
 ) -> (Graded<'a>, u64, u64) {
     let mut excluded = 0u64;
     let mut rejudged = 0u64;
-    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::default();
     let mut duplicates = Vec::new();
     let mut by_logic: Graded = BTreeMap::new();
     for rec in pairs {
@@ -205,7 +213,7 @@ fn warn_contradictions(by_logic: &Graded, rules: &Rules, warnings: &mut Vec<Stri
 }
 
 /// A warning per solver missing from a participants table.
-fn warn_unlisted(pairs: &[PairRecord], participants: &Participants, warnings: &mut Vec<String>) {
+fn warn_unlisted(pairs: &[&PairRecord], participants: &Participants, warnings: &mut Vec<String>) {
     if participants.is_empty() {
         return;
     }

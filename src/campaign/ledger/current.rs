@@ -10,7 +10,8 @@ use super::loaded::Loaded;
 use super::provenance::core_source;
 use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
 use anyhow::Result;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 /// The runs of `runs.jsonl` that count now.
 pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
@@ -22,6 +23,16 @@ pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
         .into_iter()
         .filter(|r| l.current.run_stale(r).is_none())
         .collect())
+}
+
+/// [`runs`] one at a time, without keeping them: `f` gets each run of
+/// `runs.jsonl` that counts now.
+pub fn for_each_run(l: &Loaded, mut f: impl FnMut(RunRecord)) -> Result<()> {
+    l.campaign.for_each_record(RUNS, |r: RunRecord| {
+        if l.current.run_stale(&r).is_none() {
+            f(r)
+        }
+    })
 }
 
 /// The checker answers of journal `name` (`checks.jsonl`, or a journal of
@@ -53,7 +64,7 @@ pub fn core_hashes<'r>(
         .filter(|r| r.core.is_some())
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
-    let mut out = HashMap::with_capacity(run_of.len());
+    let mut out = HashMap::with_capacity_and_hasher(run_of.len(), Default::default());
     for rec in recs {
         let (Some(source), true) = (&rec.source, super::records::is_hash(&rec.hash)) else {
             continue;
@@ -82,8 +93,8 @@ fn newest_stale<'r, R>(
     stale: impl Fn(&R) -> Option<&'static str>,
     ignored: &str,
 ) -> HashMap<(&'r str, &'r str), &'static str> {
-    let mut current = HashSet::new();
-    let mut newest: HashMap<(&str, &str), &'static str> = HashMap::new();
+    let mut current = HashSet::default();
+    let mut newest: HashMap<(&str, &str), &'static str> = HashMap::default();
     for r in all {
         match stale(r) {
             None => {

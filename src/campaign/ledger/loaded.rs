@@ -14,7 +14,7 @@ use crate::checkers::SolverDef;
 use crate::lock::CampaignLock;
 use crate::message::Say;
 use anyhow::Result;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

@@ -28,7 +28,7 @@ use crate::campaign::setup::Campaign;
 use crate::checkers::{Invocation, Probe, SolverDef};
 use crate::message::Say;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

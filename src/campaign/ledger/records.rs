@@ -122,6 +122,14 @@ pub struct Timing {
     pub slot: usize,
 }
 
+/// Any journal record read for its [`Timing`] alone (the other fields are
+/// skipped, nothing else is kept).
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Timed {
+    #[serde(default)]
+    pub timing: Option<Timing>,
+}
+
 impl Timing {
     /// The timing of a finished run in `slot`, to the millisecond.
     pub fn of(out: &crate::runner::RunOutcome, slot: usize) -> Timing {

@@ -471,9 +471,20 @@ impl Campaign {
 
     /// Every record of journal `name`: the campaign's own and every shard's
     /// (`shards/*/name`), so that any stage sees all finished work whether
-    /// or not `coreval merge` ran. Warnings about torn or bad lines are
-    /// printed.
+    /// or not `coreval merge` ran. Torn or bad lines are warned about.
     pub fn read_journal<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        self.for_each_record(name, |r| out.push(r))?;
+        Ok(out)
+    }
+
+    /// [`Campaign::read_journal`] one record at a time (nothing is held):
+    /// `f` gets every record of `name`, then of the shards' journals.
+    pub fn for_each_record<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+        mut f: impl FnMut(T),
+    ) -> Result<()> {
         let mut paths = vec![self.dir.join(name)];
         if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
             let mut shards: Vec<PathBuf> = rd
@@ -483,21 +494,13 @@ impl Campaign {
             shards.sort();
             paths.extend(shards.into_iter().filter(|p| p.exists()));
         }
-        let mut out = Vec::new();
         for p in paths {
-            let (mut recs, report) = crate::journal::read_all::<T>(&p)?;
+            let report = crate::journal::for_each::<T>(&p, &mut f)?;
             for w in report.warnings(&p) {
                 crate::journal::warn_once(w);
             }
-            // Not copied when it is the only journal (at a million records
-            // a copy would double the peak).
-            if out.is_empty() {
-                out = recs;
-            } else {
-                out.append(&mut recs);
-            }
         }
-        Ok(out)
+        Ok(())
     }
 
     pub fn cores_dir(&self) -> PathBuf {

@@ -56,8 +56,8 @@ pub fn is_producer(solver: &SolverUnderTest, checker: &SolverDef) -> bool {
 /// Tally of the answers available for one pair, and how many of its
 /// checkers have not answered (and whether the producer is among them).
 /// A `not-applicable` checker is neither counted nor waited for.
-pub fn tally(
-    answers: &HashMap<&str, CheckAnswer>,
+pub fn tally<S: std::hash::BuildHasher>(
+    answers: &HashMap<&str, CheckAnswer, S>,
     selected: &[&SolverDef],
     solver: &SolverUnderTest,
 ) -> (Tally, u32, bool) {
@@ -78,9 +78,9 @@ pub fn tally(
 
 /// The tally of a pair's answers so far and the policy's decision, when
 /// they fix it (all answered, or early: the rest cannot change it).
-pub fn decision(
+pub fn decision<S: std::hash::BuildHasher>(
     policy: Policy,
-    answers: &HashMap<&str, CheckAnswer>,
+    answers: &HashMap<&str, CheckAnswer, S>,
     selected: &[&SolverDef],
     solver: &SolverUnderTest,
 ) -> (Tally, Option<Decision>) {
