@@ -151,7 +151,8 @@ mod tests {
                 memory_mb: None,
                 grace: 2.0,
                 output_cap: 16,
-            },
+            }
+            .into(),
             program: Program {
                 executable: Some(FileId {
                     path: "/bin/z3".into(),
@@ -159,7 +160,8 @@ mod tests {
                 }),
                 script: None,
                 version: version.map(str::to_string),
-            },
+            }
+            .into(),
             benchmark: None,
         }
     }

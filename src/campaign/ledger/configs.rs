@@ -60,8 +60,8 @@ impl Config {
                 .map(|a| a.replace("{file}", file))
                 .collect(),
             file: file.to_string(),
-            limits: self.limits.clone(),
-            program: self.program.clone(),
+            limits: self.limits.clone().into(),
+            program: self.program.clone().into(),
             benchmark,
         }
     }

@@ -64,25 +64,97 @@ pub struct Provenance {
     /// record's benchmark.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
-    #[serde(default, skip_serializing_if = "Limits::is_unset")]
-    pub limits: Limits,
-    #[serde(default, skip_serializing_if = "Program::is_unset")]
-    pub program: Program,
+    /// Empty in the compact form ([`Cold`]: a null pointer, not the
+    /// limits' 64 bytes, on each of a million run records).
+    #[serde(default, skip_serializing_if = "Cold::is_unset")]
+    pub limits: Cold<Limits>,
+    #[serde(default, skip_serializing_if = "Cold::is_unset")]
+    pub program: Cold<Program>,
     /// BLAKE3 of the named benchmark (solver runs; its first 16 hex digits
     /// in the compact form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<String>,
 }
 
-impl Limits {
-    fn is_unset(&self) -> bool {
-        *self == Limits::default()
+/// A part of an inline provenance that the compact form leaves out: boxed
+/// when set, a null pointer when unset (held by each of a million run
+/// records), read as its unset value through `Deref`. Serialized as the
+/// part itself.
+#[derive(Clone, Debug, Default)]
+pub struct Cold<T>(Option<Box<T>>);
+
+/// What a [`Cold`] part reads as when unset.
+pub trait Unset: PartialEq + Sized + 'static {
+    fn unset() -> &'static Self;
+}
+
+static UNSET_LIMITS: Limits = Limits {
+    time: None,
+    checker_time: None,
+    memory_mb: None,
+    grace: 0.0,
+    output_cap: 0,
+};
+
+static UNSET_PROGRAM: Program = Program {
+    executable: None,
+    script: None,
+    version: None,
+};
+
+impl Unset for Limits {
+    fn unset() -> &'static Self {
+        &UNSET_LIMITS
     }
 }
 
-impl Program {
-    fn is_unset(&self) -> bool {
-        *self == Program::default()
+impl Unset for Program {
+    fn unset() -> &'static Self {
+        &UNSET_PROGRAM
+    }
+}
+
+impl<T: Unset> Cold<T> {
+    /// Whether it reads as the unset value.
+    pub fn is_unset(&self) -> bool {
+        **self == *T::unset()
+    }
+}
+
+impl<T: Unset> From<T> for Cold<T> {
+    fn from(t: T) -> Self {
+        Cold((t != *T::unset()).then(|| Box::new(t)))
+    }
+}
+
+impl<T: Unset> std::ops::Deref for Cold<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_deref().unwrap_or(T::unset())
+    }
+}
+
+impl<T: Unset + Clone> std::ops::DerefMut for Cold<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.0.get_or_insert_with(|| Box::new(T::unset().clone()))
+    }
+}
+
+impl<T: Unset> PartialEq for Cold<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Unset + Serialize> Serialize for Cold<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de, T: Unset + Deserialize<'de>> Deserialize<'de> for Cold<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Cold::from)
     }
 }
 

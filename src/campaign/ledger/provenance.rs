@@ -191,8 +191,8 @@ impl Expected {
                 } else {
                     file.to_string()
                 },
-                limits: Limits::default(),
-                program: Program::default(),
+                limits: Default::default(),
+                program: Default::default(),
                 benchmark: benchmark.map(|b| b[..b.len().min(16)].to_string()),
             };
         }
@@ -230,7 +230,7 @@ impl Expected {
                 found = k;
                 (&found.limits, found.command.clone(), &found.program)
             }
-            None => (&p.limits, p.template(), &p.program),
+            None => (&*p.limits, p.template(), &*p.program),
         };
         let hash = |f: &Option<FileId>| f.as_ref().map(|f| f.blake3.clone());
         if *limits != self.limits {

@@ -50,7 +50,7 @@ fn a_record_matches_only_what_would_run_now() {
         .unwrap()
         .contains("without provenance"));
     let mut q = p.clone();
-    q.limits = limits(5.0);
+    q.limits = limits(5.0).into();
     assert_eq!(differs(&q, "b1"), Some("limits changed"));
     let mut q = p.clone();
     q.command.push("-v".into());
