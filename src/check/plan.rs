@@ -28,7 +28,8 @@ use crate::journal::Journal;
 use crate::rebuild::Dialect;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Answers known so far: (core hash, checker) → answer.
@@ -50,7 +51,7 @@ pub fn pairs_to_check<'a>(
     // names a file under `cores/`): otherwise the core is rebuilt.
     let mut hash_of = crate::campaign::ledger::current::core_hashes(l, runs)?;
     let mut wanted = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for r in runs {
         let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
@@ -65,7 +66,7 @@ pub fn pairs_to_check<'a>(
     let key = |r: &'a RunRecord| (r.solver.as_str(), r.benchmark.as_str());
     let missing: Vec<_> = {
         // Each distinct core-only file looked for once (many pairs share one).
-        let (cores, mut on_disk) = (c.cores_dir(), HashMap::new());
+        let (cores, mut on_disk) = (c.cores_dir(), HashMap::default());
         let mut stored = |r: &'a RunRecord| {
             hash_of.get(&key(r)).is_some_and(|h| {
                 *on_disk
@@ -84,7 +85,7 @@ pub fn pairs_to_check<'a>(
         missing
             .par_iter()
             .map(|(_, e, r, core)| {
-                let set: HashSet<String> = core.iter().cloned().collect();
+                let set: std::collections::HashSet<String> = core.iter().cloned().collect();
                 let (hash, stats) = store_core(c, e, &set)?;
                 let source = core_source(l.current.bench_hash(&e.id), core);
                 Ok(CoreRecord {
@@ -129,7 +130,7 @@ pub struct Jobs {
     /// Per core (index into `hash_list`): checker indices, in queue order.
     pub queue: Vec<Vec<usize>>,
     /// Variant files for (core, checker) jobs of restricted checkers.
-    pub files: HashMap<(usize, usize), PathBuf>,
+    pub files: std::collections::HashMap<(usize, usize), PathBuf>,
     pub cache_hits: usize,
     pub not_applicable: usize,
     /// (core, checker) of the answers journaled here (cache hits,
@@ -281,7 +282,7 @@ impl<'a> Plan<'a> {
 
 /// Mean CPU seconds per run of each checker, from earlier records.
 fn mean_cpu<'r>(records: impl Iterator<Item = &'r CheckRecord>) -> HashMap<&'r str, f64> {
-    let mut sums: HashMap<&str, (f64, u32)> = HashMap::new();
+    let mut sums: HashMap<&str, (f64, u32)> = HashMap::default();
     for r in records.filter(|r| r.answer != CheckAnswer::NotApplicable) {
         let e = sums.entry(r.checker.as_str()).or_default();
         e.0 += r.cpu;
@@ -358,7 +359,7 @@ fn pair_settled(
 pub(crate) fn store_core(
     c: &Campaign,
     e: &Bench,
-    core: &HashSet<String>,
+    core: &std::collections::HashSet<String>,
 ) -> Result<(String, crate::rebuild::RebuildStats)> {
     let own = crate::rebuild::numbered_with(&e.prefix);
     let names_used = !e.nested.is_empty() || !e.top_level.iter().all(|n| own(n));

@@ -57,26 +57,26 @@ pub fn core_hashes<'r>(
     l: &Loaded,
     runs: &'r [RunRecord],
 ) -> Result<HashMap<(&'r str, &'r str), String>> {
-    let recs: Vec<CoreRecord> = l.campaign.read_journal(CORES)?;
     // The last run of a pair is the one its core comes from.
-    let run_of: HashMap<(&str, &str), &RunRecord> = runs
+    let run_of: HashMap<(&str, &str), &'r RunRecord> = runs
         .iter()
         .filter(|r| r.core.is_some())
         .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
         .collect();
     let mut out = HashMap::with_capacity_and_hasher(run_of.len(), Default::default());
-    for rec in recs {
+    // Streamed: `cores.jsonl` has a record per pair.
+    l.campaign.for_each_record(CORES, |rec: CoreRecord| {
         let (Some(source), true) = (&rec.source, super::records::is_hash(&rec.hash)) else {
-            continue;
+            return;
         };
-        let Some(r) = run_of.get(&(rec.solver.as_str(), rec.benchmark.as_str())) else {
-            continue;
+        let Some(&r) = run_of.get(&(rec.solver.as_str(), rec.benchmark.as_str())) else {
+            return;
         };
         let core = r.core.as_deref().unwrap_or_default();
         if *source == core_source(l.current.bench_hash(&r.benchmark), core) {
             out.insert((r.solver.as_str(), r.benchmark.as_str()), rec.hash);
         }
-    }
+    })?;
     Ok(out)
 }
 
