@@ -74,6 +74,12 @@ pub trait Observer: Sync {
     fn needs_pairs(&self) -> bool {
         true
     }
+    /// Whether the caller needs the entries of the named benchmarks in
+    /// [`Summary::name`] after [`Observer::named`] (the CLI's `run` says
+    /// no: they are let go of, [`NameSummary::forget_named`]).
+    fn needs_named(&self) -> bool {
+        true
+    }
     /// A note, warning or error of a stage, from any thread.
     fn message(&self, m: &Message) {
         m.print()
@@ -113,8 +119,11 @@ pub fn run(
     let mut out = Summary::default();
     crate::trace::phase("start");
     if stages.name {
-        let n = name(c, say, cancel)?;
+        let mut n = name(c, say, cancel)?;
         observer.named(&n);
+        if !observer.needs_named() {
+            n.forget_named();
+        }
         out.name = Some(n);
     }
     if !(stages.solve || stages.check || stages.score) || stopped() {

@@ -116,6 +116,10 @@ impl Observer for Lines<'_> {
         eprintln!("name: {}", n.line());
     }
 
+    fn needs_named(&self) -> bool {
+        false
+    }
+
     fn solved(&self, s: &SolveSummary) {
         super::solve::print_solve_summary(s);
     }

@@ -61,16 +61,52 @@ pub struct NameSummary {
     /// The cancel flag stopped naming before every benchmark was done
     /// (`entries` then holds only those done).
     pub interrupted: bool,
+    /// What [`NameSummary::forget_named`] let go of.
+    pub forgotten: Forgotten,
+}
+
+/// The counts of the entries a [`NameSummary`] let go of.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Forgotten {
+    /// The file counts of every entry, taken before.
+    pub files: Option<FileCounts>,
+    /// Entries named.
+    pub named: usize,
+}
+
+impl Forgotten {
+    fn count(&self, outcome: Outcome) -> usize {
+        if outcome == Outcome::Named {
+            self.named
+        } else {
+            0
+        }
+    }
 }
 
 impl NameSummary {
     pub fn count(&self, outcome: Outcome) -> usize {
-        self.entries.iter().filter(|e| e.outcome == outcome).count()
+        self.entries.iter().filter(|e| e.outcome == outcome).count() + self.forgotten.count(outcome)
     }
 
     /// True when some benchmark was malformed or failed.
     pub fn has_failures(&self) -> bool {
         self.count(Outcome::Malformed) + self.count(Outcome::Failed) > 0
+    }
+
+    /// Let go of the named benchmarks' entries once they were told (the
+    /// index on disk has them; at 200 000 benchmarks they are hundreds of
+    /// megabytes a `run` would hold to its end). The others stay, with
+    /// their messages; [`NameSummary::line`] and the counts stay the same.
+    pub fn forget_named(&mut self) {
+        let counts = FileCounts::of(&self.entries);
+        let named = self.count(Outcome::Named);
+        self.entries.retain(|e| e.outcome != Outcome::Named);
+        self.entries.shrink_to_fit();
+        self.forgotten = Forgotten {
+            files: Some(counts),
+            named,
+        };
     }
 
     /// `N files: a named, b ineligible, c malformed, d failed, e skipped
@@ -79,7 +115,10 @@ impl NameSummary {
     pub fn line(&self) -> String {
         format!(
             "{} ({} from an earlier run)",
-            FileCounts::of(&self.entries).line(self.skipped_links.len()),
+            self.forgotten
+                .files
+                .unwrap_or_else(|| FileCounts::of(&self.entries))
+                .line(self.skipped_links.len()),
             self.resumed
         )
     }
@@ -165,7 +204,9 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     };
     let name_or_resume = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
         let stamp = Stamp::of(&file.path);
-        if let Some(old) = previous.get(&file.id) {
+        // Taken, not copied: each id is named once.
+        let taken = previous.get(&file.id).and_then(|o| lock(o).take());
+        if let Some(old) = taken.as_ref() {
             let exists = |o: &String| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file());
             let output_ok = old.output.as_ref().is_none_or(exists)
                 && old.descramble.as_ref().is_none_or(exists);
@@ -179,7 +220,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
                 // An index of an earlier version gets the hash of its output
                 // (the index is then rewritten).
                 let hashed = old.named_hash.is_some() || old.output.is_none();
-                let mut entry = old.clone();
+                let mut entry = taken.expect("matched above");
                 if !hashed {
                     entry.named_hash = named_hash(out, &entry);
                 }
@@ -491,14 +532,24 @@ fn read_error(path: &Path) -> Option<String> {
 /// by id, one per benchmark (`None` otherwise). A
 /// torn last line (a killed run) or a damaged line is skipped with a warning
 /// (to `say`), and its benchmark is named again.
-fn read_index(path: &Path, say: Say) -> Result<(HashMap<String, IndexEntry>, Option<usize>)> {
+/// An entry of the previous index, until a worker takes it.
+type Previous = HashMap<String, Mutex<Option<IndexEntry>>>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn read_index(path: &Path, say: Say) -> Result<(Previous, Option<usize>)> {
     let (entries, report): (Vec<IndexEntry>, _) = crate::journal::read_all(path)?;
     for w in report.warnings(path) {
         say.warning(w);
     }
     let n = entries.len();
     let sorted = entries.windows(2).all(|w| w[0].id < w[1].id);
-    let map: HashMap<String, IndexEntry> = entries.into_iter().map(|e| (e.id.clone(), e)).collect();
+    let map: Previous = entries
+        .into_iter()
+        .map(|e| (e.id.clone(), Mutex::new(Some(e))))
+        .collect();
     let clean = sorted && !report.torn_tail && report.bad_lines.is_empty();
     Ok((map, clean.then_some(n)))
 }

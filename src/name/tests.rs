@@ -349,3 +349,41 @@ fn incremental_scripts_ask_for_every_core_and_assumption_set() {
     // Without the option the script stays ineligible.
     assert!(!name(src).1.eligible());
 }
+
+#[test]
+fn a_resumed_tree_takes_its_entries_and_forgetting_keeps_the_counts() {
+    use super::folder::{name_tree, TreeOptions};
+    use crate::campaign::ledger::index::Outcome;
+    let root = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let unsat = "(set-info :status unsat)\n(set-logic QF_UF)\n(declare-const a Bool)\n\
+                 (assert a)\n(assert (not a))\n(check-sat)\n";
+    std::fs::write(root.path().join("a.smt2"), unsat).unwrap();
+    std::fs::write(root.path().join("b.smt2"), unsat).unwrap();
+    std::fs::write(root.path().join("bad.smt2"), "(assert (and a\n").unwrap();
+    let first = name_tree(root.path(), out.path(), &TreeOptions::default()).unwrap();
+    assert_eq!((first.count(Outcome::Named), first.resumed), (2, 0));
+    // Again: every entry comes from the index (taken, not copied).
+    let mut again = name_tree(root.path(), out.path(), &TreeOptions::default()).unwrap();
+    assert_eq!(again.resumed, 3);
+    assert_eq!(
+        again.entries.iter().map(|e| &e.id).collect::<Vec<_>>(),
+        first.entries.iter().map(|e| &e.id).collect::<Vec<_>>()
+    );
+    assert_eq!(again.entries, first.entries);
+    let (line, failures) = (again.line(), again.has_failures());
+    assert!(
+        line.starts_with("3 files: 2 named, 0 ineligible, 1 malformed"),
+        "{line}"
+    );
+    again.forget_named();
+    assert_eq!(again.entries.len(), 1);
+    assert_eq!(
+        (
+            again.line(),
+            again.has_failures(),
+            again.count(Outcome::Named)
+        ),
+        (line, failures, 2)
+    );
+}
