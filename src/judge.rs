@@ -88,6 +88,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     warn_conflicts(&runs, l.say);
     let mut seen = HashSet::default();
     let mut maps = HashMap::default();
+    let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
     let mut out = Vec::new();
     for r in &runs {
         let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
@@ -113,6 +114,14 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             hash,
             hash.and_then(|h| answers.get(h)),
         );
+        // One map per distinct set of answers, shared by its pairs (a
+        // million pairs have a handful of them).
+        match distinct.get(&*v.checkers) {
+            Some(same) => v.checkers = std::sync::Arc::clone(same),
+            None => {
+                distinct.insert(std::sync::Arc::clone(&v.checkers));
+            }
+        }
         v.original_core = original_core(c, e, r.core.as_deref(), &mut maps, l.say);
         if let Some(h) = hash {
             let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
@@ -335,7 +344,7 @@ pub fn pair_verdict(
             contradiction: crate::campaign::verdict::pair::Contradiction::from_flags(&r.flags),
             expected: None,
         },
-        checkers: mine,
+        checkers: mine.into(),
         disputed: sat > 0 && unsat > 0,
         confirmed_by_own_team,
         pending,

@@ -176,7 +176,7 @@ impl Repro<'_> {
         let core = self.keep.join(format!("{stem}.core.smt2"));
         copy(&core_src, &core)?;
         out.push(format!("core-only benchmark: {}", core.display()));
-        for (name, answer) in &verdict.checkers {
+        for (name, answer) in verdict.checkers.iter() {
             let Some(k) = self.checkers.iter().find(|k| &k.name == name) else {
                 continue;
             };

@@ -282,7 +282,7 @@ pub struct PairVerdict {
     #[serde(flatten)]
     pub pair: PairRecord,
     /// Checker name → its answer on this pair's core.
-    pub checkers: BTreeMap<String, CheckAnswer>,
+    pub checkers: std::sync::Arc<BTreeMap<String, CheckAnswer>>,
     /// Some checker said sat and another unsat.
     pub disputed: bool,
     /// A checker of the producing solver's team said unsat.

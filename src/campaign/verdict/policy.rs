@@ -41,7 +41,7 @@ pub enum Decision {
 }
 
 /// A checker's answer, as far as policies care.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CheckAnswer {
     Sat,

@@ -154,7 +154,7 @@ pub fn classify(
     r.time = Some(run.wall);
     r.core_size = p.core_size;
     r.core = run.core.clone();
-    r.checkers = pair.verdict.checkers.clone();
+    r.checkers = (*pair.verdict.checkers).clone();
     let (outcome, label, detail) = judged(&mut r, &pair, entry, refs, policy);
     r.outcome = outcome;
     r.verdict = label;

@@ -73,7 +73,7 @@ fn verdict(
             verdict: v,
             ..PairRecord::default()
         },
-        checkers: checkers.iter().map(|(k, a)| (k.to_string(), *a)).collect(),
+        checkers: std::sync::Arc::new(checkers.iter().map(|(k, a)| (k.to_string(), *a)).collect()),
         disputed: false,
         confirmed_by_own_team: false,
         pending: false,
