@@ -107,7 +107,15 @@ pub fn pairs_to_check<'a>(
     }
     Ok(wanted
         .into_iter()
-        .map(|(s, e, r, _)| (s, e, hash_of[&key(r)].clone()))
+        // Moved out, not copied: each pair is wanted once.
+        .map(|(s, e, r, _)| {
+            let hash = hash_of.remove(&key(r));
+            (
+                s,
+                e,
+                hash.expect("every wanted pair's core is stored or built above"),
+            )
+        })
         .collect())
 }
 
@@ -147,7 +155,13 @@ impl<'a> Plan<'a> {
     ) -> Plan<'a> {
         let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, (_, _, h)) in pairs.iter().enumerate() {
-            hashes.entry(h.clone()).or_default().push(i);
+            // The key copied once per distinct core, not once per pair.
+            match hashes.get_mut(h) {
+                Some(of) => of.push(i),
+                None => {
+                    hashes.insert(h.clone(), vec![i]);
+                }
+            }
         }
         let hash_list = hashes.keys().cloned().collect();
         Plan {
