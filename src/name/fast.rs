@@ -1,26 +1,27 @@
 //! The fast path of [`super::name_file`]: the input is read in large
 //! blocks, cut into commands by the block scanner
-//! ([`blocks`](crate::smtlib::scanner::blocks), bitmasks over 64 bytes) and
-//! written from the read buffer, with only `(! ` and ` :named PN)` added
-//! around each plain assertion's term; the output is hashed and written on
-//! a second thread ([`super::sink`]).
+//! ([`blocks`](crate::smtlib::scanner::blocks), bitmasks over 64 bytes),
+//! and each read buffer goes to the writing thread ([`super::sink`]) with
+//! the edits that name it: `(! ` and ` :named PN)` around each plain
+//! assertion's term; no command is copied out of the buffer.
 //!
 //! A plain assertion (head `assert`, a term, no `:` byte, no name seen so
 //! far in the file, no `check-sat` before it) is handled here; any other
-//! command becomes the [`Command`] the byte scanner would have made of it
-//! and goes through the same [`Pass::command`] as in the slow path. At the
+//! command becomes the [`Command`](crate::smtlib::scanner::Command) the byte scanner would have made of it
+//! and goes through the same [`Pass::command`] as in the slow path (its
+//! output replaces the command's bytes). At the
 //! first thing the block scanner does not judge (a byte between commands
 //! that is neither white space nor a comment, an input that ends inside a
 //! command, a read error), the rest of the input, from the end of the last
 //! command written, is handed to the byte scanner ([`Pass::drive`]): its
 //! messages and positions are the ones a user sees.
 
-use super::sink::Sink;
+use super::sink::{Batch, Edit, Sink};
 use super::Pass;
 use crate::smtlib::scanner::blocks::{Blocks, Span};
 use crate::smtlib::scanner::prefetch::with_commands;
 use crate::smtlib::scanner::{args_span_after, assert_head_end, command_of, Scanner};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
 /// Bytes read at a time.
 const READ: usize = 256 << 10;
@@ -32,21 +33,17 @@ const BIG: usize = 4 * READ;
 
 /// Where the pass stands in the input.
 struct Cursor {
-    /// The bytes read and not yet dropped, `buf[..filled]`; `buf[0]` is at
-    /// `base`.
-    buf: Vec<u8>,
+    /// The bytes read and not yet sent, `batch.input[..filled]`, with the
+    /// edits of the commands named in them; `batch.input[0]` is at `base`.
+    batch: Batch,
     filled: usize,
     base: u64,
-    /// Start of the line that holds `buf[0]`.
+    /// Start of the line that holds `batch.input[0]`.
     base_line_start: u64,
     /// Blocks scanned up to here (a multiple of 64, or the end).
     scanned: u64,
     /// The end of the last command named.
     done: u64,
-    /// Input bytes written to the output up to here: the output of every
-    /// command up to `done` is written but for its last bytes, which are
-    /// the input's, `copied..done` (written with the next gap).
-    copied: u64,
 }
 
 /// Name from `input` into `out`: `Ok(false)` when `clashed` says the
@@ -61,23 +58,21 @@ pub(super) fn run<R: Read + Send>(
 ) -> io::Result<bool> {
     let first = size_hint.map_or(READ, |n| (n as usize + 64).min(READ));
     let mut at = Cursor {
-        buf: vec![0; first],
+        batch: out.batch(first),
         filled: 0,
         base: 0,
         base_line_start: 0,
         scanned: 0,
         done: 0,
-        copied: 0,
     };
     let mut blocks = Blocks::new();
     let mut spans: Vec<Span> = Vec::new();
     loop {
-        at.make_room(size_hint);
         let eof = match at.read(&mut input) {
             Ok(eof) => eof,
             Err(e) => {
                 let failed = Failed(Some(e));
-                return hand_over(&mut at, &blocks, failed, pass, out, clashed);
+                return hand_over(at, &blocks, failed, pass, out, clashed);
             }
         };
         at.scan(&mut blocks, &mut spans, eof);
@@ -85,59 +80,66 @@ pub(super) fn run<R: Read + Send>(
             if clashed() {
                 return Ok(false);
             }
-            if !emit(&mut at, &span, pass, out)? {
-                return hand_over(&mut at, &blocks, &mut input, pass, out, clashed);
+            if !emit(&mut at, &span, pass) {
+                return hand_over(at, &blocks, &mut input, pass, out, clashed);
             }
         }
         if blocks.stopped().is_some() || (eof && !blocks.at_rest()) {
-            return hand_over(&mut at, &blocks, &mut input, pass, out, clashed);
+            return hand_over(at, &blocks, &mut input, pass, out, clashed);
         }
         if eof {
             if clashed() {
                 return Ok(false);
             }
-            out.write_all(at.slice(at.copied, at.base + at.filled as u64))?;
             pass.size += at.base + at.filled as u64 - at.done;
+            at.batch.to = at.filled;
+            out.send_batch(at.batch)?;
             return Ok(true);
         }
+        at.make_room(out, size_hint)?;
     }
 }
 
 impl Cursor {
-    /// The input bytes `from..to`, all in the buffer.
+    /// Offset in the buffer of the input's byte `abs`.
     #[inline(always)]
-    fn slice(&self, from: u64, to: u64) -> &[u8] {
-        &self.buf[(from - self.base) as usize..(to - self.base) as usize]
+    fn at(&self, abs: u64) -> usize {
+        (abs - self.base) as usize
     }
 
-    /// Drop the bytes already written and make room for the next read.
-    fn make_room(&mut self, size_hint: Option<u64>) {
-        let copied = (self.copied - self.base) as usize;
-        if copied > 0 {
-            if let Some(j) = memchr::memrchr(b'\n', &self.buf[..copied]) {
-                self.base_line_start = self.base + j as u64 + 1;
+    /// Send the bytes of the commands named (the batch up to `done`) and
+    /// make room for the next read: the rest moves to a new batch.
+    fn make_room(&mut self, out: &mut Sink, size_hint: Option<u64>) -> io::Result<()> {
+        let done = self.at(self.done);
+        let rest = self.filled - done;
+        let room = self.batch.input.len() - rest;
+        let len = match size_hint {
+            _ if room >= READ.min(self.batch.input.len() / 2) => self.batch.input.len(),
+            Some(total) if rest >= BIG => {
+                (total.saturating_sub(self.done) as usize + 64).max(rest + READ)
             }
-            self.buf.copy_within(copied..self.filled, 0);
-            self.filled -= copied;
-            self.base = self.copied;
-        }
-        let len = self.filled;
-        if self.buf.len() - len >= READ.min(self.buf.len() / 2) {
-            return;
-        }
-        let grown = match size_hint {
-            Some(total) if len >= BIG => {
-                (total.saturating_sub(self.base) as usize + 64).max(len + READ)
-            }
-            _ => (len * 2).max(len + READ),
+            _ => (rest * 2).max(rest + READ),
         };
-        self.buf.resize(grown, 0);
+        if done == 0 {
+            self.batch.input.resize(len, 0);
+            return Ok(());
+        }
+        if let Some(j) = memchr::memrchr(b'\n', &self.batch.input[..done]) {
+            self.base_line_start = self.base + j as u64 + 1;
+        }
+        let mut next = out.batch(len);
+        next.input[..rest].copy_from_slice(&self.batch.input[done..self.filled]);
+        let mut full = std::mem::replace(&mut self.batch, next);
+        full.to = done;
+        (self.base, self.filled) = (self.done, rest);
+        out.send_batch(full)
     }
 
     /// Read until the buffer is full or the input ends; whether it ended.
     fn read<R: Read>(&mut self, input: &mut R) -> io::Result<bool> {
-        while self.filled < self.buf.len() {
-            match input.read(&mut self.buf[self.filled..]) {
+        let buf = &mut self.batch.input;
+        while self.filled < buf.len() {
+            match input.read(&mut buf[self.filled..]) {
                 Ok(0) => return Ok(true),
                 Ok(n) => self.filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -150,8 +152,8 @@ impl Cursor {
     /// Scan the whole blocks read (and, at the end of the input, the last
     /// bytes, padded).
     fn scan(&mut self, blocks: &mut Blocks, spans: &mut Vec<Span>, eof: bool) {
-        let buf = &self.buf[..self.filled];
-        let mut i = (self.scanned - self.base) as usize;
+        let buf = &self.batch.input[..self.filled];
+        let mut i = self.at(self.scanned);
         i += blocks.scan_all(&buf[i..], self.scanned, spans);
         if eof && i < buf.len() && blocks.stopped().is_none() {
             let mut last = [b' '; 64];
@@ -165,11 +167,13 @@ impl Cursor {
     }
 }
 
-/// Write the gap before the command `span` and the command; `Ok(false)`
-/// (nothing written) when the byte scanner must take over from the gap.
+/// Name the command `span`: the edit that makes its output; `false`
+/// (nothing done) when the byte scanner must take over from before it.
 #[inline]
-fn emit(at: &mut Cursor, span: &Span, pass: &mut Pass, out: &mut Sink) -> io::Result<bool> {
-    let text = at.slice(span.start, span.end);
+fn emit(at: &mut Cursor, span: &Span, pass: &mut Pass) -> bool {
+    let (start, end) = (at.at(span.start), at.at(span.end));
+    let b = &mut at.batch;
+    let text = &b.input[start..end];
     let head_end = match span.colon || !pass.rw.option_written {
         true => None,
         false => assert_head_end(text),
@@ -177,53 +181,59 @@ fn emit(at: &mut Cursor, span: &Span, pass: &mut Pass, out: &mut Sink) -> io::Re
     if let Some(head_end) = head_end {
         let (s, e) = args_span_after(text, head_end, span.has_comment, span.depth1_end);
         if s < e {
-            if let Some(number) = pass.analyzer.plain_assertion(text.len()) {
-                let term = span.start + s as u64;
-                out.write_all(at.slice(at.copied, term))?;
-                out.write_all(b"(! ")?;
-                out.write_all(&text[s..e])?;
-                out.write_all(pass.rw.label(number))?;
+            if let Some(n) = pass.analyzer.plain_assertion(text.len()) {
+                let (s, e) = (start + s, start + e);
+                b.edits.push(Edit::Assert { s, e, n });
                 pass.size = span.end;
-                (at.copied, at.done) = (span.start + e as u64, span.end);
-                return Ok(true);
+                at.done = span.end;
+                return true;
             }
         }
     }
     let Some(cmd) = command_of(text, span.start, span.line, span.column) else {
-        return Ok(false);
+        return false;
     };
-    out.write_all(at.slice(at.copied, span.start))?;
-    pass.command(out, &cmd)?;
-    (at.copied, at.done) = (span.end, span.end);
-    Ok(true)
+    let from = b.side.len();
+    // Writing into a vector cannot fail.
+    let _ = pass.command(&mut b.side, &cmd);
+    let to = b.side.len();
+    b.edits.push(Edit::Replace {
+        start,
+        end,
+        from,
+        to,
+    });
+    at.done = span.end;
+    true
 }
 
 /// The byte scanner takes over from the end of the last command named: it
 /// reads the bytes of the buffer after it, then `rest`.
 fn hand_over<R: Read + Send>(
-    at: &mut Cursor,
+    mut at: Cursor,
     blocks: &Blocks,
     rest: R,
     pass: &mut Pass,
     out: &mut Sink,
     clashed: &dyn Fn() -> bool,
 ) -> io::Result<bool> {
-    out.write_all(at.slice(at.copied, at.done))?;
-    at.copied = at.done;
     // The block scanner knows the line at `scanned`, the start of the
     // block where it stopped, which may be before or after `done`.
-    let from = (at.done - at.base) as usize;
-    let scanned = (at.scanned - at.base) as usize;
+    let from = at.at(at.done);
+    let scanned = at.at(at.scanned);
+    let buf = &at.batch.input;
     let newlines = |b: &[u8]| b.iter().filter(|&&b| b == b'\n').count() as u64;
     let line = match from <= scanned {
-        true => blocks.line() - newlines(&at.buf[from..scanned]),
-        false => blocks.line() + newlines(&at.buf[scanned..from]),
+        true => blocks.line() - newlines(&buf[from..scanned]),
+        false => blocks.line() + newlines(&buf[scanned..from]),
     };
-    let line_start = match memchr::memrchr(b'\n', &at.buf[..from]) {
+    let line_start = match memchr::memrchr(b'\n', &buf[..from]) {
         Some(j) => at.base + j as u64 + 1,
         None => at.base_line_start,
     };
-    let buffered = io::Cursor::new(at.buf[from..at.filled].to_vec());
+    let buffered = io::Cursor::new(buf[from..at.filled].to_vec());
+    at.batch.to = from;
+    out.send_batch(at.batch)?;
     let sc = Scanner::resume(buffered.chain(rest), at.done, line, line_start);
     with_commands(sc, false, |_| (), |source| pass.drive(source, out, clashed))
 }

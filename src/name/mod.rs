@@ -39,7 +39,7 @@ use crate::benchmark::{Analyzer, BenchmarkInfo, Ineligibility, NamedPolicy, Poli
 use crate::smtlib::lint;
 use crate::smtlib::scanner::prefetch::{with_commands, Commands};
 use crate::smtlib::scanner::{Command, Scanner};
-use rewriter::{Counter, Rewriter};
+use rewriter::{Labels, Rewriter};
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -322,7 +322,7 @@ fn rewrite_fast(
     let input = prefix::Watch::new(input, Some(prefix), &clash);
     let mut pass = Pass::new(prefix.as_bytes(), opts, assumptions);
     let clashed = || clash.load(Ordering::Relaxed);
-    let (finished, hash) = sink::with_sink(output, |out| {
+    let (finished, hash) = sink::with_sink(output, prefix.as_bytes(), |out| {
         fast::run(input, &mut pass, out, &clashed, input_len).map_err(NameError::from)
     })?;
     if !finished {
@@ -353,8 +353,7 @@ impl<'p> Pass<'p> {
                 policy: opts.policy.named,
                 option_written: false,
                 kept: Vec::new(),
-                tail: Vec::with_capacity(64),
-                number: Counter::default(),
+                labels: Labels::new(prefix),
                 assumptions,
             },
             analyzer: Analyzer::new(),

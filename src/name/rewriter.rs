@@ -14,10 +14,7 @@ pub(super) struct Rewriter<'p> {
     pub(super) policy: NamedPolicy,
     pub(super) option_written: bool,
     pub(super) kept: Vec<(usize, String)>,
-    /// ` :named PN)` of the current assertion.
-    pub(super) tail: Vec<u8>,
-    /// The current assertion number.
-    pub(super) number: Counter,
+    pub(super) labels: Labels,
     /// Ask for unsat assumptions (an incremental script with
     /// `check-sat-assuming`, see [`asks_assumptions`]).
     pub(super) assumptions: bool,
@@ -92,15 +89,63 @@ impl Rewriter<'_> {
     /// ` :named PN)` for assertion `number`.
     #[inline]
     pub(super) fn label(&mut self, number: usize) -> &[u8] {
-        let n = self.number.set(number);
-        let tail = &mut self.tail;
-        tail.clear();
-        tail.extend_from_slice(b" :named ");
-        tail.extend_from_slice(self.prefix);
-        tail.extend_from_slice(n);
-        tail.push(b')');
-        tail
+        self.labels.label(number)
     }
+}
+
+/// The ` :named PN)` that closes assertion N. Assertions are numbered one
+/// after the other, so the next label costs an increment of its digits in
+/// place, not a conversion.
+#[derive(Clone)]
+pub(super) struct Labels {
+    /// ` :named P`, then the digits of `value` and `)`.
+    label: Vec<u8>,
+    head: usize,
+    value: usize,
+}
+
+impl Labels {
+    pub(super) fn new(prefix: &[u8]) -> Self {
+        let mut label = Vec::with_capacity(32);
+        label.extend_from_slice(b" :named ");
+        label.extend_from_slice(prefix);
+        Labels {
+            head: label.len(),
+            label,
+            value: 0,
+        }
+    }
+
+    /// ` :named PN)` for assertion `n`.
+    #[inline]
+    pub(super) fn label(&mut self, n: usize) -> &[u8] {
+        let len = self.label.len();
+        if n != self.value + 1
+            || len == self.head
+            || !increment(&mut self.label[self.head..len - 1])
+        {
+            self.label.truncate(self.head);
+            self.label.extend_from_slice(n.to_string().as_bytes());
+            self.label.push(b')');
+        }
+        self.value = n;
+        &self.label
+    }
+}
+
+/// Add one to the decimal `digits`; false when they are all 9s (the number
+/// needs one more digit).
+#[inline]
+fn increment(digits: &mut [u8]) -> bool {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether `text` is `(set-option KEY …)`.
@@ -109,41 +154,6 @@ fn is_option(text: &[u8], key: &[u8]) -> bool {
         .split(|b| b.is_ascii_whitespace() || *b == b'(' || *b == b')')
         .filter(|w| !w.is_empty());
     words.next() == Some(b"set-option") && words.next() == Some(key)
-}
-
-/// A decimal number kept as ASCII digits: assertions are numbered one after
-/// the other, so the next name costs an increment, not a conversion.
-#[derive(Default)]
-pub(super) struct Counter {
-    value: usize,
-    digits: Vec<u8>,
-}
-
-impl Counter {
-    /// The digits of `n` (incremented when `n` follows the last value).
-    pub(super) fn set(&mut self, n: usize) -> &[u8] {
-        if n == self.value + 1 && !self.digits.is_empty() {
-            let mut k = self.digits.len();
-            loop {
-                if k == 0 {
-                    self.digits.insert(0, b'1');
-                    break;
-                }
-                k -= 1;
-                if self.digits[k] == b'9' {
-                    self.digits[k] = b'0';
-                } else {
-                    self.digits[k] += 1;
-                    break;
-                }
-            }
-        } else {
-            self.digits.clear();
-            self.digits.extend_from_slice(n.to_string().as_bytes());
-        }
-        self.value = n;
-        &self.digits
-    }
 }
 
 /// The spans to delete to strip every `:named` attribute: the attribute

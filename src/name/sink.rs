@@ -1,89 +1,138 @@
-//! The named output, written and hashed on a second thread: the fast path
-//! ([`super::fast`]) fills chunks of [`CHUNK`] bytes ([`Sink`]), and a
-//! thread hashes each (BLAKE3, whose SIMD code wants large inputs) and
-//! writes it with one `write` call, then hands the emptied chunk back to be
-//! filled again. The hash is of exactly the bytes written, computed as they
-//! are written, with no second read of the file.
+//! The named output, made, hashed and written on a second thread.
+//!
+//! The fast path ([`super::fast`]) sends each read buffer it is done with
+//! as a [`Batch`]: the input bytes and the [`Edit`]s that turn them into
+//! the output (`(! ` and ` :named PN)` around each plain assertion's term,
+//! or a command's whole output made by the byte scanner's pass). The
+//! writing thread copies the unchanged bytes and the inserted ones into an
+//! output chunk, hashes it (BLAKE3, whose SIMD code wants large inputs) and
+//! writes it with one `write` call; a long unchanged run (a giant command)
+//! is hashed and written straight from the input buffer. The rest of the
+//! output (what the byte scanner writes after taking over) goes as plain
+//! bytes through [`Sink`]'s [`Write`]. Buffers come back to be filled
+//! again, so nothing is allocated per batch. The hash is of exactly the
+//! bytes written, computed as they are written.
 
+use super::rewriter::Labels;
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-/// Bytes per chunk.
+/// Bytes per output chunk.
 const CHUNK: usize = 256 << 10;
 
-/// Chunks on their way to the writing thread.
+/// Messages on their way to the writing thread.
 const AHEAD: usize = 4;
 
-/// Chunks in all: the one being filled, those on their way, the one being
-/// written. They are made once and reused: a chunk freed and allocated
-/// again costs fresh pages, zeroed by the kernel.
-const CHUNKS: usize = AHEAD + 2;
+/// An unchanged run at least this long is written from the input buffer
+/// instead of being copied into the output chunk.
+const DIRECT: usize = 1 << 20;
 
-/// The filling side: a [`Write`] that sends full chunks to the writer.
+/// A change to the input bytes of a [`Batch`] (offsets into its input).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Edit {
+    /// `(! ` before `input[s]`, ` :named PN)` of assertion `n` before
+    /// `input[e]`.
+    Assert { s: usize, e: usize, n: usize },
+    /// `input[start..end]` becomes `side[from..to]`.
+    Replace {
+        start: usize,
+        end: usize,
+        from: usize,
+        to: usize,
+    },
+}
+
+/// Input bytes `input[..to]` and the edits that make them the output.
+#[derive(Default)]
+pub(super) struct Batch {
+    pub(super) input: Vec<u8>,
+    pub(super) to: usize,
+    /// In input order, disjoint.
+    pub(super) edits: Vec<Edit>,
+    /// The replacement bytes of [`Edit::Replace`].
+    pub(super) side: Vec<u8>,
+}
+
+enum Msg {
+    Bytes(Vec<u8>),
+    Batch(Batch),
+}
+
+/// The filling side.
 pub(super) struct Sink {
-    buf: Vec<u8>,
-    /// Chunks made so far.
-    made: usize,
-    tx: Option<SyncSender<Vec<u8>>>,
-    back: Receiver<Vec<u8>>,
+    /// Plain bytes not sent yet.
+    bytes: Vec<u8>,
+    tx: Option<SyncSender<Msg>>,
+    back: Receiver<Msg>,
+    spare_bytes: Vec<Vec<u8>>,
+    spare_batches: Vec<Batch>,
 }
 
 impl Sink {
-    /// Send the current chunk (if it holds anything) and start another.
-    fn send(&mut self) -> io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
+    /// Take back what the writer is done with.
+    fn collect(&mut self) {
+        while let Ok(m) = self.back.try_recv() {
+            match m {
+                Msg::Bytes(b) => self.spare_bytes.push(b),
+                Msg::Batch(b) => self.spare_batches.push(b),
+            }
         }
-        // A chunk the writer is done with, or a new one while fewer than
-        // `CHUNKS` exist (then the writer hands one back soon).
-        let back = match self.made < CHUNKS {
-            true => self.back.try_recv().ok(),
-            false => self.back.recv().ok(),
-        };
-        let next = match back {
-            Some(mut b) => {
-                b.clear();
-                b
-            }
-            None => {
-                self.made += 1;
-                Vec::with_capacity(CHUNK)
-            }
-        };
-        let full = std::mem::replace(&mut self.buf, next);
+    }
+
+    fn send(&mut self, m: Msg) -> io::Result<()> {
         match &self.tx {
-            Some(tx) if tx.send(full).is_ok() => Ok(()),
+            Some(tx) if tx.send(m).is_ok() => Ok(()),
             // The writer stopped on an error, which its join returns.
             _ => Err(io::Error::other("the output writer stopped")),
         }
     }
+
+    /// Send the plain bytes (if any).
+    fn send_bytes(&mut self) -> io::Result<()> {
+        if self.bytes.is_empty() {
+            return Ok(());
+        }
+        self.collect();
+        let mut next = self
+            .spare_bytes
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(CHUNK));
+        next.clear();
+        let full = std::mem::replace(&mut self.bytes, next);
+        self.send(Msg::Bytes(full))
+    }
+
+    /// An empty batch whose input buffer has `len` bytes (zeroed when
+    /// new), for the next read.
+    pub(super) fn batch(&mut self, len: usize) -> Batch {
+        self.collect();
+        let mut b = self.spare_batches.pop().unwrap_or_default();
+        b.input.resize(len, 0);
+        b.to = 0;
+        b.edits.clear();
+        b.side.clear();
+        b
+    }
+
+    /// Send `batch` to be made into output, after the plain bytes written
+    /// before it.
+    pub(super) fn send_batch(&mut self, batch: Batch) -> io::Result<()> {
+        self.send_bytes()?;
+        self.send(Msg::Batch(batch))
+    }
 }
 
 impl Write for Sink {
-    #[inline]
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let room = CHUNK - self.buf.len();
-        if data.len() <= room {
-            self.buf.extend_from_slice(data);
-            return Ok(data.len());
+        let room = CHUNK - self.bytes.len().min(CHUNK);
+        if room == 0 {
+            self.send_bytes()?;
+            return self.write(data);
         }
-        self.buf.extend_from_slice(&data[..room]);
-        self.send()?;
-        Ok(room)
-    }
-
-    #[inline]
-    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
-        if data.len() <= CHUNK - self.buf.len() {
-            self.buf.extend_from_slice(data);
-            return Ok(());
-        }
-        while !data.is_empty() {
-            let n = self.write(data)?;
-            data = &data[n..];
-        }
-        Ok(())
+        let n = data.len().min(room);
+        self.bytes.extend_from_slice(&data[..n]);
+        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -91,34 +140,102 @@ impl Write for Sink {
     }
 }
 
+/// The writing thread: makes, hashes and writes.
+struct Writer<'f> {
+    file: &'f mut File,
+    hasher: blake3::Hasher,
+    labels: Labels,
+    out: Vec<u8>,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if bytes.len() >= DIRECT {
+            self.flush()?;
+            self.hasher.update(bytes);
+            return self.file.write_all(bytes);
+        }
+        self.out.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.hasher.update(&self.out);
+        self.file.write_all(&self.out)?;
+        self.out.clear();
+        Ok(())
+    }
+
+    fn batch(&mut self, b: &Batch) -> io::Result<()> {
+        let mut pos = 0;
+        for edit in &b.edits {
+            match *edit {
+                Edit::Assert { s, e, n } => {
+                    self.put(&b.input[pos..s])?;
+                    self.out.extend_from_slice(b"(! ");
+                    self.put(&b.input[s..e])?;
+                    self.out.extend_from_slice(self.labels.label(n));
+                    pos = e;
+                }
+                Edit::Replace {
+                    start,
+                    end,
+                    from,
+                    to,
+                } => {
+                    self.put(&b.input[pos..start])?;
+                    self.put(&b.side[from..to])?;
+                    pos = end;
+                }
+            }
+        }
+        self.put(&b.input[pos..b.to])?;
+        self.flush()
+    }
+}
+
 /// Run `fill` with a [`Sink`] whose bytes go to `file` (from its current
-/// position) and into a BLAKE3 hash; returns what `fill` returned and the
-/// hash (hex) of everything written. An error of `fill` or of the writes
-/// is returned once the writer has stopped.
+/// position) and into a BLAKE3 hash, labels with `prefix`; returns what
+/// `fill` returned and the hash (hex) of everything written. An error of
+/// `fill` or of the writes is returned once the writer has stopped.
 pub(super) fn with_sink<T, E: From<io::Error>>(
     file: &mut File,
+    prefix: &[u8],
     fill: impl FnOnce(&mut Sink) -> Result<T, E>,
 ) -> Result<(T, String), E> {
-    let (tx, rx) = sync_channel::<Vec<u8>>(AHEAD);
-    let (back_tx, back) = sync_channel::<Vec<u8>>(CHUNKS);
+    let (tx, rx) = sync_channel::<Msg>(AHEAD);
+    let (back_tx, back) = sync_channel::<Msg>(2 * AHEAD + 4);
+    let labels = Labels::new(prefix);
     std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> io::Result<blake3::Hasher> {
-            let mut hasher = blake3::Hasher::new();
-            for chunk in rx {
-                hasher.update(&chunk);
-                file.write_all(&chunk)?;
-                let _ = back_tx.try_send(chunk);
+        let writer = std::thread::Builder::new().name("coreval-write".into());
+        let writer = writer.spawn_scoped(scope, move || -> io::Result<blake3::Hasher> {
+            let mut w = Writer {
+                file,
+                hasher: blake3::Hasher::new(),
+                labels,
+                out: Vec::with_capacity(CHUNK + (CHUNK >> 2)),
+            };
+            for m in rx {
+                match &m {
+                    Msg::Bytes(b) => {
+                        w.put(b)?;
+                        w.flush()?;
+                    }
+                    Msg::Batch(b) => w.batch(b)?,
+                }
+                let _ = back_tx.try_send(m);
             }
-            Ok(hasher)
-        });
+            Ok(w.hasher)
+        })?;
         let mut sink = Sink {
-            buf: Vec::with_capacity(CHUNK),
-            made: 1,
+            bytes: Vec::with_capacity(CHUNK),
             tx: Some(tx),
             back,
+            spare_bytes: Vec::new(),
+            spare_batches: Vec::new(),
         };
         let filled = fill(&mut sink).and_then(|t| {
-            sink.send()?;
+            sink.send_bytes()?;
             Ok(t)
         });
         sink.tx = None; // ends the writer's loop

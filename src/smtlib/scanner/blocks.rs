@@ -109,9 +109,16 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// Position of the `n`-th (0-based) set bit of `x`, which has more than `n`.
+/// Position of the `n`-th (0-based) set bit of `x`, which has more than `n`;
+/// with `pdep` (BMI2) where `bits` says the CPU has it.
 #[inline(always)]
-fn select(mut x: u64, n: u64) -> u32 {
+fn select(mut x: u64, n: u64, bits: bool) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if bits {
+        // SAFETY: `bits` is only set where the CPU has BMI2.
+        return unsafe { std::arch::x86_64::_pdep_u64(1 << n, x) }.trailing_zeros();
+    }
+    let _ = bits;
     for _ in 0..n {
         x &= x - 1;
     }
@@ -265,7 +272,7 @@ impl Blocks {
                 if (closes.count_ones() as u64) < d {
                     break None;
                 }
-                let k = select(closes, d - 1);
+                let k = select(closes, d - 1, wide);
                 let upto = below(k + 1);
                 let after =
                     d + (opens & upto).count_ones() as u64 - (closes & upto).count_ones() as u64;
