@@ -66,7 +66,7 @@ pub(super) fn run<R: Read + Send>(
         done: 0,
     };
     let mut blocks = Blocks::new();
-    let mut spans: Vec<Span> = Vec::new();
+    let mut spans: Vec<Span> = Vec::with_capacity(first / 64);
     loop {
         let eof = match at.read(&mut input) {
             Ok(eof) => eof,

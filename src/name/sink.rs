@@ -107,7 +107,11 @@ impl Sink {
     /// new), for the next read.
     pub(super) fn batch(&mut self, len: usize) -> Batch {
         self.collect();
-        let mut b = self.spare_batches.pop().unwrap_or_default();
+        let mut b = self.spare_batches.pop().unwrap_or_else(|| Batch {
+            // About one edit per 64 bytes (small assertions).
+            edits: Vec::with_capacity(len / 64),
+            ..Batch::default()
+        });
         b.input.resize(len, 0);
         b.to = 0;
         b.edits.clear();
