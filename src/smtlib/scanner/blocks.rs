@@ -425,79 +425,57 @@ impl Blocks {
     }
 }
 
-/// The masks of one block. SSE2 on x86_64 (always present there), a byte
+/// The masks of one block: AVX2 where `wide` says the CPU has it, a byte
 /// loop elsewhere.
 #[inline(always)]
 fn classify(block: &[u8; 64], wide: bool) -> Masks {
+    let mut m = Masks::default();
     #[cfg(target_arch = "x86_64")]
     if wide {
-        let mut m = Masks::default();
         for h in 0..2 {
             // SAFETY: the 32 bytes block[32h..32h + 32] are readable, and
             // `wide` is only set where the CPU has AVX2.
-            let part = unsafe { avx2::classify(block.as_ptr().add(h * 32)) };
-            let shift = h * 32;
-            m.open |= (part[0] as u64) << shift;
-            m.close |= (part[1] as u64) << shift;
-            m.quote |= (part[2] as u64) << shift;
-            m.bar |= (part[3] as u64) << shift;
-            m.semi |= (part[4] as u64) << shift;
-            m.newline |= (part[5] as u64) << shift;
-            m.colon |= (part[6] as u64) << shift;
-            m.white |= (part[7] as u64) << shift;
+            let [open, close, quote, bar, semi, newline, colon, white] =
+                unsafe { avx2::classify(block.as_ptr().add(h * 32)) };
+            let at = |x: u32| (x as u64) << (h * 32);
+            m.open |= at(open);
+            m.close |= at(close);
+            m.quote |= at(quote);
+            m.bar |= at(bar);
+            m.semi |= at(semi);
+            m.newline |= at(newline);
+            m.colon |= at(colon);
+            m.white |= at(white);
         }
         return m;
     }
-    #[cfg(not(target_arch = "x86_64"))]
     let _ = wide;
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut m = Masks::default();
-        for q in 0..4 {
-            // SAFETY: the 16 bytes block[16q..16q + 16] are readable.
-            let part = unsafe { sse2::classify(block.as_ptr().add(q * 16)) };
-            let shift = q * 16;
-            m.open |= (part[0] as u64) << shift;
-            m.close |= (part[1] as u64) << shift;
-            m.quote |= (part[2] as u64) << shift;
-            m.bar |= (part[3] as u64) << shift;
-            m.semi |= (part[4] as u64) << shift;
-            m.newline |= (part[5] as u64) << shift;
-            m.colon |= (part[6] as u64) << shift;
-            m.white |= (part[7] as u64) << shift;
+    for (k, &b) in block.iter().enumerate() {
+        let bit = 1u64 << k;
+        match b {
+            b'(' => m.open |= bit,
+            b')' => m.close |= bit,
+            b'"' => m.quote |= bit,
+            b'|' => m.bar |= bit,
+            b';' => m.semi |= bit,
+            b':' => m.colon |= bit,
+            b'\n' => m.newline |= bit,
+            _ => {}
         }
-        m
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut m = Masks::default();
-        for (k, &b) in block.iter().enumerate() {
-            let bit = 1u64 << k;
-            match b {
-                b'(' => m.open |= bit,
-                b')' => m.close |= bit,
-                b'"' => m.quote |= bit,
-                b'|' => m.bar |= bit,
-                b';' => m.semi |= bit,
-                b':' => m.colon |= bit,
-                _ => {}
-            }
-            if b == b'\n' {
-                m.newline |= bit;
-            }
-            if crate::smtlib::lexer::is_whitespace(b) {
-                m.white |= bit;
-            }
+        if crate::smtlib::lexer::is_whitespace(b) {
+            m.white |= bit;
         }
-        m
     }
+    m
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
 
-    /// [`super::sse2::classify`] for 32 bytes.
+    /// The masks of 32 bytes: `(`, `)`, `"`, `|`, `;`, newline, `:`, white
+    /// space (\t \n \v \f \r are 9..=13: v − 9 ≤ 4 unsigned; and the
+    /// space).
     ///
     /// # Safety
     /// `p` must point to 32 readable bytes, and the CPU must have AVX2.
@@ -510,37 +488,6 @@ mod avx2 {
         let ctl = _mm256_cmpeq_epi8(_mm256_min_epu8(t, set(4)), t);
         let space = _mm256_cmpeq_epi8(v, set(b' '));
         let white = _mm256_movemask_epi8(_mm256_or_si256(ctl, space)) as u32;
-        [
-            eq(b'('),
-            eq(b')'),
-            eq(b'"'),
-            eq(b'|'),
-            eq(b';'),
-            eq(b'\n'),
-            eq(b':'),
-            white,
-        ]
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod sse2 {
-    use std::arch::x86_64::*;
-
-    /// The masks of 16 bytes: `(`, `)`, `"`, `|`, `;`, newline, `:`, white
-    /// space.
-    ///
-    /// # Safety
-    /// `p` must point to 16 readable bytes.
-    #[inline(always)]
-    pub(super) unsafe fn classify(p: *const u8) -> [u32; 8] {
-        let v = _mm_loadu_si128(p.cast());
-        let set = |b: u8| _mm_set1_epi8(b as i8);
-        let eq = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, set(b))) as u32;
-        // \t \n \v \f \r are 9..=13: v − 9 ≤ 4 unsigned; and the space.
-        let t = _mm_sub_epi8(v, set(9));
-        let ctl = _mm_cmpeq_epi8(_mm_min_epu8(t, set(4)), t);
-        let white = _mm_movemask_epi8(_mm_or_si128(ctl, _mm_cmpeq_epi8(v, set(b' ')))) as u32;
         [
             eq(b'('),
             eq(b')'),
