@@ -24,7 +24,7 @@ use crate::smtlib::scanner::{args_span_after, assert_head_end, command_of, Scann
 use std::io::{self, Read};
 
 /// Bytes read at a time.
-const READ: usize = 128 << 10;
+const READ: usize = 256 << 10;
 
 /// A command still open when the buffer holds this much gets room for the
 /// rest of the input at once (when its size is known), not a chain of
