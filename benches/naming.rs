@@ -10,6 +10,9 @@
 //!   blocks (this binary, `--copy`), the baseline of the ratio;
 //! - `coreval name FILE -o DIR` in a child process, best of 3.
 //!
+//! The ratios are naming's speed over the read + write copy's and over
+//! `cp`'s (the yardstick of issue 31: ≥ 0.5× `cp`), wall and CPU.
+//!
 //! Each is shown as wall-clock MB/s and as CPU MB/s (size / (user + sys) of
 //! the child, from `wait4`: on a shared machine the wall clock measures the
 //! neighbours too), with the ratio of naming to the read + write copy and
@@ -47,11 +50,12 @@ fn main() {
     let baseline = name_in_child(&tiny, &dir.path().join("out-tiny")).rss;
     println!(
         "coreval {BIN}\nbaseline peak RSS (tiny file): {:.1} MB\n\
-         MB/s as wall / CPU (user + sys of the child); ratio = name / read+write copy\n",
+         MB/s as wall / CPU (user + sys of the child); ratio = name / read+write copy; \
+         vs cp = name / cp\n",
         baseline as f64 / 1e6
     );
     println!(
-        "{:<6} {:>6} {:>9} | {:>13} | {:>13} | {:>13} | {:>11} | {:>8} {:>8} {:>8}",
+        "{:<6} {:>6} {:>9} | {:>13} | {:>13} | {:>13} | {:>11} | {:>11} | {:>8} {:>8} {:>8}",
         "input",
         "MB",
         "largest",
@@ -59,6 +63,7 @@ fn main() {
         "read+write",
         "name",
         "ratio",
+        "vs cp",
         "peak RSS",
         "RSS-base",
         "/largest"
@@ -90,7 +95,7 @@ fn main() {
         let mbs = |secs: f64| size as f64 / 1e6 / secs;
         let over = name.rss.saturating_sub(baseline);
         println!(
-            "{:<6} {:>6.1} {:>9} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>5.2} {:>5.2} | {:>7.1}M {:>7.1}M {:>8.2}",
+            "{:<6} {:>6.1} {:>9} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>5.2} {:>5.2} | {:>5.2} {:>5.2} | {:>7.1}M {:>7.1}M {:>8.2}",
             label,
             size as f64 / 1e6,
             human(largest),
@@ -102,6 +107,8 @@ fn main() {
             mbs(name.cpu),
             rw.wall / name.wall,
             rw.cpu / name.cpu,
+            cp.wall / name.wall,
+            cp.cpu / name.cpu,
             name.rss as f64 / 1e6,
             over as f64 / 1e6,
             over as f64 / largest as f64

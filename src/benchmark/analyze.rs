@@ -284,6 +284,21 @@ impl Analyzer {
         }
     }
 
+    /// [`Analyzer::observe`] for an assertion of `len` bytes that the
+    /// caller knows is plain: its head is `assert`, its term is not empty
+    /// and it holds no `:` byte. Its number, or `None` (nothing recorded)
+    /// when `observe` has more to do with it: the file has named a term,
+    /// or a `check-sat` came before.
+    pub fn plain_assertion(&mut self, len: usize) -> Option<usize> {
+        let info = &mut self.info;
+        if !self.names.is_empty() || info.check_sats > 0 {
+            return None;
+        }
+        info.largest_command = info.largest_command.max(len as u64);
+        info.assertions += 1;
+        Some(info.assertions)
+    }
+
     fn record_names(
         &mut self,
         cmd: &Command,

@@ -10,7 +10,7 @@
 //! - `(get-unsat-core)` follows every `check-sat`, and existing
 //!   `get-unsat-core` commands are dropped (no duplicate);
 //! - commands that would disturb a core run are dropped
-//!   ([`Class::Remove`]); the text between commands is kept verbatim;
+//!   ([`Class::Remove`](crate::benchmark::Class::Remove)); the text between commands is kept verbatim;
 //! - existing `:named` attributes are handled by [`NamedPolicy`];
 //! - an incremental or assumption script (eligible with
 //!   [`Policy::incremental`]) is named the same way, every assertion of
@@ -25,19 +25,21 @@
 //! benchmark is eligible; a caller writes to a temporary file and keeps it
 //! only then.
 
+mod fast;
 mod folder;
 pub mod prefix;
+mod rewriter;
 mod scrambled;
+mod sink;
 
 use crate::campaign::ledger::index::top_level_names;
 pub use folder::{name_tree, NameSummary, TreeOptions};
 
-use crate::benchmark::{
-    Analyzer, BenchmarkInfo, Class, Ineligibility, NamedAttr, NamedPolicy, Observation, Policy,
-};
+use crate::benchmark::{Analyzer, BenchmarkInfo, Ineligibility, NamedPolicy, Policy};
 use crate::smtlib::lint;
-use crate::smtlib::scanner::prefetch::with_commands;
+use crate::smtlib::scanner::prefetch::{with_commands, Commands};
 use crate::smtlib::scanner::{Command, Scanner};
+use rewriter::{Labels, Rewriter};
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,18 +214,26 @@ pub fn name_file(
     let size = input.metadata().ok().map(|m| m.len());
     let assuming = asks_assumptions(&mut *input, opts)?;
     input.seek(SeekFrom::Start(0))?;
-    let mut hashed = Hashing::new(&mut *output);
-    if let Some(mut report) = rewrite(
-        &mut *input,
-        &mut hashed,
-        tentative,
-        opts,
-        true,
-        size,
-        assuming,
-    )? {
-        report.output_hash = Some(hashed.hex());
-        return Ok(report);
+    if !opts.strict {
+        let fast = rewrite_fast(input, output, &tentative, opts, size, assuming)?;
+        if let Some(report) = fast {
+            return Ok(report);
+        }
+    } else {
+        let mut hashed = Hashing::new(&mut *output);
+        let slow = rewrite(
+            &mut *input,
+            &mut hashed,
+            tentative,
+            opts,
+            true,
+            size,
+            assuming,
+        )?;
+        if let Some(mut report) = slow {
+            report.output_hash = Some(hashed.hex());
+            return Ok(report);
+        }
     }
     input.seek(SeekFrom::Start(0))?;
     output.set_len(0)?;
@@ -278,18 +288,7 @@ fn rewrite<R: Read + Send, W: Write>(
     let clash = AtomicBool::new(false);
     let input = prefix::Watch::new(&mut input, watch.then_some(prefix.as_str()), &clash);
     let mut out = BufWriter::with_capacity(OUT_BUFFER, output);
-    let mut rw = Rewriter {
-        prefix: prefix.as_bytes(),
-        policy: opts.policy.named,
-        option_written: false,
-        kept: Vec::new(),
-        tail: Vec::with_capacity(64),
-        number: Counter::default(),
-        assumptions,
-    };
-    let mut analyzer = Analyzer::new();
-    let mut size = 0u64;
-    let mut strict = opts.strict.then(lint::StrictParser::new);
+    let mut pass = Pass::new(prefix.as_bytes(), opts, assumptions);
     let clashed = || clash.load(Ordering::Relaxed);
     let mut scanner = Scanner::new(input);
     if let Some(n) = input_len {
@@ -300,228 +299,152 @@ fn rewrite<R: Read + Send, W: Write>(
         scanner,
         prefetch,
         |_| (),
-        |scanner| -> io::Result<bool> {
-            loop {
-                match scanner.next_command() {
-                    Ok(Some((cmd, ()))) => {
-                        if clashed() {
-                            return Ok(false);
-                        }
-                        out.write_all(scanner.gap())?;
-                        size = cmd.offset + cmd.text.len() as u64;
-                        if let Some(parser) = strict.as_mut() {
-                            if let Err(e) = parser.check(&cmd) {
-                                analyzer.malformed(e.line, e.column, cmd.head(), e.message);
-                            }
-                        }
-                        let obs = analyzer.observe(&cmd);
-                        rw.write(&mut out, &cmd, &obs)?;
-                        scanner.recycle(cmd);
-                    }
-                    Ok(None) => {
-                        if clashed() {
-                            return Ok(false);
-                        }
-                        out.write_all(scanner.gap())?;
-                        size += scanner.gap().len() as u64;
-                        return Ok(true);
-                    }
-                    Err(e) => {
-                        analyzer.scan_error(&e);
-                        return Ok(true);
-                    }
-                }
-            }
-        },
+        |source| pass.drive(source, &mut out, &clashed),
     )?;
     if !finished {
         return Ok(None);
     }
     out.flush()?;
-    let mut info = analyzer.finish(std::path::Path::new(""), size);
-    if info.status.is_none() {
-        info.status = opts.known_status.clone();
-    }
-    let reasons = info.ineligibility(&opts.policy);
-    let kept = rw.kept;
-    let kept_set: HashSet<&str> = kept.iter().map(|(_, n)| n.as_str()).collect();
-    let nested_names = match opts.policy.named {
-        NamedPolicy::Strip => Vec::new(),
-        NamedPolicy::Keep => info
-            .nested_names
-            .iter()
-            .chain(info.top_level_names.iter().map(|(_, n)| n))
-            .filter(|n| !kept_set.contains(n.as_str()))
-            .cloned()
-            .collect(),
-        NamedPolicy::Skip => info
-            .top_level_names
-            .iter()
-            .map(|(_, n)| n.clone())
-            .chain(info.nested_names.iter().cloned())
-            .collect(),
-    };
-    Ok(Some(NameReport {
-        prefix,
-        assertions: info.assertions,
-        nested_names,
-        kept,
-        info,
-        reasons,
-        output_hash: None,
-    }))
+    Ok(Some(pass.report(opts)))
 }
 
-/// The per-command part of the rewrite.
-struct Rewriter<'p> {
-    prefix: &'p [u8],
-    policy: NamedPolicy,
-    option_written: bool,
-    kept: Vec<(usize, String)>,
-    /// The end of the current assertion, written at once.
-    tail: Vec<u8>,
-    /// The current assertion number.
-    number: Counter,
-    /// Ask for unsat assumptions (an incremental script with
-    /// `check-sat-assuming`, see [`asks_assumptions`]).
+/// [`rewrite`] of a file into a file, watching for `prefix`, by the fast
+/// path ([`fast`]); the report has the output's hash.
+fn rewrite_fast(
+    input: &mut std::fs::File,
+    output: &mut std::fs::File,
+    prefix: &str,
+    opts: &NameOptions,
+    input_len: Option<u64>,
     assumptions: bool,
+) -> Result<Option<NameReport>, NameError> {
+    let clash = AtomicBool::new(false);
+    let input = prefix::Watch::new(input, Some(prefix), &clash);
+    let mut pass = Pass::new(prefix.as_bytes(), opts, assumptions);
+    let clashed = || clash.load(Ordering::Relaxed);
+    let (finished, hash) = sink::with_sink(output, prefix.as_bytes(), |out| {
+        fast::run(input, &mut pass, out, &clashed, input_len).map_err(NameError::from)
+    })?;
+    if !finished {
+        return Ok(None);
+    }
+    let mut report = pass.report(opts);
+    report.output_hash = Some(hash);
+    Ok(Some(report))
 }
 
-impl Rewriter<'_> {
-    fn write<W: Write>(&mut self, out: &mut W, cmd: &Command, obs: &Observation) -> io::Result<()> {
-        let text = &cmd.text;
-        let named = &obs.named;
-        if !self.option_written && !obs.preamble {
-            out.write_all(b"(set-option :produce-unsat-cores true)\n")?;
-            if self.assumptions {
-                out.write_all(b"(set-option :produce-unsat-assumptions true)\n")?;
-            }
-            self.option_written = true;
+/// One naming pass: the rewriter, the analysis and the strict parser fed
+/// with every command, by the byte scanner ([`Pass::drive`]) or the fast
+/// path ([`fast`]).
+struct Pass<'p> {
+    rw: Rewriter<'p>,
+    analyzer: Analyzer,
+    strict: Option<lint::StrictParser>,
+    /// Bytes of the input up to the end of the last command (or of the
+    /// input).
+    size: u64,
+}
+
+impl<'p> Pass<'p> {
+    fn new(prefix: &'p [u8], opts: &NameOptions, assumptions: bool) -> Self {
+        Pass {
+            rw: Rewriter {
+                prefix,
+                policy: opts.policy.named,
+                option_written: false,
+                kept: Vec::new(),
+                labels: Labels::new(prefix),
+                assumptions,
+            },
+            analyzer: Analyzer::new(),
+            strict: opts.strict.then(lint::StrictParser::new),
+            size: 0,
         }
-        if self.assumptions && is_option(text, b":produce-unsat-assumptions") {
-            return Ok(());
+    }
+
+    /// One command, as the byte scanner gives it.
+    fn command<W: Write>(&mut self, out: &mut W, cmd: &Command) -> io::Result<()> {
+        self.size = cmd.offset + cmd.text.len() as u64;
+        if let Some(parser) = self.strict.as_mut() {
+            if let Err(e) = parser.check(cmd) {
+                self.analyzer
+                    .malformed(e.line, e.column, cmd.head(), e.message);
+            }
         }
-        let strip = if self.policy == NamedPolicy::Strip {
-            strip_spans(named)
-        } else {
-            Vec::new()
-        };
-        match obs.class {
-            Class::Remove | Class::GetUnsatCore => Ok(()),
-            Class::CheckSat => {
-                out.write_all(text)?;
-                out.write_all(b"\n(get-unsat-core)")
-            }
-            Class::CheckSatAssuming => {
-                write_without(out, text, (0, text.len()), &strip)?;
-                out.write_all(b"\n(get-unsat-assumptions)")
-            }
-            Class::Assert => {
-                if self.policy == NamedPolicy::Keep {
-                    if let Some(a) = named.iter().find(|a| a.top_level) {
-                        self.kept.push((obs.assertion, a.name.clone()));
-                        return out.write_all(text);
+        let obs = self.analyzer.observe(cmd);
+        self.rw.write(out, cmd, &obs)
+    }
+
+    /// Every command of `source` with the gaps between them; `Ok(false)`
+    /// when `clashed` says the prefix was seen (the output is partial).
+    fn drive<W: Write>(
+        &mut self,
+        source: &mut dyn Commands<()>,
+        out: &mut W,
+        clashed: &dyn Fn() -> bool,
+    ) -> io::Result<bool> {
+        loop {
+            match source.next_command() {
+                Ok(Some((cmd, ()))) => {
+                    if clashed() {
+                        return Ok(false);
                     }
+                    out.write_all(source.gap())?;
+                    self.command(out, &cmd)?;
+                    source.recycle(cmd);
                 }
-                let (s, e) = obs.term;
-                out.write_all(&text[..s])?;
-                out.write_all(b"(! ")?;
-                write_without(out, text, (s, e), &strip)?;
-                // ` :named PN)` and the rest of the command in one write.
-                let n = self.number.set(obs.assertion);
-                let tail = &mut self.tail;
-                tail.clear();
-                tail.extend_from_slice(b" :named ");
-                tail.extend_from_slice(self.prefix);
-                tail.extend_from_slice(n);
-                tail.push(b')');
-                tail.extend_from_slice(&text[e..]);
-                out.write_all(tail)
-            }
-            Class::SetLogic | Class::Keep => write_without(out, text, (0, text.len()), &strip),
-        }
-    }
-}
-
-/// Whether `text` is `(set-option KEY …)`.
-fn is_option(text: &[u8], key: &[u8]) -> bool {
-    let mut words = text
-        .split(|b| b.is_ascii_whitespace() || *b == b'(' || *b == b')')
-        .filter(|w| !w.is_empty());
-    words.next() == Some(b"set-option") && words.next() == Some(key)
-}
-
-/// A decimal number kept as ASCII digits: assertions are numbered one after
-/// the other, so the next name costs an increment, not a conversion.
-#[derive(Default)]
-struct Counter {
-    value: usize,
-    digits: Vec<u8>,
-}
-
-impl Counter {
-    /// The digits of `n` (incremented when `n` follows the last value).
-    fn set(&mut self, n: usize) -> &[u8] {
-        if n == self.value + 1 && !self.digits.is_empty() {
-            let mut k = self.digits.len();
-            loop {
-                if k == 0 {
-                    self.digits.insert(0, b'1');
-                    break;
+                Ok(None) => {
+                    if clashed() {
+                        return Ok(false);
+                    }
+                    out.write_all(source.gap())?;
+                    self.size += source.gap().len() as u64;
+                    return Ok(true);
                 }
-                k -= 1;
-                if self.digits[k] == b'9' {
-                    self.digits[k] = b'0';
-                } else {
-                    self.digits[k] += 1;
-                    break;
+                Err(e) => {
+                    self.analyzer.scan_error(&e);
+                    return Ok(true);
                 }
             }
-        } else {
-            self.digits.clear();
-            self.digits.extend_from_slice(n.to_string().as_bytes());
         }
-        self.value = n;
-        &self.digits
     }
-}
 
-/// The spans to delete to strip every `:named` attribute: the attribute
-/// itself, or, when a group has only `:named` attributes, the whole group
-/// around its term (`(! t :named x)` → `t`: SMT-LIB requires at least one
-/// attribute). Sorted, disjoint.
-fn strip_spans(named: &[NamedAttr]) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let mut unwrapped = HashSet::new();
-    for a in named {
-        if a.sole {
-            if unwrapped.insert(a.group) {
-                spans.push((a.group.0, a.term.0));
-                spans.push((a.term.1, a.group.1));
-            }
-        } else {
-            spans.push(a.attr);
+    /// The report once every command went through.
+    fn report(self, opts: &NameOptions) -> NameReport {
+        let prefix = String::from_utf8_lossy(self.rw.prefix).into_owned();
+        let mut info = self.analyzer.finish(std::path::Path::new(""), self.size);
+        if info.status.is_none() {
+            info.status = opts.known_status.clone();
+        }
+        let reasons = info.ineligibility(&opts.policy);
+        let kept = self.rw.kept;
+        let kept_set: HashSet<&str> = kept.iter().map(|(_, n)| n.as_str()).collect();
+        let nested_names = match opts.policy.named {
+            NamedPolicy::Strip => Vec::new(),
+            NamedPolicy::Keep => info
+                .nested_names
+                .iter()
+                .chain(info.top_level_names.iter().map(|(_, n)| n))
+                .filter(|n| !kept_set.contains(n.as_str()))
+                .cloned()
+                .collect(),
+            NamedPolicy::Skip => info
+                .top_level_names
+                .iter()
+                .map(|(_, n)| n.clone())
+                .chain(info.nested_names.iter().cloned())
+                .collect(),
+        };
+        NameReport {
+            prefix,
+            assertions: info.assertions,
+            nested_names,
+            kept,
+            info,
+            reasons,
+            output_hash: None,
         }
     }
-    spans.sort_unstable();
-    spans
-}
-
-/// Write `text[span]` without the `deleted` spans.
-fn write_without<W: Write>(
-    out: &mut W,
-    text: &[u8],
-    span: (usize, usize),
-    deleted: &[(usize, usize)],
-) -> io::Result<()> {
-    let mut pos = span.0;
-    for &(s, e) in deleted {
-        if s >= pos && e <= span.1 {
-            out.write_all(&text[pos..s])?;
-            pos = e;
-        }
-    }
-    out.write_all(&text[pos..span.1])
 }
 
 #[cfg(test)]

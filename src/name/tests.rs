@@ -308,10 +308,10 @@ fn one_pass_file_naming_matches_the_two_pass_rewrite() {
 }
 
 #[test]
-fn counter_increments_like_numbers() {
-    let mut c = Counter::default();
-    for n in (1..=2000).chain([5000, 5001, 9999, 10000, 10001]) {
-        assert_eq!(c.set(n), n.to_string().as_bytes(), "{n}");
+fn labels_count_like_numbers() {
+    let mut l = Labels::new(b"cv");
+    for n in (1..=2000).chain([5000, 5001, 9999, 10000, 10001, 7, 8]) {
+        assert_eq!(l.label(n), format!(" :named cv{n})").as_bytes(), "{n}");
     }
 }
 

@@ -70,37 +70,63 @@ impl Command {
     /// after the head to the end of the last token before the closing
     /// parenthesis (white space and comments around them excluded).
     pub fn args_span(&self) -> (usize, usize) {
-        use super::lexer::{command_head_span, is_whitespace, Lexer};
-        let t = &self.text;
-        let head_end = command_head_span(t).map_or(1, |(_, e)| e);
-        let close = t.len().saturating_sub(1);
-        let mut start = head_end;
-        while start < close && is_whitespace(t[start]) {
-            start += 1;
-        }
-        if !self.has_comment {
-            let mut end = close;
-            while end > start && is_whitespace(t[end - 1]) {
-                end -= 1;
-            }
-            return (start, end);
-        }
-        // Comments may sit before the first or after the last argument:
-        // the span runs from the first token to the end of the last one.
-        // Only the tail after the last argument group is lexed, so a giant
-        // commented term costs no more than a plain one.
-        let mut first_lx = Lexer::new(&t[start..close]);
-        let first = match first_lx.next() {
-            Some(Ok(tok)) => start + tok.start,
-            _ => return (start, start),
-        };
-        let resume = self.depth1_end.max(first);
-        let mut end = resume;
-        for tok in Lexer::new(&t[resume..close]).flatten() {
-            end = resume + tok.end;
-        }
-        (first, end)
+        args_span(&self.text, self.has_comment, self.depth1_end)
     }
+}
+
+/// [`Command::args_span`] of the command `t` with those fields.
+pub fn args_span(t: &[u8], has_comment: bool, depth1_end: usize) -> (usize, usize) {
+    let head_end = super::lexer::command_head_span(t).map_or(1, |(_, e)| e);
+    args_span_after(t, head_end, has_comment, depth1_end)
+}
+
+/// Where the head of the command `t` ends when it is `assert`.
+#[inline]
+pub fn assert_head_end(t: &[u8]) -> Option<usize> {
+    if t.len() > 7 && &t[..7] == b"(assert" && super::token::is_delimiter(t[7]) {
+        return Some(7);
+    }
+    super::lexer::command_head_span(t)
+        .filter(|&(s, e)| &t[s..e] == b"assert")
+        .map(|(_, e)| e)
+}
+
+/// [`args_span`] with the end of the head known.
+#[inline]
+pub fn args_span_after(
+    t: &[u8],
+    head_end: usize,
+    has_comment: bool,
+    depth1_end: usize,
+) -> (usize, usize) {
+    use super::lexer::{is_whitespace, Lexer};
+    let close = t.len().saturating_sub(1);
+    let mut start = head_end;
+    while start < close && is_whitespace(t[start]) {
+        start += 1;
+    }
+    if !has_comment {
+        let mut end = close;
+        while end > start && is_whitespace(t[end - 1]) {
+            end -= 1;
+        }
+        return (start, end);
+    }
+    // Comments may sit before the first or after the last argument:
+    // the span runs from the first token to the end of the last one.
+    // Only the tail after the last argument group is lexed, so a giant
+    // commented term costs no more than a plain one.
+    let mut first_lx = Lexer::new(&t[start..close]);
+    let first = match first_lx.next() {
+        Some(Ok(tok)) => start + tok.start,
+        _ => return (start, start),
+    };
+    let resume = depth1_end.max(first);
+    let mut end = resume;
+    for tok in Lexer::new(&t[resume..close]).flatten() {
+        end = resume + tok.end;
+    }
+    (first, end)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,9 +199,14 @@ const BIG_COMMAND: usize = 16 << 20;
 
 impl<R: Read> Scanner<R> {
     pub fn new(input: R) -> Self {
+        Self::with_first_block(input, FIRST_BLOCK)
+    }
+
+    /// A scanner whose first read is of `first` bytes.
+    fn with_first_block(input: R, first: usize) -> Self {
         Scanner {
             input,
-            buf: vec![0; FIRST_BLOCK],
+            buf: vec![0; first],
             pos: 0,
             len: 0,
             eof: false,
@@ -192,6 +223,16 @@ impl<R: Read> Scanner<R> {
             size_hint: None,
             spare: Vec::new(),
         }
+    }
+
+    /// A scanner that starts between two commands, at absolute offset
+    /// `base` of line `line` (whose first byte is at `line_start`): the
+    /// input is read from there, and offsets, lines and columns go on from
+    /// that point.
+    pub fn resume(input: R, base: u64, line: u64, line_start: u64) -> Self {
+        let mut sc = Scanner::new(input);
+        (sc.base, sc.line, sc.line_start) = (base, line, line_start);
+        sc
     }
 
     /// Gives the text buffer of a command the caller is done with back:
@@ -428,6 +469,20 @@ impl<R: Read> Scanner<R> {
     }
 }
 
+/// The command `text` as [`Scanner`] yields it, placed at `offset`, `line`
+/// and `column` of a file; `None` unless `text` is exactly one command
+/// (from its `(` to the matching `)`).
+pub fn command_of(text: &[u8], offset: u64, line: u64, column: u64) -> Option<Command> {
+    // Room for the text only: not the 64 KiB a stream starts with.
+    let mut sc = Scanner::with_first_block(text, text.len().clamp(64, FIRST_BLOCK));
+    let mut cmd = sc.next_command().ok()??;
+    if cmd.text.len() != text.len() || !sc.gap().is_empty() {
+        return None;
+    }
+    (cmd.offset, cmd.line, cmd.column) = (offset, line, column);
+    Some(cmd)
+}
+
 /// Convenience: every command of an in-memory script, or the first error.
 pub fn commands(src: &[u8]) -> Result<Vec<Command>, SyntaxError> {
     let mut sc = Scanner::new(src);
@@ -438,6 +493,7 @@ pub fn commands(src: &[u8]) -> Result<Vec<Command>, SyntaxError> {
     Ok(out)
 }
 
+pub mod blocks;
 mod inside;
 pub mod prefetch;
 mod swar;
