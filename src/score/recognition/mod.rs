@@ -111,11 +111,47 @@ pub fn biggest_lead(divisions: &[DivisionScore], mode: Mode) -> Vec<Lead> {
     out
 }
 
+/// The benchmarks of a set of pairs, each pair's benchmark as its rank in
+/// sorted order: [`vbss`] keeps one slot per benchmark instead of looking
+/// each pair up in an ordered map (a division's pairs are scanned once per
+/// solver left out), and still sums in the benchmarks' order.
+struct Ranked {
+    of_pair: Vec<u32>,
+    benchmarks: usize,
+}
+
+impl Ranked {
+    fn of(pairs: &[PairView<'_>]) -> Ranked {
+        let mut ids: Vec<&str> = pairs.iter().map(|p| p.benchmark).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let rank: rustc_hash::FxHashMap<&str, u32> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (*b, i as u32))
+            .collect();
+        Ranked {
+            of_pair: pairs.iter().map(|p| rank[p.benchmark]).collect(),
+            benchmarks: ids.len(),
+        }
+    }
+}
+
 /// vbss_n and vbss_t of a set of pairs: per benchmark the largest reduction,
-/// among those the shortest time (a pair without reduction costs T), summed.
-fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f64, f64) {
-    let mut best: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
-    for p in pairs.iter().filter(|p| Some(p.solver) != without) {
+/// among those the shortest time (a pair without reduction costs T), summed
+/// in the benchmarks' order.
+fn vbss(
+    pairs: &[PairView<'_>],
+    ranked: &Ranked,
+    without: Option<&str>,
+    mode: Mode,
+    t: f64,
+) -> (f64, f64) {
+    let mut best: Vec<Option<(u64, f64)>> = vec![None; ranked.benchmarks];
+    for (p, &b) in pairs.iter().zip(&ranked.of_pair) {
+        if Some(p.solver) == without {
+            continue;
+        }
         let gain = p.score.gain();
         let time = if gain == 0 {
             t
@@ -125,12 +161,13 @@ fn vbss(pairs: &[PairView<'_>], without: Option<&str>, mode: Mode, t: f64) -> (f
                 Mode::Parallel => p.score.wall,
             }
         };
-        let e = best.entry(p.benchmark).or_insert((gain, time));
+        let e = best[b as usize].get_or_insert((gain, time));
         if gain > e.0 || (gain == e.0 && time < e.1) {
             *e = (gain, time);
         }
     }
-    best.values()
+    best.iter()
+        .flatten()
         .fold((0.0, 0.0), |(n, s), (bn, bt)| (n + *bn as f64, s + bt))
 }
 
@@ -167,13 +204,14 @@ pub fn largest_contribution(
             .into_iter()
             .filter(|p| !unsound.contains(p.solver))
             .collect();
-        let (vbs_n, vbs_t) = vbss(&sound_pairs, None, mode, rules.time_limit);
+        let ranked = Ranked::of(&sound_pairs);
+        let (vbs_n, vbs_t) = vbss(&sound_pairs, &ranked, None, mode, rules.time_limit);
         if vbs_n == 0.0 {
             continue;
         }
         let mut best: Option<(f64, f64, &str)> = None;
         for s in &sound {
-            let (n, t) = vbss(&sound_pairs, Some(s), mode, rules.time_limit);
+            let (n, t) = vbss(&sound_pairs, &ranked, Some(s), mode, rules.time_limit);
             let impact_n = 1.0 - n / vbs_n;
             let impact_t = if t > 0.0 { 1.0 - vbs_t / t } else { 0.0 };
             let better = match best {
