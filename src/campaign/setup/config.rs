@@ -472,7 +472,10 @@ impl Campaign {
     /// Every record of journal `name`: the campaign's own and every shard's
     /// (`shards/*/name`), so that any stage sees all finished work whether
     /// or not `coreval merge` ran. Torn or bad lines are warned about.
-    pub fn read_journal<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>> {
+    pub fn read_journal<T: serde::de::DeserializeOwned + Send>(
+        &self,
+        name: &str,
+    ) -> Result<Vec<T>> {
         let mut out = Vec::new();
         self.for_each_record(name, |r| out.push(r))?;
         Ok(out)
@@ -480,7 +483,7 @@ impl Campaign {
 
     /// [`Campaign::read_journal`] one record at a time (nothing is held):
     /// `f` gets every record of `name`, then of the shards' journals.
-    pub fn for_each_record<T: serde::de::DeserializeOwned>(
+    pub fn for_each_record<T: serde::de::DeserializeOwned + Send>(
         &self,
         name: &str,
         mut f: impl FnMut(T),
