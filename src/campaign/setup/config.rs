@@ -22,7 +22,7 @@ use super::config_lines::{bad_value, BadValue, BadValues, Key};
 use crate::campaign::verdict::policy::Policy;
 use crate::campaign::verdict::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -472,10 +472,7 @@ impl Campaign {
     /// Every record of journal `name`: the campaign's own and every shard's
     /// (`shards/*/name`), so that any stage sees all finished work whether
     /// or not `coreval merge` ran. Torn or bad lines are warned about.
-    pub fn read_journal<T: serde::de::DeserializeOwned + Send>(
-        &self,
-        name: &str,
-    ) -> Result<Vec<T>> {
+    pub fn read_journal<T: DeserializeOwned + Send>(&self, name: &str) -> Result<Vec<T>> {
         let mut out = Vec::new();
         self.for_each_record(name, |r| out.push(r))?;
         Ok(out)
@@ -483,7 +480,7 @@ impl Campaign {
 
     /// [`Campaign::read_journal`] one record at a time (nothing is held):
     /// `f` gets every record of `name`, then of the shards' journals.
-    pub fn for_each_record<T: serde::de::DeserializeOwned + Send>(
+    pub fn for_each_record<T: DeserializeOwned + Send>(
         &self,
         name: &str,
         mut f: impl FnMut(T),
