@@ -99,7 +99,7 @@ fn main() {
         .collect();
     let certified = refuted
         .iter()
-        .filter(|p| p.refutation == Some(Refutation::Certified))
+        .filter(|p| p.details.refutation == Some(Refutation::Certified))
         .count();
     println!("{logics} logics, {} pairs", pairs.len());
     let mut other = std::collections::BTreeMap::new();
@@ -114,10 +114,10 @@ fn main() {
     );
     for p in refuted
         .iter()
-        .filter(|p| p.refutation != Some(Refutation::Certified))
+        .filter(|p| p.details.refutation != Some(Refutation::Certified))
     {
         println!("uncertified: {}", p.pair.benchmark);
-        for (k, cert) in &p.certifications {
+        for (k, cert) in &p.details.certifications {
             println!("  {k}: {}", cert.describe());
         }
     }

@@ -68,7 +68,7 @@ impl<'l> Evidence<'l> {
         if let Some(h) = &p.core_hash {
             // One entry per checker: the newest record (a re-run replaces).
             let mut latest: HashMap<&str, &CheckRecord> = HashMap::new();
-            for k in self.checks_of.get(h.as_str()).into_iter().flatten() {
+            for k in self.checks_of.get(&**h).into_iter().flatten() {
                 latest.insert(k.checker.as_str(), k);
             }
             let mut names: Vec<&str> = latest.keys().copied().collect();
@@ -103,7 +103,7 @@ impl<'l> Evidence<'l> {
                 .filter(|r| shows_run(r))
                 .and_then(|r| r.stderr_tail.clone()),
             checkers,
-            refutation: p.refutation,
+            refutation: p.details.refutation,
             explanation: explanation(l, p, run.and_then(|r| r.core.as_deref())),
         }
     }
@@ -117,11 +117,13 @@ impl<'l> Evidence<'l> {
         let (counted, note) = match p.checkers.get(name) {
             Some(a) => (
                 label(a),
-                k.note.clone().or_else(|| p.not_counted.get(name).cloned()),
+                k.note
+                    .clone()
+                    .or_else(|| p.details.not_counted.get(name).cloned()),
             ),
             None => (
                 crate::campaign::verdict::pair::LEFT_OUT.to_string(),
-                p.not_counted.get(name).cloned(),
+                p.details.not_counted.get(name).cloned(),
             ),
         };
         let model = k
@@ -151,7 +153,7 @@ impl<'l> Evidence<'l> {
                 .find(|d| d.name == name)
                 .map(|d| command(d, h, l))
                 .unwrap_or_else(|| "(no definition of this checker here)".into()),
-            certification: p.certifications.get(name).map(|c| c.describe()),
+            certification: p.details.certifications.get(name).map(|c| c.describe()),
             model_file: k.model.clone(),
             model,
         }

@@ -197,7 +197,8 @@ pub fn for_pair(
 ) -> Vec<String> {
     let (Some(hash), Some(checker)) = (
         v.core_hash.as_deref(),
-        v.certifications
+        v.details
+            .certifications
             .iter()
             .find(|(_, c)| matches!(c, Certification::Certified { .. }))
             .map(|(k, _)| k.as_str()),

@@ -9,12 +9,15 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::loaded::PairId;
 use crate::campaign::ledger::records::CheckRecord;
 use crate::campaign::ledger::records::RunRecord;
 use crate::campaign::setup::selection;
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::verdict::certification::{settle, Certification, Refutation};
-use crate::campaign::verdict::pair::{CheckerTally, IllFormed, PairRecord, PairVerdict, Verdict};
+use crate::campaign::verdict::pair::{
+    CheckerTally, Contradiction, IllFormed, PairRecord, PairVerdict, Verdict,
+};
 use crate::campaign::verdict::policy::{CheckAnswer, Decision, Policy};
 use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
@@ -71,8 +74,6 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
     let checkers = crate::campaign::setup::selection::verdict_checkers(c, l.defs, &answered);
-    let hash_of: HashMap<(&str, &str), &str> =
-        core_of.iter().map(|(k, h)| (*k, h.as_str())).collect();
     let policy = c.config.check.policy;
     let mut answers: HashMap<&str, BTreeMap<String, CheckAnswer>> = HashMap::default();
     // The records of each core, in journal order (looked up per pair, not
@@ -85,12 +86,16 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             .insert(k.checker.clone(), k.counted(policy));
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
-    warn_conflicts(&runs, l.say);
-    let mut seen = HashSet::default();
+    let firsts = first_of_each_pair(l, &runs);
     let mut maps = HashMap::default();
     let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
     let mut out = Vec::new();
-    for r in &runs {
+    // The records are taken apart as they are judged: their names and
+    // cores move into the verdicts instead of being copied.
+    for (r, id) in runs.into_iter().zip(firsts) {
+        let Some(id) = id else {
+            continue; // a pair journaled twice (re-run shard): counted once
+        };
         let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
             continue;
         };
@@ -98,12 +103,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         if e.incremental {
             continue;
         }
-        if !seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
-            continue; // a pair journaled twice (re-run shard): counted once
-        }
-        let hash = hash_of
-            .get(&(r.solver.as_str(), r.benchmark.as_str()))
-            .copied();
+        let hash = core_of.get(&id).cloned();
+        let all_answers = hash.as_deref().and_then(|h| answers.get(h));
         let mut v = pair_verdict(
             c,
             r,
@@ -111,8 +112,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             s,
             &checkers,
             l.ctx.validators.as_ref(),
-            hash,
-            hash.and_then(|h| answers.get(h)),
+            hash.clone(),
+            all_answers,
         );
         // One map per distinct set of answers, shared by its pairs (a
         // million pairs have a handful of them).
@@ -122,46 +123,111 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
                 distinct.insert(std::sync::Arc::clone(&v.checkers));
             }
         }
-        v.original_core = original_core(c, e, r.core.as_deref(), &mut maps, l.say);
-        if let Some(h) = hash {
-            let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
-            certify(&mut v, mine, policy);
-            let other = |k: &&&CheckRecord| v.checkers.get(&k.checker) == Some(&CheckAnswer::Other);
-            v.raw_answers = mine
-                .iter()
-                .filter(other)
-                .map(|k| (k.checker.clone(), k.raw))
-                .collect();
-            // A sat/unsat that did not count says why; so does a checker
-            // that answered on this core but is none of this pair's (the
-            // solver's own team, left out).
-            v.not_counted = mine
-                .iter()
-                .filter(other)
-                .filter_map(|k| {
-                    let void = k.certification.as_ref().filter(|c| c.voids_sat(policy));
-                    let why = k.note.clone().or_else(|| void.map(|c| c.describe()))?;
-                    Some((k.checker.clone(), why))
-                })
-                .collect();
-            let validators = l.ctx.validators.as_ref();
-            let independent = c.config.check.independent;
-            for k in mine {
-                let Some(def) = checkers.iter().find(|d| d.name == k.checker) else {
-                    continue;
-                };
-                if let Some(why) = selection::left_out(def, &e.logic, s, independent, validators) {
-                    v.not_counted.insert(k.checker.clone(), why.to_string());
-                }
-            }
+        if let Some(o) = original_core(c, e, v.pair.core.as_deref(), &mut maps, l.say) {
+            v.details.original_core = Some(o);
         }
+        if let Some(h) = hash.as_deref() {
+            let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
+            explain_votes(&mut v, mine, policy, &checkers, e, s, l);
+        }
+        // Most pairs have no details: no box is kept for them.
+        v.details.tidy();
         out.push(v);
     }
     attach_beyond(c, &mut out)?;
-    out.sort_by(|a, b| {
+    // In place (a stable sort would take half the verdicts' size again):
+    // each pair occurs once, so the order is the same.
+    out.sort_unstable_by(|a, b| {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
     Ok(out)
+}
+
+/// The certifications, the answers that cast no vote and why a vote was
+/// not counted, from the core's records (`mine`, in journal order).
+fn explain_votes(
+    v: &mut PairVerdict,
+    mine: &[&CheckRecord],
+    policy: Policy,
+    checkers: &[SolverDef],
+    e: &Bench,
+    s: &SolverUnderTest,
+    l: &Loaded,
+) {
+    certify(v, mine, policy);
+    let other = |k: &&&CheckRecord| v.checkers.get(&k.checker) == Some(&CheckAnswer::Other);
+    let raw_answers: BTreeMap<_, _> = mine
+        .iter()
+        .filter(other)
+        .map(|k| (k.checker.clone(), k.raw))
+        .collect();
+    // A sat/unsat that did not count says why; so does a checker that
+    // answered on this core but is none of this pair's (the solver's own
+    // team, left out).
+    let mut not_counted: BTreeMap<_, _> = mine
+        .iter()
+        .filter(other)
+        .filter_map(|k| {
+            let void = k.certification.as_ref().filter(|c| c.voids_sat(policy));
+            let why = k.note.clone().or_else(|| void.map(|c| c.describe()))?;
+            Some((k.checker.clone(), why))
+        })
+        .collect();
+    let validators = l.ctx.validators.as_ref();
+    let independent = l.campaign.config.check.independent;
+    for k in mine {
+        let Some(def) = checkers.iter().find(|d| d.name == k.checker) else {
+            continue;
+        };
+        if let Some(why) = selection::left_out(def, &e.logic, s, independent, validators) {
+            not_counted.insert(k.checker.clone(), why.to_string());
+        }
+    }
+    // Written only when there is something to say (a write boxes them).
+    if !raw_answers.is_empty() {
+        v.details.raw_answers = raw_answers;
+    }
+    if !not_counted.is_empty() {
+        v.details.not_counted = not_counted;
+    }
+}
+
+/// Per run, its pair when it is the pair's first record (the one that
+/// counts, as everywhere), else `None`. Warns (once per process) when the
+/// runs journals hold two records of one pair with different results: two
+/// runs of the campaign at once (before the campaign lock), or shards
+/// re-run with a nondeterministic solver.
+fn first_of_each_pair(l: &Loaded, runs: &[RunRecord]) -> Vec<Option<PairId>> {
+    let mut first: HashMap<PairId, usize> = HashMap::default();
+    let mut conflicting = HashSet::default();
+    let mut out = Vec::with_capacity(runs.len());
+    for (i, r) in runs.iter().enumerate() {
+        let Some(id) = l.pair_id(&r.solver, &r.benchmark) else {
+            out.push(None);
+            continue;
+        };
+        match first.get(&id) {
+            None => {
+                first.insert(id, i);
+                out.push(Some(id));
+                continue;
+            }
+            Some(&f) if runs[f].answer != r.answer || runs[f].core != r.core => {
+                conflicting.insert(id);
+            }
+            Some(_) => {}
+        }
+        out.push(None);
+    }
+    if !conflicting.is_empty() {
+        l.say.warning_once(format!(
+            "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
+             the first record of each counts (were two runs of this campaign writing at once?)",
+            crate::campaign::ledger::records::RUNS,
+            conflicting.len()
+        ));
+    }
+    out
 }
 
 /// Attach the certifications of the `sat` votes on the pair's core (the
@@ -196,10 +262,11 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
             });
         v.disputed |= matches!(cert, Certification::ModelRejected { .. })
             || (unsat > 0 && cert.voids_sat(policy));
-        v.certifications.insert(name.to_string(), cert);
+        v.details.certifications.insert(name.to_string(), cert);
     }
     if v.pair.verdict == Verdict::Refuted {
         let counted = v
+            .details
             .certifications
             .iter()
             .filter(|(k, _)| v.checkers.get(*k) == Some(&CheckAnswer::Sat))
@@ -211,7 +278,7 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
             v.pair.verdict = decision.into();
             v.disputed = true;
         } else {
-            v.refutation = Some(refutation);
+            v.details.refutation = Some(refutation);
         }
     }
 }
@@ -240,10 +307,12 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
         let validated = p.pair.verdict == Verdict::Validated;
         if let (true, Some(h)) = (validated, p.core_hash.as_deref()) {
             let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str(), h);
-            p.minimality = outcome.get(&key).map(|m| (*m).clone());
+            if let Some(m) = outcome.get(&key) {
+                p.details.minimality = Some((*m).clone());
+            }
         }
         if let Some(b) = best.get(p.pair.benchmark.as_str()) {
-            p.best_known = Some(Reference {
+            p.details.best_known = Some(Reference {
                 size: b.size(),
                 reduction: p.pair.assertions.saturating_sub(b.size()),
                 origin: b.origin_text(&c.dir),
@@ -258,44 +327,15 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
     Ok(())
 }
 
-/// Warn (once per process) when the runs journals hold two records of one
-/// pair with different results: two runs of the campaign at once (before
-/// the campaign lock), or shards re-run with a nondeterministic solver.
-/// The first record counts, as everywhere.
-fn warn_conflicts(runs: &[RunRecord], say: crate::message::Say) {
-    let mut first: HashMap<(&str, &str), &RunRecord> = HashMap::default();
-    let mut conflicting = HashSet::default();
-    for r in runs {
-        let key = (r.solver.as_str(), r.benchmark.as_str());
-        match first.get(&key) {
-            None => {
-                first.insert(key, r);
-            }
-            Some(f) if f.answer != r.answer || f.core != r.core => {
-                conflicting.insert(key);
-            }
-            Some(_) => {}
-        }
-    }
-    if !conflicting.is_empty() {
-        say.warning_once(format!(
-            "{}: the runs journals hold conflicting records (different answers or cores) for {} pair(s); \
-             the first record of each counts (were two runs of this campaign writing at once?)",
-            crate::campaign::ledger::records::RUNS,
-            conflicting.len()
-        ));
-    }
-}
-
 /// One pair's verdict.
 pub fn pair_verdict(
     c: &Campaign,
-    r: &RunRecord,
+    r: RunRecord,
     e: &Bench,
     s: &SolverUnderTest,
     checkers: &[SolverDef],
     validators: Option<&crate::campaign::setup::validators::Validators>,
-    hash: Option<&str>,
+    hash: Option<std::sync::Arc<str>>,
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
@@ -311,7 +351,7 @@ pub fn pair_verdict(
         }
     }
     let mut pending = false;
-    let verdict = match verdict_without_check(r, e) {
+    let verdict = match verdict_without_check(&r, e) {
         Some(v) => v,
         None => {
             let view: HashMap<&str, CheckAnswer> =
@@ -327,37 +367,32 @@ pub fn pair_verdict(
     let confirmed_by_own_team = selected
         .iter()
         .any(|k| s.same_team(k) && mine.get(&k.name) == Some(&CheckAnswer::Unsat));
+    let (status, contradiction) = (r.status(), Contradiction::from_flags(&r.flags));
     PairVerdict {
         pair: PairRecord {
-            solver: r.solver.clone(),
-            benchmark: r.benchmark.clone(),
+            solver: r.solver,
+            benchmark: r.benchmark,
             division: e.logic.clone(),
             assertions: e.assertions,
             core_size: r.core.as_ref().map(|c| c.len() as u64),
             verdict,
-            status: r.status(),
+            status,
             cpu: r.cpu,
             wall: r.wall,
             checks: tally_of(&mine, &selected, s),
-            core: r.core.clone(),
+            core: r.core,
             origin: None,
-            contradiction: crate::campaign::verdict::pair::Contradiction::from_flags(&r.flags),
+            contradiction,
             expected: None,
         },
         checkers: mine.into(),
         disputed: sat > 0 && unsat > 0,
         confirmed_by_own_team,
         pending,
-        flags: r.flags.clone(),
-        core_hash: hash.map(str::to_string),
+        flags: r.flags,
+        core_hash: hash,
         policy: policy.to_string(),
-        original_core: None,
-        raw_answers: BTreeMap::new(),
-        not_counted: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-        certifications: BTreeMap::new(),
-        refutation: None,
+        details: Default::default(),
     }
 }
 

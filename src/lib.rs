@@ -10,6 +10,7 @@ pub mod campaign;
 pub mod check;
 pub mod checkers;
 pub mod cmd;
+pub mod compact;
 pub mod csv_table;
 pub mod diff;
 pub mod evidence;

@@ -129,8 +129,8 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
             CheckAnswer::Other,
             "a rejected model is not a sat vote"
         );
-        assert_eq!(p.certifications["bogus"].label(), "model-rejected");
-        assert_eq!(p.refutation, None);
+        assert_eq!(p.details.certifications["bogus"].label(), "model-rejected");
+        assert_eq!(p.details.refutation, None);
     }
     // The evidence says why.
     let ctx = context(&c);
@@ -153,7 +153,7 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     c.config.check.policy = Policy::Smtcomp2016;
     for p in pairs(&c) {
         assert_eq!(p.pair.verdict, Verdict::Refuted);
-        assert_eq!(p.refutation, Some(Refutation::Uncertified));
+        assert_eq!(p.details.refutation, Some(Refutation::Uncertified));
     }
 }
 
@@ -187,7 +187,7 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     for p in pairs(&c) {
         assert_eq!(p.pair.verdict, Verdict::Refuted, "{}", p.pair.benchmark);
         assert_eq!(
-            p.refutation,
+            p.details.refutation,
             Some(Refutation::Certified),
             "{}",
             p.pair.benchmark
@@ -243,5 +243,5 @@ fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_t
     assert_eq!(s.certified_sats, sats.len(), "{s:?}");
     assert!(pairs(&c)
         .iter()
-        .all(|p| p.refutation == Some(Refutation::Certified)));
+        .all(|p| p.details.refutation == Some(Refutation::Certified)));
 }

@@ -427,7 +427,13 @@ fn boolector_gets_a_variant_it_reads_or_is_not_applicable() {
     let (_dir, c) = campaign(&[BV, BV_DEFINE_FUN], cfg);
     let (s, pairs) = solve_and_check(&c);
     assert_eq!(s.not_applicable, 1, "{s:?}");
-    let hash = |b: &str| verdict_of(&pairs, "z3", b).core_hash.clone().unwrap();
+    let hash = |b: &str| {
+        verdict_of(&pairs, "z3", b)
+            .core_hash
+            .clone()
+            .unwrap()
+            .to_string()
+    };
     let recs = checks(&c);
     let boolector = |h: String| {
         recs.iter()

@@ -107,7 +107,7 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     for b in [UF, LIA, PADDED] {
         let p = pair(&pairs, "z3", b);
         assert_eq!(p.pair.verdict, Verdict::Validated, "{b}: {:?}", p.checkers);
-        let got = p.minimality.as_ref().unwrap();
+        let got = p.details.minimality.as_ref().unwrap();
         assert_eq!(got.status, Status::Minimal, "z3 on {b}: {got:?}");
         assert!(got.redundant.is_empty());
     }
@@ -117,7 +117,7 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     let mus = padded_mus(&c);
     assert_eq!(core.len(), 6, "the padded core holds every assertion");
     let padding: Vec<String> = core.difference(&mus).cloned().collect();
-    let got = padded.minimality.as_ref().unwrap();
+    let got = padded.details.minimality.as_ref().unwrap();
     assert_eq!(got.status, Status::Redundant);
     let mut named = got.redundant.clone();
     named.sort();
@@ -137,10 +137,15 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
 
     // Best-known core of the padded benchmark: z3's three assertions; the
     // padded core is three assertions away from it.
-    let b = padded.best_known.as_ref().unwrap();
+    let b = padded.details.best_known.as_ref().unwrap();
     assert_eq!((b.size, b.reduction, b.gap), (3, 3, Some(3)), "{b:?}");
     assert_eq!(
-        pair(&pairs, "z3", PADDED).best_known.as_ref().unwrap().gap,
+        pair(&pairs, "z3", PADDED)
+            .details
+            .best_known
+            .as_ref()
+            .unwrap()
+            .gap,
         Some(0)
     );
 
@@ -157,17 +162,21 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     let redundant = mine
         .iter()
         .filter(|p| {
-            p.minimality
+            p.details
+                .minimality
                 .as_ref()
                 .is_some_and(|m| m.status == Status::Redundant)
         })
         .count();
     let removable: usize = mine
         .iter()
-        .filter_map(|p| p.minimality.as_ref())
+        .filter_map(|p| p.details.minimality.as_ref())
         .map(|m| m.redundant.len())
         .sum();
-    let gap: u64 = mine.iter().filter_map(|p| p.best_known.as_ref()?.gap).sum();
+    let gap: u64 = mine
+        .iter()
+        .filter_map(|p| p.details.best_known.as_ref()?.gap)
+        .sum();
     assert!(redundant >= 1 && removable >= 3 && gap >= 3);
     assert_eq!(row("pad")["redundant"], redundant);
     assert_eq!(row("pad")["removable_members"], removable);
@@ -216,7 +225,7 @@ fn a_budget_too_small_gives_unknown_never_a_guess() {
         .iter()
         .filter(|p| p.pair.verdict == Verdict::Validated)
     {
-        let got = p.minimality.as_ref().unwrap();
+        let got = p.details.minimality.as_ref().unwrap();
         assert_eq!(got.status, Status::Unknown, "{p:?}");
         assert!(got.redundant.is_empty() && !got.undecided.is_empty());
     }
@@ -232,6 +241,7 @@ fn a_budget_too_small_gives_unknown_never_a_guess() {
     let pairs2 = run_all(&c2).pairs.unwrap();
     assert_eq!(
         pair(&pairs2, "pad", PADDED)
+            .details
             .minimality
             .as_ref()
             .unwrap()
@@ -252,7 +262,11 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
         cache.path(),
     );
     let pairs = run_all(&c).pairs.unwrap();
-    let b = pair(&pairs, "pad", PADDED).best_known.clone().unwrap();
+    let b = pair(&pairs, "pad", PADDED)
+        .details
+        .best_known
+        .clone()
+        .unwrap();
     assert_eq!((b.size, b.gap), (3, Some(3)), "{b:?}");
     assert!(
         b.origin.contains("shrunk") && b.origin.contains("MUS"),
@@ -280,6 +294,7 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
     let s = done.check.unwrap().best.unwrap();
     assert_eq!((s.from_cache, s.rejected), (1, 0), "{s:?}");
     let b2 = pair(&done.pairs.unwrap(), "pad", PADDED)
+        .details
         .best_known
         .clone()
         .unwrap();
@@ -304,6 +319,7 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
     let s = done.check.unwrap().best.unwrap();
     assert_eq!(s.rejected, 1, "{s:?}");
     let b3 = pair(&done.pairs.unwrap(), "pad", PADDED)
+        .details
         .best_known
         .clone()
         .unwrap();

@@ -277,7 +277,10 @@ pub fn validated<'l>(
         let Some(core) = super::checkable_core(r, e) else {
             continue;
         };
-        let Some(hash) = hash_of.get(&(r.solver.as_str(), r.benchmark.as_str())) else {
+        let Some(hash) = l
+            .pair_id(&r.solver, &r.benchmark)
+            .and_then(|id| hash_of.get(&id))
+        else {
             continue;
         };
         let selected = asker.select(&e.logic, s);
@@ -285,7 +288,7 @@ pub fn validated<'l>(
             .iter()
             .filter_map(|k| {
                 known
-                    .get(&(hash.clone(), k.name.clone()))
+                    .get(&(hash.to_string(), k.name.clone()))
                     .map(|a| (k.name.as_str(), *a))
             })
             .collect();
@@ -302,7 +305,7 @@ pub fn validated<'l>(
                 solver: s,
                 bench: e,
                 core: names,
-                hash: hash.clone(),
+                hash: hash.to_string(),
             });
         }
     }

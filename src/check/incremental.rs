@@ -80,7 +80,7 @@ pub fn pairs<'a>(
         }
         for x in &by_source[&key].queries {
             if let QueryCheck::Script { hash } = &x.check {
-                out.push((s, e, hash.clone()));
+                out.push((s, e, hash.as_str().into()));
             }
         }
     }

@@ -14,6 +14,7 @@
 use super::{cache::Cache, checkable_core};
 use crate::answer::Answer;
 use crate::campaign::ledger::index::Bench;
+use crate::campaign::ledger::loaded::PairId;
 use crate::campaign::ledger::provenance::{core_source, Current};
 use crate::campaign::ledger::records::CheckRecord;
 use crate::campaign::ledger::records::CoreRecord;
@@ -36,7 +37,7 @@ use std::path::PathBuf;
 pub type Answers = HashMap<(String, String), CheckAnswer>;
 
 /// A pair with a well-formed core: its solver, benchmark and core hash.
-pub type Pair<'a> = (&'a SolverUnderTest, &'a Bench, String);
+pub type Pair<'a> = (&'a SolverUnderTest, &'a Bench, std::sync::Arc<str>);
 
 /// The pairs to check, rebuilding the core-only files not yet built (or
 /// removed since) and journaling them in `cores.jsonl`.
@@ -53,28 +54,32 @@ pub fn pairs_to_check<'a>(
     let mut wanted = Vec::new();
     let mut seen = HashSet::default();
     for r in runs {
-        let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
+        let (Some(s), Some(e), Some(id)) = (
+            l.solver(&r.solver),
+            l.bench(&r.benchmark),
+            l.pair_id(&r.solver, &r.benchmark),
+        ) else {
             continue;
         };
         let Some(core) = checkable_core(r, e) else {
             continue;
         };
-        if filter(&r.benchmark) && seen.insert((r.solver.as_str(), r.benchmark.as_str())) {
-            wanted.push((s, e, r, core)); // (else another shard's, or journaled twice)
+        if filter(&r.benchmark) && seen.insert(id) {
+            wanted.push((s, e, id, r, core)); // (else another shard's, or journaled twice)
         }
     }
-    let key = |r: &'a RunRecord| (r.solver.as_str(), r.benchmark.as_str());
+    drop(seen);
     let missing: Vec<_> = {
         // Each distinct core-only file looked for once (many pairs share one).
         let (cores, mut on_disk) = (c.cores_dir(), HashMap::default());
-        let mut stored = |r: &'a RunRecord| {
-            hash_of.get(&key(r)).is_some_and(|h| {
+        let mut stored = |id: &PairId| {
+            hash_of.get(id).is_some_and(|h| {
                 *on_disk
-                    .entry(h.as_str())
+                    .entry(std::sync::Arc::clone(h))
                     .or_insert_with(|| cores.join(format!("{h}.smt2")).exists())
             })
         };
-        wanted.iter().filter(|(_, _, r, _)| !stored(r)).collect()
+        wanted.iter().filter(|w| !stored(&w.2)).collect()
     };
     // Rebuilds are mostly fsync waits: more threads than cores.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -84,7 +89,7 @@ pub fn pairs_to_check<'a>(
     let built: Vec<Result<CoreRecord>> = pool.install(|| {
         missing
             .par_iter()
-            .map(|(_, e, r, core)| {
+            .map(|(_, e, _, r, core)| {
                 let set: std::collections::HashSet<String> = core.iter().cloned().collect();
                 let (hash, stats) = store_core(c, e, &set)?;
                 let source = core_source(l.current.bench_hash(&e.id), core);
@@ -102,14 +107,14 @@ pub fn pairs_to_check<'a>(
     if !built.is_empty() {
         Journal::open(&cores_path)?.append_all(&built)?;
     }
-    for (rec, (_, _, r, _)) in built.iter().zip(&missing) {
-        hash_of.insert(key(r), rec.hash.clone());
+    for (rec, (_, _, id, _, _)) in built.iter().zip(&missing) {
+        hash_of.insert(*id, rec.hash.as_str().into());
     }
     Ok(wanted
         .into_iter()
         // Moved out, not copied: each pair is wanted once.
-        .map(|(s, e, r, _)| {
-            let hash = hash_of.remove(&key(r));
+        .map(|(s, e, id, _, _)| {
+            let hash = hash_of.remove(&id);
             (
                 s,
                 e,
@@ -156,10 +161,10 @@ impl<'a> Plan<'a> {
         let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, (_, _, h)) in pairs.iter().enumerate() {
             // The key copied once per distinct core, not once per pair.
-            match hashes.get_mut(h) {
+            match hashes.get_mut(&**h) {
                 Some(of) => of.push(i),
                 None => {
-                    hashes.insert(h.clone(), vec![i]);
+                    hashes.insert(h.to_string(), vec![i]);
                 }
             }
         }

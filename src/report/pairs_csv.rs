@@ -56,10 +56,10 @@ fn row(r: &PairRow) -> Vec<String> {
     };
     let b = |x: bool| u8::from(x).to_string();
     vec![
-        r.division.clone(),
-        r.solver.clone(),
-        r.benchmark.clone(),
-        r.family.clone(),
+        r.division.to_string(),
+        r.solver.to_string(),
+        r.benchmark.to_string(),
+        r.family.to_string(),
         format!("{:.9}", r.weight),
         r.assertions.to_string(),
         opt(r.core_size),
@@ -87,7 +87,7 @@ fn row(r: &PairRow) -> Vec<String> {
         r.origin.clone().unwrap_or_default(),
         r.contradiction
             .map_or_else(String::new, |c| c.label().to_string()),
-        r.logic.clone(),
+        r.logic.to_string(),
     ]
 }
 

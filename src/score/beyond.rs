@@ -15,7 +15,7 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
     let mut rows: BTreeMap<&str, SolverBeyond> = BTreeMap::new();
     for p in pairs {
         if p.pair.verdict != Verdict::Validated
-            || (p.minimality.is_none() && p.best_known.is_none())
+            || (p.details.minimality.is_none() && p.details.best_known.is_none())
         {
             continue;
         }
@@ -23,7 +23,7 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
             solver: p.pair.solver.clone(),
             ..SolverBeyond::default()
         });
-        if let Some(m) = &p.minimality {
+        if let Some(m) = &p.details.minimality {
             match m.status {
                 Status::Minimal => row.minimal += 1,
                 Status::Redundant => row.redundant += 1,
@@ -31,7 +31,7 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
             }
             row.removable_members += m.redundant.len() as u64;
         }
-        if let (Some(b), Some(k)) = (&p.best_known, p.pair.core_size) {
+        if let (Some(b), Some(k)) = (&p.details.best_known, p.pair.core_size) {
             row.compared += 1;
             row.at_best_known += u64::from(k <= b.size);
             row.reduction += p.pair.assertions.saturating_sub(k);
@@ -48,6 +48,7 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
     let mut rows: BTreeMap<&str, crate::score::result::SolverRefutations> = BTreeMap::new();
     for p in pairs {
         let rejected = p
+            .details
             .certifications
             .values()
             .any(|c| matches!(c, Certification::ModelRejected { .. }));
@@ -59,7 +60,7 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
         row.model_rejected += u64::from(rejected);
         if p.pair.verdict == Verdict::Refuted {
             row.refuted += 1;
-            match p.refutation {
+            match p.details.refutation {
                 Some(Refutation::Certified) => row.certified += 1,
                 _ => row.uncertified += 1,
             }

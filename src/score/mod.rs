@@ -23,6 +23,7 @@ pub mod recognition;
 pub mod result;
 
 use crate::campaign::verdict::pair::{PairRecord, Verdict};
+use crate::compact::shared;
 use crate::score::result::{
     BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
     SCHEMA_VERSION,
@@ -33,8 +34,9 @@ use pair::{score_pair, Mode, PairScore};
 use participants::Participants;
 use recognition::PairView;
 use rules::Rules;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// What besides the rules shapes a score.
 #[derive(Clone, Debug, Default)]
@@ -55,7 +57,7 @@ pub struct ScoreOptions {
 struct Scored<'a> {
     rec: &'a PairRecord,
     verdict: Verdict,
-    family: String,
+    family: Arc<str>,
     seq: PairScore,
     par: PairScore,
 }
@@ -87,19 +89,21 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
     let (by_division, mut logics_of) = by_division(&by_logic, options, &mut warnings);
     let mut divisions = Vec::new();
     let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
-    let mut pair_rows = Vec::new();
+    // Rows go straight to their place: a million of them moved from one
+    // buffer to another would be held twice.
+    let mut pair_rows = Vec::with_capacity(by_division.values().map(Vec::len).sum());
     for (name, recs) in by_division {
-        let (mut score, scored, rows) = score_division(name, recs, rules, participants);
+        let rows = Some(&mut pair_rows);
+        let (mut score, scored) = score_division(name, recs, rules, participants, rows);
         score.logics = logics_of.remove(name).unwrap_or_default();
         divisions.push(score);
         division_pairs.push(scored);
-        pair_rows.extend(rows);
     }
     let logics = options.divisions.as_ref().map(|_| {
         by_logic
             .into_iter()
             .map(|(name, recs)| {
-                let mut score = score_division(name, recs, rules, participants).0;
+                let mut score = score_division(name, recs, rules, participants, None).0;
                 score.logics = vec![name.to_string()];
                 score
             })
@@ -290,22 +294,33 @@ fn warn_derived(
     }
 }
 
-/// Score one division: its pairs, the virtual best, both rankings.
+/// Score one division: its pairs, the virtual best, both rankings; the
+/// pairs' rows are added to `rows` when it is given.
 fn score_division<'a>(
     name: &str,
     recs: Vec<(&'a PairRecord, Verdict)>,
     rules: &Rules,
     participants: &Participants,
-) -> (DivisionScore, Vec<Scored<'a>>, Vec<PairRow>) {
+    rows: Option<&mut Vec<PairRow>>,
+) -> (DivisionScore, Vec<Scored<'a>>) {
     let mut families: BTreeMap<String, String> = BTreeMap::new();
     let mut assertions: BTreeMap<&str, u64> = BTreeMap::new();
+    // Each benchmark's name and family, and the solvers' and logics'
+    // names, held once for all the rows that repeat them.
+    let mut held: HashMap<&str, (Arc<str>, Arc<str>)> = HashMap::default();
+    let mut distinct: HashSet<Arc<str>> = HashSet::default();
     let scored: Vec<Scored<'a>> = recs
         .into_iter()
         .map(|(rec, verdict)| {
-            let family = family_of(&rec.benchmark, &rec.division, rules.family);
-            families
-                .entry(rec.benchmark.clone())
-                .or_insert_with(|| family.clone());
+            let (_, family) = held
+                .entry(&rec.benchmark)
+                .or_insert_with(|| {
+                    let family = family_of(&rec.benchmark, &rec.division, rules.family);
+                    let one = shared(&mut distinct, &family);
+                    families.insert(rec.benchmark.clone(), family);
+                    (Arc::from(rec.benchmark.as_str()), one)
+                })
+                .clone();
             assertions.entry(&rec.benchmark).or_insert(rec.assertions);
             Scored {
                 seq: score_pair(rec, &verdict, rules, Mode::Sequential),
@@ -353,29 +368,30 @@ fn score_division<'a>(
             .collect();
         rank(sums, mode, rules, competitive, participants)
     };
-    let rows = scored
-        .iter()
-        .map(|s| PairRow {
-            logic: s.rec.division.clone(),
-            solver: s.rec.solver.clone(),
-            benchmark: s.rec.benchmark.clone(),
-            division: name.to_string(),
-            family: s.family.clone(),
-            weight: weights.as_ref().map_or(1.0, |w| w[&s.rec.benchmark]),
-            assertions: s.rec.assertions,
-            core_size: s.rec.core_size,
-            verdict: s.rec.verdict.clone(),
-            scored_verdict: s.verdict.clone(),
-            status: s.rec.status,
-            checks: s.rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
-            sequential: s.seq,
-            parallel: s.par,
-            best_reduction: best_of(&s.rec.benchmark),
-            gap: best_of(&s.rec.benchmark).saturating_sub(s.par.gain()),
-            origin: s.rec.origin.clone(),
-            contradiction: s.rec.contradiction,
-        })
-        .collect();
+    let division_name: Arc<str> = Arc::from(name);
+    let row = |s: &Scored<'_>| PairRow {
+        logic: shared(&mut distinct, &s.rec.division),
+        solver: shared(&mut distinct, &s.rec.solver),
+        benchmark: Arc::clone(&held[s.rec.benchmark.as_str()].0),
+        division: Arc::clone(&division_name),
+        family: s.family.clone(),
+        weight: weights.as_ref().map_or(1.0, |w| w[&s.rec.benchmark]),
+        assertions: s.rec.assertions,
+        core_size: s.rec.core_size,
+        verdict: s.rec.verdict.clone(),
+        scored_verdict: s.verdict.clone(),
+        status: s.rec.status,
+        checks: s.rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
+        sequential: s.seq,
+        parallel: s.par,
+        best_reduction: best_of(&s.rec.benchmark),
+        gap: best_of(&s.rec.benchmark).saturating_sub(s.par.gain()),
+        origin: s.rec.origin.clone(),
+        contradiction: s.rec.contradiction,
+    };
+    if let Some(rows) = rows {
+        rows.extend(scored.iter().map(row));
+    }
     let virtual_best = VirtualBest {
         correct: best.values().map(|v| v.0).sum(),
         benchmarks: families
@@ -403,7 +419,7 @@ fn score_division<'a>(
         parallel: mode_score(Mode::Parallel),
         virtual_best,
     };
-    (division, scored, rows)
+    (division, scored)
 }
 
 /// A warning per pair whose core is larger than its benchmark's assertion

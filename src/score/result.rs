@@ -6,6 +6,7 @@ use crate::campaign::verdict::pair::{Contradiction, RunStatus, Verdict};
 use crate::score::pair::PairScore;
 use crate::score::rules::Rules;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Version of the JSON layout below; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -339,15 +340,15 @@ pub struct Overall {
 #[derive(Clone, Debug, Serialize)]
 pub struct PairRow {
     /// The benchmark's logic (its division up to 2020).
-    pub logic: String,
+    pub logic: Arc<str>,
     /// Solver (data name).
-    pub solver: String,
+    pub solver: Arc<str>,
     /// Benchmark id.
-    pub benchmark: String,
+    pub benchmark: Arc<str>,
     /// Division.
-    pub division: String,
+    pub division: Arc<str>,
     /// Family (by the definition used).
-    pub family: String,
+    pub family: Arc<str>,
     /// Normalised family weight α′ (1 without weights).
     pub weight: f64,
     /// A.

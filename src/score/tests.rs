@@ -94,7 +94,7 @@ fn exclusions_duplicates_rejudging_and_gaps() {
     let row = r16
         .pair_rows
         .iter()
-        .find(|p| p.solver == "a" && p.assertions == 10)
+        .find(|p| &*p.solver == "a" && p.assertions == 10)
         .unwrap();
     assert_eq!(
         (&row.verdict, &row.scored_verdict),

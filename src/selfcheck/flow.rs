@@ -262,7 +262,7 @@ impl<'a> Work<'a> {
                         };
                         let v = crate::judge::pair_verdict(
                             &ctx.campaign,
-                            &run,
+                            run.clone(),
                             &bench,
                             sut,
                             &[],

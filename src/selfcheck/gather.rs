@@ -220,7 +220,7 @@ impl Gather<'_> {
         if self.opts.scramble_seed.is_some() {
             let c = &self.ctx.campaign;
             let s = super::rehearsal::Scrambled {
-                original_core: mine.and_then(|p| p.original_core.clone()),
+                original_core: mine.and_then(|p| p.details.original_core.clone()),
                 named_file: entry.output.as_ref().map(|o| c.named_dir().join(o)),
             };
             report.scrambled.insert(i.shown.clone(), s);

@@ -194,7 +194,7 @@ impl Repro<'_> {
             let (program, args) = k.command(&self.invocation(&file, false));
             let mut words = vec![program.to_string_lossy().into_owned()];
             words.extend(args);
-            let word = answer_word(*answer, verdict.raw_answers.get(name).copied());
+            let word = answer_word(*answer, verdict.details.raw_answers.get(name).copied());
             out.push(format!(
                 "checker {name} answered {word}: $ {}",
                 shell_words(&words)
@@ -222,7 +222,7 @@ impl Repro<'_> {
             .collect();
         let certified = |n: &&&String| {
             matches!(
-                verdict.certifications.get(n.as_str()),
+                verdict.details.certifications.get(n.as_str()),
                 Some(Certification::Certified { .. })
             )
         };

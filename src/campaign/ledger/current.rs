@@ -6,23 +6,60 @@
 //! stale and why (for "z3: command changed: 12 runs redone" and for the
 //! reports' warnings).
 
-use super::loaded::Loaded;
+use super::loaded::{Loaded, PairId};
 use super::provenance::core_source;
 use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
 use anyhow::Result;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// The runs of `runs.jsonl` that count now.
+/// The runs of `runs.jsonl` that count now. What the others are (runs of
+/// solvers no longer configured, of another configuration) is kept in `l`
+/// for the reports' warnings ([`warnings`]), so that the journal is read
+/// once.
 pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
-    let all: Vec<RunRecord> = match l.take_runs() {
+    let mut all: Vec<RunRecord> = match l.take_runs() {
         Some(all) => all,
         None => l.campaign.read_journal(RUNS)?,
     };
-    Ok(all
-        .into_iter()
-        .filter(|r| l.current.run_stale(r).is_none())
-        .collect())
+    // In place: the records that count keep the buffer they were read in.
+    let stale: Vec<RunRecord> = all
+        .extract_if(.., |r| l.current.run_stale(r).is_some())
+        .collect();
+    l.keep_unscored_runs(unscored_runs(l, &all, &stale));
+    Ok(all)
+}
+
+/// What `runs.jsonl` holds that is not scored ([`unscored_runs`]).
+#[derive(Clone, Debug, Default)]
+pub struct UnscoredRuns {
+    /// Runs of solvers the configuration no longer has, per solver.
+    gone: BTreeMap<String, usize>,
+    /// Pairs whose runs are all of another configuration, by solver and
+    /// reason ([`stale_pairs`]).
+    stale: Stale,
+}
+
+/// [`UnscoredRuns`] of the records that count (`current`) and the others.
+fn unscored_runs(l: &Loaded, current: &[RunRecord], stale: &[RunRecord]) -> UnscoredRuns {
+    let mut gone: BTreeMap<String, usize> = BTreeMap::new();
+    for r in stale.iter().filter(|r| l.solver(&r.solver).is_none()) {
+        *gone.entry(r.solver.clone()).or_default() += 1;
+    }
+    // The stale records' pairs, less those with a record that counts.
+    let mut pairs = stale_pairs(l, stale);
+    if !pairs.is_empty() {
+        for r in current {
+            pairs.remove(&(r.solver.as_str(), r.benchmark.as_str()));
+        }
+    }
+    let mut out = Stale::new();
+    for (pair, why) in pairs {
+        *out.entry((pair.0.to_string(), why.to_string()))
+            .or_default() += 1;
+    }
+    UnscoredRuns { gone, stale: out }
 }
 
 /// [`runs`] one at a time, without keeping them: `f` gets each run of
@@ -50,31 +87,36 @@ pub fn checks(l: &Loaded) -> Result<Vec<CheckRecord>> {
     checks_of(l, CHECKS)
 }
 
+/// The core-only benchmark's hash of each pair, by [`PairId`].
+pub type CoreHashes = HashMap<PairId, Arc<str>>;
+
 /// The core-only benchmark of every pair of `runs`, from `cores.jsonl`:
 /// only a record built from that very run (same benchmark bytes, same
-/// core) is taken. Keyed by the run's (solver, benchmark).
-pub fn core_hashes<'r>(
-    l: &Loaded,
-    runs: &'r [RunRecord],
-) -> Result<HashMap<(&'r str, &'r str), String>> {
+/// core) is taken. Pairs share few distinct cores, so each hash is held
+/// once and shared.
+pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
     // The last run of a pair is the one its core comes from.
-    let run_of: HashMap<(&str, &str), &'r RunRecord> = runs
+    let run_of: HashMap<PairId, &RunRecord> = runs
         .iter()
         .filter(|r| r.core.is_some())
-        .map(|r| ((r.solver.as_str(), r.benchmark.as_str()), r))
+        .filter_map(|r| Some((l.pair_id(&r.solver, &r.benchmark)?, r)))
         .collect();
     let mut out = HashMap::with_capacity_and_hasher(run_of.len(), Default::default());
+    let mut distinct: HashSet<Arc<str>> = HashSet::default();
     // Streamed: `cores.jsonl` has a record per pair.
     l.campaign.for_each_record(CORES, |rec: CoreRecord| {
         let (Some(source), true) = (&rec.source, super::records::is_hash(&rec.hash)) else {
             return;
         };
-        let Some(&r) = run_of.get(&(rec.solver.as_str(), rec.benchmark.as_str())) else {
+        let Some(id) = l.pair_id(&rec.solver, &rec.benchmark) else {
+            return;
+        };
+        let Some(&r) = run_of.get(&id) else {
             return;
         };
         let core = r.core.as_deref().unwrap_or_default();
         if *source == core_source(l.current.bench_hash(&r.benchmark), core) {
-            out.insert((r.solver.as_str(), r.benchmark.as_str()), rec.hash);
+            out.insert(id, crate::compact::shared(&mut distinct, &rec.hash));
         }
     })?;
     Ok(out)
@@ -142,16 +184,6 @@ pub fn stale_pairs<'r>(
     )
 }
 
-/// [`stale_pairs`] counted by solver and reason.
-pub fn stale_runs(l: &Loaded, all: &[RunRecord]) -> Stale {
-    let mut out = Stale::new();
-    for (pair, why) in stale_pairs(l, all) {
-        *out.entry((pair.0.to_string(), why.to_string()))
-            .or_default() += 1;
-    }
-    out
-}
-
 /// The (core, checker) answers of configured checkers that are all stale,
 /// with the most specific reason.
 pub fn stale_check_keys<'r>(
@@ -179,19 +211,19 @@ pub fn warnings(
     let c = l.campaign;
     let mut out = Vec::new();
     let mut redo = 0;
-    let runs: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let mut gone: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in &runs {
-        if l.solver(&r.solver).is_none() {
-            *gone.entry(r.solver.as_str()).or_default() += 1;
+    let runs = match l.take_unscored_runs() {
+        Some(u) => u,
+        None => {
+            runs(l)?;
+            l.take_unscored_runs().unwrap_or_default()
         }
-    }
-    for (s, n) in gone {
+    };
+    for (s, n) in &runs.gone {
         out.push(format!(
             "{RUNS} holds {n} run(s) of solver '{s}', which the configuration no longer has: left out of the scores"
         ));
     }
-    for ((s, why), n) in stale_runs(l, &runs) {
+    for ((s, why), n) in runs.stale {
         redo += n;
         out.push(format!(
             "{s}: {why}: {n} run(s) in {RUNS} are of another configuration and not scored; \

@@ -18,6 +18,11 @@ use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+/// A pair of the loaded campaign: the solver's place in the
+/// configuration, the benchmark's in the index ([`Loaded::pair_id`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PairId(u32, u32);
+
 /// What the stages after naming read: the loaded campaign
 /// ([`Context`]) and the named index, read once.
 pub struct Loaded<'a> {
@@ -38,6 +43,9 @@ pub struct Loaded<'a> {
     /// nothing to it: the check stage takes it instead of reading it again
     /// ([`Loaded::keep_runs`]).
     runs: std::sync::Mutex<Option<Vec<RunRecord>>>,
+    /// What the last reading of `runs.jsonl` found not scored, for the
+    /// reports' warnings ([`super::current::warnings`]).
+    unscored: std::sync::Mutex<Option<super::current::UnscoredRuns>>,
 }
 
 impl<'a> Loaded<'a> {
@@ -78,6 +86,7 @@ impl<'a> Loaded<'a> {
             say,
             by_id,
             runs: std::sync::Mutex::new(None),
+            unscored: std::sync::Mutex::new(None),
         })
     }
 
@@ -102,9 +111,31 @@ impl<'a> Loaded<'a> {
         self.runs.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
+    /// Keep what [`super::current::runs`] found not scored.
+    pub fn keep_unscored_runs(&self, u: super::current::UnscoredRuns) {
+        *self.unscored.lock().unwrap_or_else(|e| e.into_inner()) = Some(u);
+    }
+
+    /// What [`Loaded::keep_unscored_runs`] kept (once).
+    pub fn take_unscored_runs(&self) -> Option<super::current::UnscoredRuns> {
+        self.unscored
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
     /// The benchmark of an id.
     pub fn bench(&self, id: &str) -> Option<&Bench> {
         self.by_id.get(id).map(|&i| &self.index[i])
+    }
+
+    /// The compact key of a configured solver's pair with a named
+    /// benchmark (8 bytes where the names are tens: a campaign keys a
+    /// million pairs at once).
+    pub fn pair_id(&self, solver: &str, bench: &str) -> Option<PairId> {
+        let s = self.solvers.iter().position(|s| s.name == solver)?;
+        let b = *self.by_id.get(bench)?;
+        Some(PairId(s as u32, b as u32))
     }
 }
 

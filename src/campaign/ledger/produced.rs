@@ -3,6 +3,7 @@
 //! own is computed and compared ([`super::provenance`]), so that the
 //! journal records can hold them.
 
+use crate::compact::{Cold, Unset};
 use serde::{Deserialize, Serialize};
 
 /// A file: its resolved path and the BLAKE3 hash of its bytes.
@@ -76,18 +77,6 @@ pub struct Provenance {
     pub benchmark: Option<String>,
 }
 
-/// A part of an inline provenance that the compact form leaves out: boxed
-/// when set, a null pointer when unset (held by each of a million run
-/// records), read as its unset value through `Deref`. Serialized as the
-/// part itself.
-#[derive(Clone, Debug, Default)]
-pub struct Cold<T>(Option<Box<T>>);
-
-/// What a [`Cold`] part reads as when unset.
-pub trait Unset: PartialEq + Sized + 'static {
-    fn unset() -> &'static Self;
-}
-
 static UNSET_LIMITS: Limits = Limits {
     time: None,
     checker_time: None,
@@ -111,50 +100,6 @@ impl Unset for Limits {
 impl Unset for Program {
     fn unset() -> &'static Self {
         &UNSET_PROGRAM
-    }
-}
-
-impl<T: Unset> Cold<T> {
-    /// Whether it reads as the unset value.
-    pub fn is_unset(&self) -> bool {
-        **self == *T::unset()
-    }
-}
-
-impl<T: Unset> From<T> for Cold<T> {
-    fn from(t: T) -> Self {
-        Cold((t != *T::unset()).then(|| Box::new(t)))
-    }
-}
-
-impl<T: Unset> std::ops::Deref for Cold<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        self.0.as_deref().unwrap_or(T::unset())
-    }
-}
-
-impl<T: Unset + Clone> std::ops::DerefMut for Cold<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        self.0.get_or_insert_with(|| Box::new(T::unset().clone()))
-    }
-}
-
-impl<T: Unset> PartialEq for Cold<T> {
-    fn eq(&self, other: &Self) -> bool {
-        **self == **other
-    }
-}
-
-impl<T: Unset + Serialize> Serialize for Cold<T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(s)
-    }
-}
-
-impl<'de, T: Unset + Deserialize<'de>> Deserialize<'de> for Cold<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        T::deserialize(d).map(Cold::from)
     }
 }
 

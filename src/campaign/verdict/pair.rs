@@ -9,6 +9,7 @@
 pub use super::policy::CheckerTally;
 use super::policy::{CheckAnswer, Decision};
 pub use crate::answer::IllFormed;
+use crate::compact::{Cold, Unset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -292,9 +293,19 @@ pub struct PairVerdict {
     /// Flags from the run (errors before the answer, truncated output…).
     pub flags: Vec<String>,
     /// Hash of the core-only benchmark, when one was built.
-    pub core_hash: Option<String>,
+    pub core_hash: Option<std::sync::Arc<str>>,
     /// The decision policy used.
     pub policy: String,
+    /// What explains the verdict beyond the checkers' answers: unset on
+    /// most pairs (boxed only when set), written inline like the fields
+    /// above.
+    #[serde(flatten)]
+    pub details: Cold<Details>,
+}
+
+/// The rarely set parts of a [`PairVerdict`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Details {
     /// For a scrambled benchmark (`scramble_seed`): the core as 1-based
     /// positions of assertions in the original benchmark, in the order
     /// printed, read through the descrambling map.
@@ -327,6 +338,22 @@ pub struct PairVerdict {
     /// a model that satisfies the core, else `uncertified`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refutation: Option<crate::campaign::verdict::certification::Refutation>,
+}
+
+static UNSET_DETAILS: Details = Details {
+    original_core: None,
+    raw_answers: BTreeMap::new(),
+    not_counted: BTreeMap::new(),
+    minimality: None,
+    best_known: None,
+    certifications: BTreeMap::new(),
+    refutation: None,
+};
+
+impl Unset for Details {
+    fn unset() -> &'static Self {
+        &UNSET_DETAILS
+    }
 }
 
 /// What the report's detail view and `coreval show` give of a pair (every

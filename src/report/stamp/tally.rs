@@ -56,7 +56,8 @@ impl Tally {
         let mut t = Tally::count(verdicts);
         for p in pairs {
             t.certified += usize::from(
-                p.pair.verdict == Verdict::Refuted && p.refutation == Some(Refutation::Certified),
+                p.pair.verdict == Verdict::Refuted
+                    && p.details.refutation == Some(Refutation::Certified),
             );
             t.pending += usize::from(p.pending);
             if p.disputed {

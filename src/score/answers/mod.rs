@@ -213,7 +213,7 @@ pub fn score_answers(
     let mut solved = HashMap::new();
     let mut points: HashMap<(String, Mode, String), (f64, f64, u64)> = HashMap::new();
     for row in &report.pair_rows {
-        let answer = answer_of[&(row.solver.as_str(), row.benchmark.as_str())];
+        let answer = answer_of[&(&*row.solver, &*row.benchmark)];
         for mode in Mode::BOTH {
             let s = match mode {
                 Mode::Sequential => row.sequential,
@@ -225,7 +225,7 @@ pub fn score_answers(
                 vec![&row.division, &row.logic]
             };
             for entry in entries {
-                let key = (entry.clone(), mode, row.solver.clone());
+                let key = (entry.to_string(), mode, row.solver.to_string());
                 let c: &mut (u64, u64) = solved.entry(key.clone()).or_default();
                 if s.n > 0 {
                     match answer {

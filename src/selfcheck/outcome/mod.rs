@@ -161,6 +161,7 @@ pub fn classify(
     r.details.push(detail);
     r.details.extend(
         pair.verdict
+            .details
             .certifications
             .iter()
             .map(|(k, c)| format!("{k}'s sat: {}", c.describe())),
@@ -254,7 +255,7 @@ fn judged(
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => {
             // An uncertified refutation is marked as such (README, "Certified refutations").
-            let cert = pair.verdict.refutation.unwrap_or(crate::campaign::verdict::certification::Refutation::Uncertified).label();
+            let cert = pair.verdict.details.refutation.unwrap_or(crate::campaign::verdict::certification::Refutation::Uncertified).label();
             (Outcome::Failed, p.verdict.label(), format!("core refuted ({cert}): {} ({policy})", answers()))
         }
         Verdict::NotValidated if pair.no_checker => (
@@ -419,14 +420,14 @@ fn output_notes(r: &mut BenchResult, run: &RunRecord, contradicted: bool) {
 
 /// The best-known core and the minimality of the core, when known.
 fn beyond(r: &mut BenchResult, v: &PairVerdict) {
-    r.best_known = v.best_known.clone();
+    r.best_known = v.details.best_known.clone();
     if let Some(b) = &r.best_known {
         r.details.push(format!(
             "best-known core: {} of {} assertions, from {}",
             b.size, r.assertions, b.origin
         ));
     }
-    r.minimality = v.minimality.clone();
+    r.minimality = v.details.minimality.clone();
     match &r.minimality {
         Some(m) if m.status == Status::Redundant => r.details.push(format!(
             "the core is not subset-minimal: each of {} can be removed on its own",

@@ -80,13 +80,7 @@ fn verdict(
         flags: Vec::new(),
         core_hash: None,
         policy: "smtcomp-2025".into(),
-        original_core: None,
-        raw_answers: BTreeMap::new(),
-        not_counted: BTreeMap::new(),
-        minimality: None,
-        best_known: None,
-        certifications: BTreeMap::new(),
-        refutation: None,
+        details: Default::default(),
     }
 }
 
@@ -267,7 +261,7 @@ fn a_checker_without_a_vote_says_what_it_printed() {
             ("bitwuzla", CheckAnswer::Other),
         ],
     );
-    v.raw_answers = [
+    v.details.raw_answers = [
         ("cvc5", Answer::Unknown),
         ("yices", Answer::Timeout),
         ("z3", Answer::Error),

@@ -79,7 +79,7 @@ pub(super) fn answers_text(v: &PairVerdict) -> String {
             let w = match a {
                 CheckAnswer::Sat => "sat".to_string(),
                 CheckAnswer::Unsat => "unsat".to_string(),
-                CheckAnswer::Other => match v.raw_answers.get(k) {
+                CheckAnswer::Other => match v.details.raw_answers.get(k) {
                     Some(raw @ (Answer::Sat | Answer::Unsat)) => {
                         format!("{} (not counted)", answer_word(*raw))
                     }

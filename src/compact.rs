@@ -1,0 +1,86 @@
+//! Holding a million records compactly: [`Cold`], the rarely set part of
+//! a record (a run's inline provenance, a verdict's details), a null
+//! pointer when unset; [`shared`], one copy of a text that many records
+//! repeat (a core's hash, a solver's or a family's name).
+
+use serde::{Deserialize, Serialize};
+
+/// A part that is mostly unset: boxed when set, a null pointer when unset
+/// (held by each of a million records), read as its unset value through
+/// `Deref`. Serialized as the part itself.
+#[derive(Clone, Debug, Default)]
+pub struct Cold<T>(Option<Box<T>>);
+
+/// What a [`Cold`] part reads as when unset.
+pub trait Unset: PartialEq + Sized + 'static {
+    fn unset() -> &'static Self;
+}
+
+impl<T: Unset> Cold<T> {
+    /// Whether it reads as the unset value.
+    pub fn is_unset(&self) -> bool {
+        **self == *T::unset()
+    }
+}
+
+impl<T: Unset> Cold<T> {
+    /// Let go of the box when what it holds reads as unset again (after
+    /// writes through `DerefMut`, which box it).
+    pub fn tidy(&mut self) {
+        if self.0.as_deref().is_some_and(|t| t == T::unset()) {
+            self.0 = None;
+        }
+    }
+}
+
+impl<T: Unset> From<T> for Cold<T> {
+    fn from(t: T) -> Self {
+        Cold((t != *T::unset()).then(|| Box::new(t)))
+    }
+}
+
+impl<T: Unset> std::ops::Deref for Cold<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_deref().unwrap_or(T::unset())
+    }
+}
+
+impl<T: Unset + Clone> std::ops::DerefMut for Cold<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.0.get_or_insert_with(|| Box::new(T::unset().clone()))
+    }
+}
+
+impl<T: Unset> PartialEq for Cold<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Unset + Serialize> Serialize for Cold<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de, T: Unset + Deserialize<'de>> Deserialize<'de> for Cold<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Cold::from)
+    }
+}
+
+/// `text` held once: the copy in `distinct`, else a new one put there.
+pub fn shared<S: std::hash::BuildHasher>(
+    distinct: &mut std::collections::HashSet<std::sync::Arc<str>, S>,
+    text: &str,
+) -> std::sync::Arc<str> {
+    match distinct.get(text) {
+        Some(same) => std::sync::Arc::clone(same),
+        None => {
+            let new: std::sync::Arc<str> = std::sync::Arc::from(text);
+            distinct.insert(std::sync::Arc::clone(&new));
+            new
+        }
+    }
+}
