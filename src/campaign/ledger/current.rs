@@ -6,7 +6,7 @@
 //! stale and why (for "z3: command changed: 12 runs redone" and for the
 //! reports' warnings).
 
-use super::loaded::{Loaded, PairId};
+use super::loaded::{Loaded, PairId, UnscoredRuns};
 use super::provenance::core_source;
 use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
 use anyhow::Result;
@@ -29,16 +29,6 @@ pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
         .collect();
     l.keep_unscored_runs(unscored_runs(l, &all, &stale));
     Ok(all)
-}
-
-/// What `runs.jsonl` holds that is not scored ([`unscored_runs`]).
-#[derive(Clone, Debug, Default)]
-pub struct UnscoredRuns {
-    /// Runs of solvers the configuration no longer has, per solver.
-    gone: BTreeMap<String, usize>,
-    /// Pairs whose runs are all of another configuration, by solver and
-    /// reason ([`stale_pairs`]).
-    stale: Stale,
 }
 
 /// [`UnscoredRuns`] of the records that count (`current`) and the others.

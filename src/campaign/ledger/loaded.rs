@@ -23,6 +23,17 @@ use std::sync::atomic::AtomicBool;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairId(u32, u32);
 
+/// What `runs.jsonl` holds that is not scored, as
+/// [`super::current::runs`] found it.
+#[derive(Clone, Debug, Default)]
+pub struct UnscoredRuns {
+    /// Runs of solvers the configuration no longer has, per solver.
+    pub(super) gone: std::collections::BTreeMap<String, usize>,
+    /// Pairs whose runs are all of another configuration, by solver and
+    /// reason ([`super::current::stale_pairs`]).
+    pub(super) stale: std::collections::BTreeMap<(String, String), usize>,
+}
+
 /// What the stages after naming read: the loaded campaign
 /// ([`Context`]) and the named index, read once.
 pub struct Loaded<'a> {
@@ -44,8 +55,8 @@ pub struct Loaded<'a> {
     /// ([`Loaded::keep_runs`]).
     runs: std::sync::Mutex<Option<Vec<RunRecord>>>,
     /// What the last reading of `runs.jsonl` found not scored, for the
-    /// reports' warnings ([`super::current::warnings`]).
-    unscored: std::sync::Mutex<Option<super::current::UnscoredRuns>>,
+    /// reports' warnings (`current::warnings`).
+    unscored: std::sync::Mutex<Option<UnscoredRuns>>,
 }
 
 impl<'a> Loaded<'a> {
@@ -111,13 +122,13 @@ impl<'a> Loaded<'a> {
         self.runs.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    /// Keep what [`super::current::runs`] found not scored.
-    pub fn keep_unscored_runs(&self, u: super::current::UnscoredRuns) {
+    /// Keep what `current::runs` found not scored.
+    pub fn keep_unscored_runs(&self, u: UnscoredRuns) {
         *self.unscored.lock().unwrap_or_else(|e| e.into_inner()) = Some(u);
     }
 
     /// What [`Loaded::keep_unscored_runs`] kept (once).
-    pub fn take_unscored_runs(&self) -> Option<super::current::UnscoredRuns> {
+    pub fn take_unscored_runs(&self) -> Option<UnscoredRuns> {
         self.unscored
             .lock()
             .unwrap_or_else(|e| e.into_inner())
