@@ -28,7 +28,7 @@ use crate::journal::Journal;
 use crate::run_cache::{self, RunCache};
 use crate::runner::{self, Exit, RunOutcome};
 use anyhow::Result;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -149,7 +149,7 @@ pub fn solve(
     // Only a record of what the configuration runs now counts as done.
     let all: Vec<RunRecord> = c.read_journal(RUNS)?;
     let stale = crate::campaign::ledger::current::stale_pairs(l, &all);
-    let done: HashSet<(&str, &str)> = all
+    let done: rustc_hash::FxHashSet<(&str, &str)> = all
         .iter()
         .filter(|r| l.current.run_stale(r).is_none())
         .map(|r| (r.solver.as_str(), r.benchmark.as_str()))

@@ -413,17 +413,28 @@ pub struct CoreIssue {
 /// name in `nested` (and not in `top_level`) is [`IllFormed::NestedName`];
 /// a name in neither is [`IllFormed::UnknownName`]; a name printed more than
 /// once is [`IllFormed::DuplicateName`] (see the module doc).
-pub fn core_issue_details(
+pub fn core_issue_details<S: std::hash::BuildHasher>(
     core: &[String],
-    top_level: &HashSet<String>,
-    nested: &HashSet<String>,
+    top_level: &HashSet<String, S>,
+    nested: &HashSet<String, S>,
 ) -> Vec<CoreIssue> {
-    let mut seen: HashSet<&str> = HashSet::with_capacity(core.len());
-    let mut duplicates: HashSet<&str> = HashSet::new();
+    // A name seen before: looked back on a small core (no allocation, as
+    // for most of a million pairs), looked up in a set on a large one.
+    let mut seen: rustc_hash::FxHashSet<&str> = Default::default();
+    let mut repeated = |i: usize| {
+        let name = core[i].as_str();
+        if core.len() <= 32 {
+            core[..i].iter().any(|n| n == name)
+        } else {
+            !seen.insert(name)
+        }
+    };
+    let mut duplicates: Vec<&str> = Vec::new();
     let mut issues = Vec::new();
-    for name in core {
-        if !seen.insert(name) {
-            if duplicates.insert(name) {
+    for (i, name) in core.iter().enumerate() {
+        if repeated(i) {
+            if !duplicates.contains(&name.as_str()) {
+                duplicates.push(name);
                 issues.push(CoreIssue {
                     reason: IllFormed::DuplicateName,
                     name: name.clone(),
@@ -448,10 +459,10 @@ pub fn core_issue_details(
 
 /// The set of reasons why `core` is not well formed (empty when it is),
 /// in the fixed order unknown, duplicate, nested. See [`core_issue_details`].
-pub fn core_issues(
+pub fn core_issues<S: std::hash::BuildHasher>(
     core: &[String],
-    top_level: &HashSet<String>,
-    nested: &HashSet<String>,
+    top_level: &HashSet<String, S>,
+    nested: &HashSet<String, S>,
 ) -> Vec<IllFormed> {
     let found = core_issue_details(core, top_level, nested);
     [

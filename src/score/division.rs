@@ -32,10 +32,13 @@ pub fn family_of(benchmark: &str, division: &str, def: FamilyDef) -> String {
     }
 }
 
+/// Each benchmark's weight (looked up once per pair: hashed, not ordered).
+pub type Weights = rustc_hash::FxHashMap<String, f64>;
+
 /// Normalised family weights α′_b = α_b / Σ α_b′ with α_b = (1 + ln F_b)/F_b,
 /// F_b = benchmarks of b's family in the division (2016 rules §7.3).
 /// `benchmarks` maps each benchmark of the division to its family.
-pub fn family_weights(benchmarks: &BTreeMap<String, String>) -> BTreeMap<String, f64> {
+pub fn family_weights(benchmarks: &BTreeMap<String, String>) -> Weights {
     let mut size: BTreeMap<&str, u64> = BTreeMap::new();
     for fam in benchmarks.values() {
         *size.entry(fam).or_default() += 1;
@@ -64,7 +67,7 @@ pub struct SolverPairs<'a> {
 /// The weighted sums of one solver (rank not yet set).
 pub fn solver_sums(
     sp: &SolverPairs<'_>,
-    weights: Option<&BTreeMap<String, f64>>,
+    weights: Option<&Weights>,
     scale: f64,
     participants: &Participants,
 ) -> SolverScore {
@@ -252,7 +255,7 @@ mod tests {
     #[test]
     fn n_scaling_hand_computed() {
         // two benchmarks, weights 0.25/0.75, N = 2: n-score = 2·(0.25·4 + 0.75·0) = 2
-        let mut w = BTreeMap::new();
+        let mut w = Weights::default();
         w.insert("x".to_string(), 0.25);
         w.insert("y".to_string(), 0.75);
         let s = solver_sums(

@@ -318,10 +318,10 @@ fn score_division<'a>(
                     let family = family_of(&rec.benchmark, &rec.division, rules.family);
                     let one = shared(&mut distinct, &family);
                     families.insert(rec.benchmark.clone(), family);
+                    assertions.insert(&rec.benchmark, rec.assertions);
                     (Arc::from(rec.benchmark.as_str()), one)
                 })
                 .clone();
-            assertions.entry(&rec.benchmark).or_insert(rec.assertions);
             Scored {
                 seq: score_pair(rec, &verdict, rules, Mode::Sequential),
                 par: score_pair(rec, &verdict, rules, Mode::Parallel),
@@ -343,15 +343,23 @@ fn score_division<'a>(
         benchmark: &s.rec.benchmark,
         score: s.par,
     }));
-    let best_of = |b: &str| best.get(b).map_or(0, |v| v.0);
-    let solvers: BTreeSet<&str> = scored.iter().map(|s| s.rec.solver.as_str()).collect();
-    let competitive = is_competitive(solvers.iter().copied(), participants);
+    // Looked up for every pair: hashed, not ordered.
+    let best_at: HashMap<&str, u64> = best.iter().map(|(b, v)| (*b, v.0)).collect();
+    let best_of = |b: &str| best_at.get(b).copied().unwrap_or(0);
+    let mut of_solver: BTreeMap<&str, Vec<&Scored<'_>>> = BTreeMap::new();
+    for s in &scored {
+        match of_solver.get_mut(s.rec.solver.as_str()) {
+            Some(mine) => mine.push(s),
+            None => {
+                of_solver.insert(&s.rec.solver, vec![s]);
+            }
+        }
+    }
+    let competitive = is_competitive(of_solver.keys().copied(), participants);
     let mode_score = |mode: Mode| {
-        let sums = solvers
+        let sums = of_solver
             .iter()
-            .map(|solver| {
-                let mine: Vec<&Scored<'_>> =
-                    scored.iter().filter(|s| s.rec.solver == *solver).collect();
+            .map(|(solver, mine)| {
                 let sp = SolverPairs {
                     solver,
                     pairs: mine

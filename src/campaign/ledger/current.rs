@@ -125,13 +125,10 @@ fn newest_stale<'r, R>(
     stale: impl Fn(&R) -> Option<&'static str>,
     ignored: &str,
 ) -> HashMap<(&'r str, &'r str), &'static str> {
-    let mut current = HashSet::default();
     let mut newest: HashMap<(&str, &str), &'static str> = HashMap::default();
     for r in all {
         match stale(r) {
-            None => {
-                current.insert(key(r));
-            }
+            None => {}
             Some(why) if why == ignored || why == "benchmark not named" => {}
             Some(why) => {
                 let e = newest.entry(key(r)).or_insert(why);
@@ -141,7 +138,12 @@ fn newest_stale<'r, R>(
             }
         }
     }
-    newest.retain(|k, _| !current.contains(k));
+    // Looked for only when some are stale (not a set of a million keys).
+    if !newest.is_empty() {
+        for r in all.iter().filter(|r| stale(r).is_none()) {
+            newest.remove(&key(r));
+        }
+    }
     newest
 }
 

@@ -7,6 +7,7 @@ use crate::campaign::setup::Campaign;
 use crate::journal;
 use crate::message::Say;
 use anyhow::Result;
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::Path;
@@ -220,9 +221,9 @@ pub struct Bench {
     /// Declared `:status`, if any.
     pub status: Option<String>,
     /// Names of the top-level assertions (normal form).
-    pub top_level: HashSet<String>,
+    pub top_level: FxHashSet<String>,
     /// Names of nested `:named` terms.
-    pub nested: HashSet<String>,
+    pub nested: FxHashSet<String>,
     /// The descrambling map of a scrambled benchmark, relative to `named/`.
     pub descramble: Option<String>,
     /// BLAKE3 of the named file, when the index has it.

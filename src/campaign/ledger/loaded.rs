@@ -50,6 +50,8 @@ pub struct Loaded<'a> {
     /// Where the stages' messages go (the pipeline's observer).
     pub say: Say<'a>,
     by_id: HashMap<String, usize>,
+    /// A configured solver's place in `solvers`, by name.
+    solver_at: HashMap<String, usize>,
     /// `runs.jsonl` as the solve stage read it, when that stage added
     /// nothing to it: the check stage takes it instead of reading it again
     /// ([`Loaded::keep_runs`]).
@@ -87,6 +89,12 @@ impl<'a> Loaded<'a> {
             .enumerate()
             .map(|(i, b)| (b.id.clone(), i))
             .collect();
+        let solver_at = ctx
+            .solvers
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone(), i))
+            .collect();
         Ok(Loaded {
             ctx,
             campaign: &ctx.campaign,
@@ -96,6 +104,7 @@ impl<'a> Loaded<'a> {
             current,
             say,
             by_id,
+            solver_at,
             runs: std::sync::Mutex::new(None),
             unscored: std::sync::Mutex::new(None),
         })
@@ -144,7 +153,7 @@ impl<'a> Loaded<'a> {
     /// benchmark (8 bytes where the names are tens: a campaign keys a
     /// million pairs at once).
     pub fn pair_id(&self, solver: &str, bench: &str) -> Option<PairId> {
-        let s = self.solvers.iter().position(|s| s.name == solver)?;
+        let s = *self.solver_at.get(solver)?;
         let b = *self.by_id.get(bench)?;
         Some(PairId(s as u32, b as u32))
     }
