@@ -87,6 +87,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     let firsts = first_of_each_pair(l, &runs);
+    let policy_name: std::sync::Arc<str> = policy.to_string().into();
     let mut maps = HashMap::default();
     let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
     let mut out = Vec::new();
@@ -115,6 +116,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             hash.clone(),
             all_answers,
         );
+        v.policy = std::sync::Arc::clone(&policy_name);
         // One map per distinct set of answers, shared by its pairs (a
         // million pairs have a handful of them).
         match distinct.get(&*v.checkers) {
@@ -391,7 +393,7 @@ pub fn pair_verdict(
         pending,
         flags: r.flags,
         core_hash: hash,
-        policy: policy.to_string(),
+        policy: policy.to_string().into(),
         details: Default::default(),
     }
 }

@@ -87,6 +87,18 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
     warn_unlisted(pairs, participants, &mut warnings);
     flag_negative_reductions(&by_logic, rules, &mut warnings);
     let (by_division, mut logics_of) = by_division(&by_logic, options, &mut warnings);
+    // The logics' own scores first: what they hold is let go of before the
+    // divisions' pairs and rows are made.
+    let logics: Option<Vec<DivisionScore>> = options.divisions.as_ref().map(|_| {
+        by_logic
+            .into_iter()
+            .map(|(name, recs)| {
+                let mut score = score_division(name, recs, rules, participants, None).0;
+                score.logics = vec![name.to_string()];
+                score
+            })
+            .collect()
+    });
     let mut divisions = Vec::new();
     let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
     // Rows go straight to their place: a million of them moved from one
@@ -99,16 +111,6 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
         divisions.push(score);
         division_pairs.push(scored);
     }
-    let logics = options.divisions.as_ref().map(|_| {
-        by_logic
-            .into_iter()
-            .map(|(name, recs)| {
-                let mut score = score_division(name, recs, rules, participants, None).0;
-                score.logics = vec![name.to_string()];
-                score
-            })
-            .collect()
-    });
     warn_derived(&divisions, rules, participants, &mut warnings);
     let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
     ScoreReport {

@@ -294,8 +294,8 @@ pub struct PairVerdict {
     pub flags: Vec<String>,
     /// Hash of the core-only benchmark, when one was built.
     pub core_hash: Option<std::sync::Arc<str>>,
-    /// The decision policy used.
-    pub policy: String,
+    /// The decision policy used (one copy shared by a campaign's pairs).
+    pub policy: std::sync::Arc<str>,
     /// What explains the verdict beyond the checkers' answers: unset on
     /// most pairs (boxed only when set), written inline like the fields
     /// above.
