@@ -231,6 +231,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_verdicts_details_are_written_inline_and_boxed_only_when_set() {
+        let plain = r#"{"solver":"s","benchmark":"b","division":"QF_UF","assertions":3,"core_size":2,"verdict":{"kind":"validated"},"status":"complete","cpu":1.0,"wall":2.0,"core":["a","b"],"checkers":{"z3":"unsat"},"disputed":false,"confirmed_by_own_team":false,"pending":false,"flags":[],"core_hash":"h","policy":"smtcomp-2025"}"#;
+        let v: PairVerdict = serde_json::from_str(plain).unwrap();
+        assert!(v.details.is_unset());
+        assert_eq!(serde_json::to_string(&v).unwrap(), plain);
+        let detailed = plain.replace(
+            r#""policy":"smtcomp-2025"}"#,
+            r#""policy":"smtcomp-2025","not_counted":{"cvc5":"left out: the solver's own team"},"minimality":{"status":"minimal","redundant":[]}}"#,
+        );
+        let mut v: PairVerdict = serde_json::from_str(&detailed).unwrap();
+        assert!(!v.details.is_unset());
+        assert_eq!(v.details.not_counted.len(), 1);
+        assert_eq!(serde_json::to_string(&v).unwrap(), detailed);
+        // Emptied through `DerefMut`, the box is let go of by `tidy`.
+        v.details.not_counted.clear();
+        v.details.minimality = None;
+        v.details.tidy();
+        assert!(v.details.is_unset());
+        assert_eq!(serde_json::to_string(&v).unwrap(), plain);
+    }
+
+    #[test]
     fn records_of_the_first_layout_still_read() {
         let old = r#"{"solver":"s","benchmark":"b","division":"QF_UF","assertions":3,"core_size":2,
             "verdict":{"kind":"ill-formed","reason":"duplicate-name"},"status":"timeout","cpu":1.0,"wall":2.0}"#;
