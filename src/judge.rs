@@ -115,8 +115,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             l.ctx.validators.as_ref(),
             hash.clone(),
             all_answers,
+            &policy_name,
         );
-        v.policy = std::sync::Arc::clone(&policy_name);
         // One map per distinct set of answers, shared by its pairs (a
         // million pairs have a handful of them).
         match distinct.get(&*v.checkers) {
@@ -329,7 +329,8 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
     Ok(())
 }
 
-/// One pair's verdict.
+/// One pair's verdict (`policy_name`: the campaign's policy as written,
+/// one copy shared by its pairs).
 pub fn pair_verdict(
     c: &Campaign,
     r: RunRecord,
@@ -339,6 +340,7 @@ pub fn pair_verdict(
     validators: Option<&crate::campaign::setup::validators::Validators>,
     hash: Option<std::sync::Arc<str>>,
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
+    policy_name: &std::sync::Arc<str>,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
     let independent = c.config.check.independent;
@@ -393,7 +395,7 @@ pub fn pair_verdict(
         pending,
         flags: r.flags,
         core_hash: hash,
-        policy: policy.to_string().into(),
+        policy: std::sync::Arc::clone(policy_name),
         details: Default::default(),
     }
 }
