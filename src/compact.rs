@@ -1,7 +1,8 @@
 //! Holding a million records compactly: [`Cold`], the rarely set part of
 //! a record (a run's inline provenance, a verdict's details), a null
 //! pointer when unset; [`shared`], one copy of a text that many records
-//! repeat (a core's hash, a solver's or a family's name).
+//! repeat (a core's hash, a solver's or a family's name); [`Name`], such a
+//! shared text as a record's field.
 
 use serde::{Deserialize, Serialize};
 
@@ -82,5 +83,91 @@ pub fn shared<S: std::hash::BuildHasher>(
             distinct.insert(std::sync::Arc::clone(&new));
             new
         }
+    }
+}
+
+/// A name that many records repeat (a pair's solver, benchmark and
+/// division), held as one shared text: 16 bytes a record instead of a
+/// string of its own. Reads, compares, hashes, orders and serializes as
+/// the text.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Name(std::sync::Arc<str>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The shared text itself, for holders of `Arc<str>`.
+    pub fn shared(&self) -> std::sync::Arc<str> {
+        std::sync::Arc::clone(&self.0)
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl From<std::sync::Arc<str>> for Name {
+    fn from(s: std::sync::Arc<str>) -> Self {
+        Name(s)
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Self {
+        Name(s.into())
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name(s.into())
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
     }
 }

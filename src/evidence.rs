@@ -34,7 +34,7 @@ impl<'l> Evidence<'l> {
     pub fn load(l: &'l Loaded<'l>, pairs: &[&PairVerdict]) -> Result<Self> {
         let wanted: HashSet<(&str, &str)> = pairs
             .iter()
-            .map(|p| (p.pair.solver.as_str(), p.pair.benchmark.as_str()))
+            .map(|p| (p.pair.solver.as_ref(), p.pair.benchmark.as_ref()))
             .collect();
         let hashes: HashSet<&str> = pairs
             .iter()
@@ -62,7 +62,7 @@ impl<'l> Evidence<'l> {
         let l = self.l;
         let run = self
             .runs
-            .get(&(p.pair.solver.clone(), p.pair.benchmark.clone()));
+            .get(&(p.pair.solver.to_string(), p.pair.benchmark.to_string()));
         let core_file = p.core_hash.as_ref().map(|h| format!("cores/{h}.smt2"));
         let mut checkers = Vec::new();
         if let Some(h) = &p.core_hash {
@@ -81,8 +81,8 @@ impl<'l> Evidence<'l> {
             .bench(&p.pair.benchmark)
             .map(|e| format!("named/{}", e.output));
         PairEvidence {
-            solver: p.pair.solver.clone(),
-            benchmark: p.pair.benchmark.clone(),
+            solver: p.pair.solver.to_string(),
+            benchmark: p.pair.benchmark.to_string(),
             verdict: p.pair.verdict.clone(),
             disputed: p.disputed,
             pending: p.pending,
@@ -179,7 +179,7 @@ fn explanation(l: &Loaded, p: &PairVerdict, core: Option<&[String]>) -> Vec<Stri
         return Vec::new();
     };
     let c = l.campaign;
-    let source = c.benchmarks.join(&b.id);
+    let source = c.benchmarks.join(b.id.as_str());
     let lines = crate::explain::assertion_lines(&source);
     let at = crate::explain::locator(&b.id, &lines);
     let never = std::sync::atomic::AtomicBool::new(false);

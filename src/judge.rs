@@ -21,6 +21,7 @@ use crate::campaign::verdict::pair::{
 use crate::campaign::verdict::policy::{CheckAnswer, Decision, Policy};
 use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
+use crate::compact::Name;
 use crate::scramble::DescrambleMap;
 use anyhow::Result;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -90,14 +91,20 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     let policy_name: std::sync::Arc<str> = policy.to_string().into();
     let mut maps = HashMap::default();
     let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
-    let mut out = Vec::new();
+    // Sized once: grown by doubling, the last copy would hold half the
+    // verdicts twice.
+    let mut out = Vec::with_capacity(runs.len());
     // The records are taken apart as they are judged: their names and
     // cores move into the verdicts instead of being copied.
     for (r, id) in runs.into_iter().zip(firsts) {
         let Some(id) = id else {
             continue; // a pair journaled twice (re-run shard): counted once
         };
-        let (Some(s), Some(e)) = (l.solver(&r.solver), l.bench(&r.benchmark)) else {
+        let (Some(s), Some(name), Some(e)) = (
+            l.solver(&r.solver),
+            l.solver_name(&r.solver),
+            l.bench(&r.benchmark),
+        ) else {
             continue;
         };
         // Judged query by query (crate::incremental::verdict), not scored.
@@ -110,7 +117,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             c,
             r,
             e,
-            s,
+            (s, name),
             &checkers,
             l.ctx.validators.as_ref(),
             hash.clone(),
@@ -308,12 +315,12 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
     for p in pairs.iter_mut() {
         let validated = p.pair.verdict == Verdict::Validated;
         if let (true, Some(h)) = (validated, p.core_hash.as_deref()) {
-            let key = (p.pair.solver.as_str(), p.pair.benchmark.as_str(), h);
+            let key = (p.pair.solver.as_ref(), p.pair.benchmark.as_ref(), h);
             if let Some(m) = outcome.get(&key) {
                 p.details.minimality = Some((*m).clone());
             }
         }
-        if let Some(b) = best.get(p.pair.benchmark.as_str()) {
+        if let Some(b) = best.get(p.pair.benchmark.as_ref()) {
             p.details.best_known = Some(Reference {
                 size: b.size(),
                 reduction: p.pair.assertions.saturating_sub(b.size()),
@@ -330,12 +337,13 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
 }
 
 /// One pair's verdict (`policy_name`: the campaign's policy as written,
-/// one copy shared by its pairs).
+/// one copy shared by its pairs; the solver's name and the benchmark's id
+/// and logic are shared too).
 pub fn pair_verdict(
     c: &Campaign,
     r: RunRecord,
     e: &Bench,
-    s: &SolverUnderTest,
+    (s, solver): (&SolverUnderTest, &Name),
     checkers: &[SolverDef],
     validators: Option<&crate::campaign::setup::validators::Validators>,
     hash: Option<std::sync::Arc<str>>,
@@ -374,8 +382,8 @@ pub fn pair_verdict(
     let (status, contradiction) = (r.status(), Contradiction::from_flags(&r.flags));
     PairVerdict {
         pair: PairRecord {
-            solver: r.solver,
-            benchmark: r.benchmark,
+            solver: solver.clone(),
+            benchmark: e.id.clone(),
             division: e.logic.clone(),
             assertions: e.assertions,
             core_size: r.core.as_ref().map(|c| c.len() as u64),
@@ -412,7 +420,7 @@ fn original_core(
     say: crate::message::Say,
 ) -> Option<Vec<usize>> {
     let (core, rel) = (core?, e.descramble.as_deref()?);
-    let map = maps.entry(e.id.clone()).or_insert_with(|| {
+    let map = maps.entry(e.id.to_string()).or_insert_with(|| {
         let path = crate::safepath::safe_join(&c.named_dir(), rel).ok()?;
         DescrambleMap::load(&path)
             .map_err(|err| say.warning(format!("{err:#}: cores of {} shown as printed", e.id)))

@@ -7,7 +7,7 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
-use crate::campaign::ledger::records::{RunRecord, Timed, Timing, CHECKS, RUNS};
+use crate::campaign::ledger::records::{RunRecord, Timed, CHECKS, RUNS};
 use crate::campaign::setup::context::Context;
 pub use crate::campaign::setup::context::Stages;
 use crate::campaign::verdict::pair::PairVerdict;
@@ -328,29 +328,26 @@ fn score(
 /// The timelines of the solve and check stages, from the journals' timings
 /// (runs journaled by earlier versions have none and are left out).
 fn occupancy(c: &Campaign) -> Result<Vec<Occupancy>> {
-    let stage = |name: &str, timings: Vec<Timing>| {
-        let slots = timings.iter().map(|t| t.slot + 1).fold(c.jobs, usize::max);
-        let runs: Vec<(f64, f64)> = timings.iter().map(|t| (t.start, t.end)).collect();
-        (!runs.is_empty()).then(|| Occupancy {
+    // Streamed: each run's start and end alone are kept (at a million runs
+    // the records would be hundreds of megabytes).
+    let stage = |name: &str, journal: &str| -> Result<Option<Occupancy>> {
+        let (mut runs, mut slots) = (Vec::new(), c.jobs);
+        c.for_each_record(journal, |r: Timed| {
+            if let Some(t) = r.timing {
+                slots = slots.max(t.slot + 1);
+                runs.push((t.start, t.end));
+            }
+        })?;
+        Ok((!runs.is_empty()).then(|| Occupancy {
             stage: name.to_string(),
             slots,
             runs,
-        })
+        }))
     };
-    // Streamed: the timings alone are kept (at a million runs the records
-    // would be hundreds of megabytes).
-    let timings = |journal: &str| -> Result<Vec<Timing>> {
-        let mut out = Vec::new();
-        c.for_each_record(journal, |r: Timed| out.extend(r.timing))?;
-        Ok(out)
-    };
-    Ok([
-        stage("solve", timings(RUNS)?),
-        stage("check", timings(CHECKS)?),
-    ]
-    .into_iter()
-    .flatten()
-    .collect())
+    Ok([stage("solve", RUNS)?, stage("check", CHECKS)?]
+        .into_iter()
+        .flatten()
+        .collect())
 }
 
 /// Where the HTML report of a campaign is.

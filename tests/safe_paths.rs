@@ -328,7 +328,7 @@ fn archive_names_cannot_read_outside_the_log_folder() {
     let import = import_str(xml, &tmp.path().join("results/uc.xml"), &opts).unwrap();
     // `a` is read from the log folder (not from ../../x.a.smt2.log); `b` has no log.
     assert_eq!(import.pairs.len(), 1);
-    assert_eq!(import.pairs[0].benchmark, "QF_UF/a.smt2");
+    assert_eq!(&*import.pairs[0].benchmark, "QF_UF/a.smt2");
     assert_eq!(import.issues.len(), 1, "{:?}", import.issues);
     assert!(
         import.issues[0].message.contains("no output log"),

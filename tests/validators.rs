@@ -76,7 +76,7 @@ fn an_unsound_checker_validates_nothing_in_its_division_but_does_elsewhere() {
     assert_eq!(voters(&c, UF), ["yices"], "cvc5 was unsound in QF_Equality");
     assert_eq!(voters(&c, LIA), ["cvc5", "yices"]);
     for (b, k) in [(UF, vec!["yices"]), (LIA, vec!["cvc5", "yices"])] {
-        let p = pairs.iter().find(|p| p.pair.benchmark == b).unwrap();
+        let p = pairs.iter().find(|p| &*p.pair.benchmark == b).unwrap();
         assert_eq!(p.pair.verdict, Verdict::Validated, "{b}: {:?}", p.checkers);
         assert_eq!(p.checkers.keys().collect::<Vec<_>>(), k, "{b}");
     }
@@ -172,7 +172,7 @@ fn a_division_without_validators_leaves_its_cores_not_validated() {
     .unwrap();
     let done = coreval::pipeline::run_to_end(&c, coreval::pipeline::Stages::ALL).unwrap();
     let pairs = done.pairs.unwrap();
-    let uf = pairs.iter().find(|p| p.pair.benchmark == UF).unwrap();
+    let uf = pairs.iter().find(|p| &*p.pair.benchmark == UF).unwrap();
     assert_eq!(uf.pair.verdict, Verdict::NotValidated, "{:?}", uf.checkers);
     assert!(voters(&c, UF).is_empty());
     assert_eq!(voters(&c, LIA), ["yices"]);

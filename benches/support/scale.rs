@@ -238,7 +238,7 @@ pub fn synth_runs(dir: &Path) -> usize {
             let t = now + n as f64 * 0.001;
             group.push(RunRecord {
                 solver: s.name.clone(),
-                benchmark: e.id.clone(),
+                benchmark: e.id.to_string(),
                 answer: Answer::Unsat,
                 core: Some(vec!["cv1".into(), "cv2".into()]),
                 flags: Vec::new(),

@@ -88,7 +88,7 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
         let bench_hash = blake3::hash(&bytes).to_hex().to_string();
         let mut best = BestKnown {
             benchmark_hash: bench_hash.clone(),
-            benchmark: e.id.clone(),
+            benchmark: e.id.to_string(),
             assertions: e.assertions,
             core: v.core.clone(),
             origin: Origin {
@@ -101,7 +101,7 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
         };
         let note = |f: &dyn Fn(&mut BestSummary)| f(&mut summary.lock().unwrap());
         let prev = earlier
-            .get(&e.id)
+            .get(e.id.as_str())
             .filter(|p| p.benchmark_hash == bench_hash);
         if let Some(p) = prev.filter(|p| p.size() <= best.size()) {
             best = p.clone(); // validated here before (or this campaign's own)
@@ -110,7 +110,7 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
             let deadline = Instant::now() + c.checker_time * (asker.checkers.len() as u32 + 1);
             if valid_here(&asker, e, x, deadline)? {
                 best = BestKnown {
-                    benchmark: e.id.clone(),
+                    benchmark: e.id.to_string(),
                     ..x.clone()
                 };
                 note(&|s| s.from_cache += 1);

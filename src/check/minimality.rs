@@ -152,7 +152,7 @@ fn test_core(
         .zip(removals)
         .map(|(v, r)| MinimalityRecord {
             solver: v.solver.name.clone(),
-            benchmark: v.bench.id.clone(),
+            benchmark: v.bench.id.to_string(),
             core_hash: v.hash.clone(),
             budget,
             minimality: Minimality::fold(&r),

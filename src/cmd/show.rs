@@ -70,7 +70,7 @@ pub fn run(args: ShowArgs) -> Result<u8> {
     let pairs = crate::judge::collect(&l)?;
     let Some(p) = pairs
         .iter()
-        .find(|p| p.pair.solver == args.solver && p.pair.benchmark == args.benchmark)
+        .find(|p| *p.pair.solver == *args.solver && *p.pair.benchmark == *args.benchmark)
     else {
         bail!(
             "{}: {} has not run on {} yet (`coreval run {0}`)",

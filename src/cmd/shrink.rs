@@ -43,7 +43,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     let Some(p) = text
         .lines()
         .filter_map(|l| serde_json::from_str::<PairVerdict>(l).ok())
-        .find(|p| p.pair.solver == args.solver && p.pair.benchmark == args.benchmark)
+        .find(|p| *p.pair.solver == *args.solver && *p.pair.benchmark == *args.benchmark)
     else {
         bail!(
             "{}: no pair ({}, {})",

@@ -111,7 +111,7 @@ mod tests {
         let got: Vec<(&str, Verdict)> = imp
             .pairs
             .iter()
-            .map(|p| (p.solver.as_str(), p.verdict.clone()))
+            .map(|p| (p.solver.as_ref(), p.verdict.clone()))
             .collect();
         assert_eq!(
             got,

@@ -194,9 +194,9 @@ impl RawRun<'_> {
             (Answer::Timeout | Answer::Error | Answer::NoAnswer, _) => (Verdict::NoAnswer, None),
         };
         PairRecord {
-            solver: self.solver.to_string(),
-            benchmark: self.benchmark.to_string(),
-            division: info.division,
+            solver: self.solver.to_string().into(),
+            benchmark: self.benchmark.to_string().into(),
+            division: info.division.into(),
             assertions: info.assertions,
             core_size: core.as_ref().map(|c| c.len() as u64),
             verdict,

@@ -142,9 +142,9 @@ fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> I
             Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
         );
         import.pairs.push(PairRecord {
-            solver: row.solver,
-            division: row.file.logic.clone(),
-            benchmark: id,
+            solver: row.solver.into(),
+            division: row.file.logic.clone().into(),
+            benchmark: id.into(),
             assertions: a,
             core_size: has_core.then_some(row.nb_answers.max(0) as u64),
             verdict,
@@ -191,7 +191,7 @@ mod tests {
         assert_eq!(import.pairs.len(), 2);
         let p = &import.pairs[0];
         assert_eq!(
-            (p.benchmark.as_str(), p.division.as_str()),
+            (p.benchmark.as_ref(), p.division.as_ref()),
             ("QF_LIA/f/g/b.smt2", "QF_LIA")
         );
         assert_eq!(

@@ -237,9 +237,9 @@ fn row(r: &Row<'_>, checkers: &[usize]) -> Result<(PairRecord, Option<String>), 
         any = true;
     }
     let rec = PairRecord {
-        solver,
-        benchmark,
-        division,
+        solver: solver.into(),
+        benchmark: benchmark.into(),
+        division: division.into(),
         assertions,
         core_size,
         verdict,
@@ -279,8 +279,8 @@ validation-check-sat-result_z3,validation-check-sat-result_cvc4,extra";
         );
         assert!(imp.issues.is_empty(), "{:?}", imp.issues);
         let p = &imp.pairs;
-        assert_eq!(p[0].benchmark, "QF_LIA/fam/sub/a.smt2");
-        assert_eq!(p[0].division, "QF_LIA");
+        assert_eq!(&*p[0].benchmark, "QF_LIA/fam/sub/a.smt2");
+        assert_eq!(&*p[0].division, "QF_LIA");
         assert_eq!(
             (p[0].verdict.clone(), p[0].core_size),
             (Verdict::Validated, Some(4))

@@ -189,7 +189,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
         let mut p = IncrementalPair {
             solver: r.solver.clone(),
             benchmark: r.benchmark.clone(),
-            logic: e.logic.clone(),
+            logic: e.logic.to_string(),
             incremental: true,
             verdict: IncrementalVerdict::NoAnswer,
             line: None,

@@ -21,7 +21,7 @@ pub fn write(
     crate::journal::write_atomic_with(path, |w| {
         let mut buf = Vec::with_capacity(1024);
         for p in pairs {
-            let logic = p.pair.division.as_str();
+            let logic = p.pair.division.as_ref();
             let division = divisions
                 .and_then(|m| m.division_of(logic))
                 .unwrap_or(logic);
@@ -85,7 +85,7 @@ mod tests {
     fn through_value(p: &PairVerdict, division: &str) -> serde_json::Value {
         let mut v = serde_json::to_value(p).unwrap();
         v["division"] = division.into();
-        v["logic"] = p.pair.division.clone().into();
+        v["logic"] = p.pair.division.to_string().into();
         v
     }
 
@@ -112,9 +112,9 @@ mod tests {
             for logic in awkward {
                 let mut p = template.clone();
                 p.pair = PairRecord {
-                    solver: solver.to_string(),
-                    benchmark: format!("{logic}/b.smt2"),
-                    division: logic.to_string(),
+                    solver: solver.into(),
+                    benchmark: format!("{logic}/b.smt2").into(),
+                    division: logic.to_string().into(),
                     ..p.pair
                 };
                 p.flags = vec![format!("\"division\":{solver}")];

@@ -20,7 +20,7 @@ pub fn per_solver(pairs: &[PairVerdict]) -> Vec<SolverBeyond> {
             continue;
         }
         let row = rows.entry(&p.pair.solver).or_insert_with(|| SolverBeyond {
-            solver: p.pair.solver.clone(),
+            solver: p.pair.solver.to_string(),
             ..SolverBeyond::default()
         });
         if let Some(m) = &p.details.minimality {
@@ -56,7 +56,7 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
             continue;
         }
         let row = rows.entry(&p.pair.solver).or_default();
-        row.solver = p.pair.solver.clone();
+        row.solver = p.pair.solver.to_string();
         row.model_rejected += u64::from(rejected);
         if p.pair.verdict == Verdict::Refuted {
             row.refuted += 1;

@@ -38,19 +38,19 @@ pub type Weights = rustc_hash::FxHashMap<String, f64>;
 /// Normalised family weights α′_b = α_b / Σ α_b′ with α_b = (1 + ln F_b)/F_b,
 /// F_b = benchmarks of b's family in the division (2016 rules §7.3).
 /// `benchmarks` maps each benchmark of the division to its family.
-pub fn family_weights(benchmarks: &BTreeMap<String, String>) -> Weights {
+pub fn family_weights<K: AsRef<str>, V: AsRef<str>>(benchmarks: &BTreeMap<K, V>) -> Weights {
     let mut size: BTreeMap<&str, u64> = BTreeMap::new();
     for fam in benchmarks.values() {
-        *size.entry(fam).or_default() += 1;
+        *size.entry(fam.as_ref()).or_default() += 1;
     }
     let alpha = |fam: &str| {
         let f = size[fam] as f64;
         (1.0 + f.ln()) / f
     };
-    let total: f64 = benchmarks.values().map(|f| alpha(f)).sum();
+    let total: f64 = benchmarks.values().map(|f| alpha(f.as_ref())).sum();
     benchmarks
         .iter()
-        .map(|(b, f)| (b.clone(), alpha(f) / total))
+        .map(|(b, f)| (b.as_ref().to_string(), alpha(f.as_ref()) / total))
         .collect()
 }
 

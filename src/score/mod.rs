@@ -30,9 +30,8 @@ use crate::score::result::{
 };
 use division::{family_of, family_weights, is_competitive, rank, solver_sums, SolverPairs};
 use division_map::DivisionMap;
-use pair::{score_pair, Mode, PairScore};
+use pair::{score_pair, Mode};
 use participants::Participants;
-use recognition::PairView;
 use rules::Rules;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,24 +50,6 @@ pub struct ScoreOptions {
     /// Which logics each division groups (2021 on); `None`: a division is
     /// a logic.
     pub divisions: Option<DivisionMap>,
-}
-
-/// One pair after scoring.
-struct Scored<'a> {
-    rec: &'a PairRecord,
-    verdict: Verdict,
-    family: Arc<str>,
-    seq: PairScore,
-    par: PairScore,
-}
-
-impl Scored<'_> {
-    fn mode(&self, m: Mode) -> PairScore {
-        match m {
-            Mode::Sequential => self.seq,
-            Mode::Parallel => self.par,
-        }
-    }
 }
 
 /// Score every pair, every division and the track under `rules`.
@@ -93,26 +74,29 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
         by_logic
             .into_iter()
             .map(|(name, recs)| {
-                let mut score = score_division(name, recs, rules, participants, None).0;
+                let mut score = score_division(name, recs, rules, participants, &mut Vec::new());
                 score.logics = vec![name.to_string()];
                 score
             })
             .collect()
     });
     let mut divisions = Vec::new();
-    let mut division_pairs: Vec<Vec<Scored<'_>>> = Vec::new();
+    // Each division's rows, `pair_rows[from..to]`.
+    let mut spans = Vec::new();
     // Rows go straight to their place: a million of them moved from one
     // buffer to another would be held twice.
     let mut pair_rows = Vec::with_capacity(by_division.values().map(Vec::len).sum());
     for (name, recs) in by_division {
-        let rows = Some(&mut pair_rows);
-        let (mut score, scored) = score_division(name, recs, rules, participants, rows);
+        let from = pair_rows.len();
+        let mut score = score_division(name, recs, rules, participants, &mut pair_rows);
         score.logics = logics_of.remove(name).unwrap_or_default();
         divisions.push(score);
-        division_pairs.push(scored);
+        spans.push(from..pair_rows.len());
     }
     warn_derived(&divisions, rules, participants, &mut warnings);
-    let recognitions = recognitions(&divisions, &division_pairs, rules, participants);
+    let division_rows: Vec<&[PairRow]> = spans.into_iter().map(|s| &pair_rows[s]).collect();
+    let recognitions = recognitions(&divisions, &division_rows, rules, participants);
+    drop(division_rows);
     ScoreReport {
         facts: None,
         provenance: None,
@@ -225,7 +209,7 @@ fn warn_unlisted(pairs: &[&PairRecord], participants: &Participants, warnings: &
     }
     let unlisted: BTreeSet<&str> = pairs
         .iter()
-        .map(|r| r.solver.as_str())
+        .map(|r| r.solver.as_ref())
         .filter(|s| !participants.lists(s))
         .collect();
     for s in unlisted {
@@ -296,64 +280,98 @@ fn warn_derived(
     }
 }
 
-/// Score one division: its pairs, the virtual best, both rankings; the
-/// pairs' rows are added to `rows` when it is given.
-fn score_division<'a>(
+/// Score one division: its pairs, the virtual best, both rankings. The
+/// pairs' rows are added to `rows` (and scored from there: no other copy
+/// of a pair is made).
+fn score_division(
     name: &str,
-    recs: Vec<(&'a PairRecord, Verdict)>,
+    recs: Vec<(&PairRecord, Verdict)>,
     rules: &Rules,
     participants: &Participants,
-    rows: Option<&mut Vec<PairRow>>,
-) -> (DivisionScore, Vec<Scored<'a>>) {
-    let mut families: BTreeMap<String, String> = BTreeMap::new();
+    rows: &mut Vec<PairRow>,
+) -> DivisionScore {
+    // Each benchmark's family, held once for all the rows that repeat it.
+    let mut families: BTreeMap<Arc<str>, Arc<str>> = BTreeMap::new();
     let mut assertions: BTreeMap<&str, u64> = BTreeMap::new();
-    // Each benchmark's name and family, and the solvers' and logics'
-    // names, held once for all the rows that repeat them.
-    let mut held: HashMap<&str, (Arc<str>, Arc<str>)> = HashMap::default();
+    let mut family_at: HashMap<&str, Arc<str>> = HashMap::default();
     let mut distinct: HashSet<Arc<str>> = HashSet::default();
-    let scored: Vec<Scored<'a>> = recs
-        .into_iter()
-        .map(|(rec, verdict)| {
-            let (_, family) = held
-                .entry(&rec.benchmark)
-                .or_insert_with(|| {
-                    let family = family_of(&rec.benchmark, &rec.division, rules.family);
-                    let one = shared(&mut distinct, &family);
-                    families.insert(rec.benchmark.clone(), family);
-                    assertions.insert(&rec.benchmark, rec.assertions);
-                    (Arc::from(rec.benchmark.as_str()), one)
-                })
-                .clone();
-            Scored {
-                seq: score_pair(rec, &verdict, rules, Mode::Sequential),
-                par: score_pair(rec, &verdict, rules, Mode::Parallel),
-                rec,
-                verdict,
-                family,
-            }
-        })
-        .collect();
+    for (rec, _) in &recs {
+        family_at.entry(&rec.benchmark).or_insert_with(|| {
+            let family = family_of(&rec.benchmark, &rec.division, rules.family);
+            let one = shared(&mut distinct, &family);
+            families.insert(rec.benchmark.shared(), Arc::clone(&one));
+            assertions.insert(&rec.benchmark, rec.assertions);
+            one
+        });
+    }
     let n = families.len() as u64;
     let weights = rules.family_weights.then(|| family_weights(&families));
-    let scale = if rules.family_weights && rules.n_scaling {
-        n as f64
-    } else {
-        1.0
-    };
-    let best = recognition::virtual_best(scored.iter().map(|s| PairView {
-        solver: &s.rec.solver,
-        benchmark: &s.rec.benchmark,
-        score: s.par,
+    let division_name: Arc<str> = Arc::from(name);
+    let start = rows.len();
+    rows.extend(recs.into_iter().map(|(rec, verdict)| PairRow {
+        logic: rec.division.shared(),
+        solver: rec.solver.shared(),
+        benchmark: rec.benchmark.shared(),
+        division: Arc::clone(&division_name),
+        family: Arc::clone(&family_at[&*rec.benchmark]),
+        weight: weights.as_ref().map_or(1.0, |w| w[&*rec.benchmark]),
+        assertions: rec.assertions,
+        core_size: rec.core_size,
+        sequential: score_pair(rec, &verdict, rules, Mode::Sequential),
+        parallel: score_pair(rec, &verdict, rules, Mode::Parallel),
+        verdict: rec.verdict.clone(),
+        scored_verdict: verdict,
+        status: rec.status,
+        checks: rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
+        // Set below, once every pair of the benchmark is scored.
+        best_reduction: 0,
+        gap: 0,
+        origin: rec.origin.clone(),
+        contradiction: rec.contradiction,
     }));
+    drop(family_at);
+    let mine = &mut rows[start..];
+    let best = recognition::virtual_best(mine.iter().map(|r| r.view(Mode::Parallel)));
     // Looked up for every pair: hashed, not ordered.
-    let best_at: HashMap<&str, u64> = best.iter().map(|(b, v)| (*b, v.0)).collect();
-    let best_of = |b: &str| best_at.get(b).copied().unwrap_or(0);
-    let mut of_solver: BTreeMap<&str, Vec<&Scored<'_>>> = BTreeMap::new();
-    for s in &scored {
-        match of_solver.get_mut(s.rec.solver.as_str()) {
-            Some(mine) => mine.push(s),
+    let best_at: HashMap<Arc<str>, u64> = mine
+        .iter()
+        .filter_map(|r| Some((Arc::clone(&r.benchmark), best.get(&*r.benchmark)?.0)))
+        .collect();
+    // The solvers' names as the rows share them.
+    let mut solver_names: HashMap<&str, Arc<str>> = HashMap::default();
+    for r in mine.iter() {
+        if !solver_names.contains_key(&*r.solver) {
+            solver_names.insert(&r.solver, Arc::clone(&r.solver));
+        }
+    }
+    let virtual_best = VirtualBest {
+        correct: best.values().map(|v| v.0).sum(),
+        benchmarks: families
+            .iter()
+            .map(|(b, fam)| {
+                let (n, who) = best.get(&**b).cloned().unwrap_or_default();
+                BenchmarkBest {
+                    benchmark: Arc::clone(b),
+                    family: Arc::clone(fam),
+                    assertions: assertions[&**b],
+                    best_reduction: n,
+                    best_solvers: who.into_iter().map(|s| solver_names[s].clone()).collect(),
+                }
+            })
+            .collect(),
+    };
+    drop(best);
+    for r in mine.iter_mut() {
+        r.best_reduction = best_at.get(&r.benchmark).copied().unwrap_or(0);
+        r.gap = r.best_reduction.saturating_sub(r.parallel.gain());
+    }
+    let mine = &rows[start..];
+    let mut of_solver: BTreeMap<&str, Vec<&PairRow>> = BTreeMap::new();
+    for r in mine {
+        match of_solver.get_mut(&*r.solver) {
+            Some(theirs) => theirs.push(r),
             None => {
-                of_solver.insert(&s.rec.solver, vec![s]);
+                of_solver.insert(&r.solver, vec![r]);
             }
         }
     }
@@ -361,64 +379,24 @@ fn score_division<'a>(
     let mode_score = |mode: Mode| {
         let sums = of_solver
             .iter()
-            .map(|(solver, mine)| {
+            .map(|(solver, theirs)| {
                 let sp = SolverPairs {
                     solver,
-                    pairs: mine
+                    pairs: theirs
                         .iter()
-                        .map(|s| (s.rec.benchmark.as_str(), s.mode(mode)))
+                        .map(|r| (&*r.benchmark, r.score(mode)))
                         .collect(),
-                    gap_to_best: mine
+                    gap_to_best: theirs
                         .iter()
-                        .map(|s| best_of(&s.rec.benchmark).saturating_sub(s.mode(mode).gain()))
+                        .map(|r| r.best_reduction.saturating_sub(r.score(mode).gain()))
                         .sum(),
                 };
-                solver_sums(&sp, weights.as_ref(), scale, participants)
+                solver_sums(&sp, weights.as_ref(), scale(rules, n), participants)
             })
             .collect();
         rank(sums, mode, rules, competitive, participants)
     };
-    let division_name: Arc<str> = Arc::from(name);
-    let row = |s: &Scored<'_>| PairRow {
-        logic: shared(&mut distinct, &s.rec.division),
-        solver: shared(&mut distinct, &s.rec.solver),
-        benchmark: Arc::clone(&held[s.rec.benchmark.as_str()].0),
-        division: Arc::clone(&division_name),
-        family: s.family.clone(),
-        weight: weights.as_ref().map_or(1.0, |w| w[&s.rec.benchmark]),
-        assertions: s.rec.assertions,
-        core_size: s.rec.core_size,
-        verdict: s.rec.verdict.clone(),
-        scored_verdict: s.verdict.clone(),
-        status: s.rec.status,
-        checks: s.rec.checks.as_ref().map(|t| (t.sat, t.unsat, t.unknown)),
-        sequential: s.seq,
-        parallel: s.par,
-        best_reduction: best_of(&s.rec.benchmark),
-        gap: best_of(&s.rec.benchmark).saturating_sub(s.par.gain()),
-        origin: s.rec.origin.clone(),
-        contradiction: s.rec.contradiction,
-    };
-    if let Some(rows) = rows {
-        rows.extend(scored.iter().map(row));
-    }
-    let virtual_best = VirtualBest {
-        correct: best.values().map(|v| v.0).sum(),
-        benchmarks: families
-            .iter()
-            .map(|(b, fam)| {
-                let (n, who) = best.get(b.as_str()).cloned().unwrap_or_default();
-                BenchmarkBest {
-                    benchmark: b.clone(),
-                    family: fam.clone(),
-                    assertions: assertions[b.as_str()],
-                    best_reduction: n,
-                    best_solvers: who.into_iter().map(String::from).collect(),
-                }
-            })
-            .collect(),
-    };
-    let division = DivisionScore {
+    DivisionScore {
         name: name.to_string(),
         logics: Vec::new(),
         benchmarks: n,
@@ -428,8 +406,17 @@ fn score_division<'a>(
         sequential: mode_score(Mode::Sequential),
         parallel: mode_score(Mode::Parallel),
         virtual_best,
-    };
-    (division, scored)
+    }
+}
+
+/// What a division's weighted sums are multiplied by: its number of
+/// benchmarks under an edition with weights and n-scaling, else 1.
+fn scale(rules: &Rules, benchmarks: u64) -> f64 {
+    if rules.family_weights && rules.n_scaling {
+        benchmarks as f64
+    } else {
+        1.0
+    }
 }
 
 /// A warning per pair whose core is larger than its benchmark's assertion
@@ -469,7 +456,7 @@ fn per_mode<T>(f: impl Fn(Mode) -> T) -> PerMode<T> {
 /// The track-wide recognitions the edition has.
 fn recognitions(
     divisions: &[DivisionScore],
-    pairs: &[Vec<Scored<'_>>],
+    pairs: &[&[PairRow]],
     rules: &Rules,
     participants: &Participants,
 ) -> Recognitions {
@@ -480,18 +467,7 @@ fn recognitions(
     if rules.lead_and_contribution {
         r.biggest_lead = Some(per_mode(|m| recognition::biggest_lead(divisions, m)));
         r.largest_contribution = Some(per_mode(|m| {
-            let views: Vec<Vec<PairView<'_>>> = pairs
-                .iter()
-                .map(|d| {
-                    d.iter()
-                        .map(|s| PairView {
-                            solver: &s.rec.solver,
-                            benchmark: &s.rec.benchmark,
-                            score: s.mode(m),
-                        })
-                        .collect()
-                })
-                .collect();
+            let views = |d: usize| pairs[d].iter().map(move |r| r.view(m));
             recognition::largest_contribution(divisions, &views, m, rules, participants)
         }));
     }

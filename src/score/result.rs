@@ -229,16 +229,16 @@ pub struct VirtualBest {
 /// The best validated reduction on one benchmark.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchmarkBest {
-    /// Benchmark id.
-    pub benchmark: String,
+    /// Benchmark id (shared with the pairs' rows).
+    pub benchmark: Arc<str>,
     /// Its family.
-    pub family: String,
+    pub family: Arc<str>,
     /// A: named top-level assertions.
     pub assertions: u64,
     /// Largest reduction of a validated core (0 when none).
     pub best_reduction: u64,
     /// Solvers that reached it (empty when it is 0).
-    pub best_solvers: Vec<String>,
+    pub best_solvers: Vec<Arc<str>>,
 }
 
 /// A value per mode.
@@ -379,6 +379,25 @@ pub struct PairRow {
     /// "Contradictory output" says), else none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+}
+
+impl PairRow {
+    /// The pair's score in `mode`.
+    pub fn score(&self, mode: crate::score::pair::Mode) -> PairScore {
+        match mode {
+            crate::score::pair::Mode::Sequential => self.sequential,
+            crate::score::pair::Mode::Parallel => self.parallel,
+        }
+    }
+
+    /// The pair as the track-wide recognitions see it in `mode`.
+    pub fn view(&self, mode: crate::score::pair::Mode) -> crate::score::recognition::PairView<'_> {
+        crate::score::recognition::PairView {
+            solver: &self.solver,
+            benchmark: &self.benchmark,
+            score: self.score(mode),
+        }
+    }
 }
 
 /// How one solver's refuted cores stand once the checkers' models were

@@ -235,6 +235,7 @@ impl<'a> Work<'a> {
         let by_id: HashMap<&str, &Input> = single.iter().map(|i| (i.id.as_str(), i)).collect();
         let (policy, strict) = (self.opts.policy.to_string(), self.opts.strict);
         let policy_name: std::sync::Arc<str> = ctx.campaign.config.check.policy.to_string().into();
+        let sut_name = crate::compact::Name::from(sut.name.as_str());
         let (tx, rx) = mpsc::channel::<Heard>();
         std::thread::scope(|scope| {
             let cancel = self.cancel;
@@ -257,7 +258,7 @@ impl<'a> Work<'a> {
                     Heard::Ran(ran) => {
                         let (run, bench) = *ran;
                         let (Some(e), Some(i)) =
-                            (entries.get(&bench.id), by_id.get(bench.id.as_str()))
+                            (entries.get(bench.id.as_str()), by_id.get(bench.id.as_str()))
                         else {
                             continue;
                         };
@@ -265,7 +266,7 @@ impl<'a> Work<'a> {
                             &ctx.campaign,
                             run.clone(),
                             &bench,
-                            sut,
+                            (sut, &sut_name),
                             &[],
                             None,
                             None,

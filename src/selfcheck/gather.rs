@@ -55,10 +55,10 @@ pub(super) fn check_author(
     }
     let policy = opts.policy.to_string();
     for v in done.pairs.iter().flatten() {
-        if v.pair.solver != SOLVER_NAME {
+        if &*v.pair.solver != SOLVER_NAME {
             continue;
         }
-        let id = v.pair.benchmark.as_str();
+        let id = v.pair.benchmark.as_ref();
         let (Some(i), Some(e), Some(run)) = (
             a.inputs.iter().find(|i| i.id == id),
             entries.iter().find(|e| e.id == id),
@@ -198,11 +198,11 @@ impl Gather<'_> {
         let mine = self
             .pairs
             .iter()
-            .find(|p| p.pair.solver == SOLVER_NAME && p.pair.benchmark == i.id);
+            .find(|p| &*p.pair.solver == SOLVER_NAME && *p.pair.benchmark == *i.id);
         let refs: Vec<&PairVerdict> = self
             .pairs
             .iter()
-            .filter(|p| p.pair.benchmark == i.id && self.independent_reference(&p.pair.solver))
+            .filter(|p| *p.pair.benchmark == *i.id && self.independent_reference(&p.pair.solver))
             .collect();
         let run = self.run_of.get(&(SOLVER_NAME, i.id.as_str())).copied();
         let author_pair = match (mine, run) {
@@ -282,7 +282,7 @@ impl Gather<'_> {
                 self.all_runs
                     .iter()
                     .find(|x| x.solver == name && x.benchmark == i.id),
-                refs.iter().find(|p| p.pair.solver == name),
+                refs.iter().find(|p| *p.pair.solver == *name),
             );
             if let (Some(who), Some(its_run), Some(its_verdict)) = found {
                 let more = self.repro.other_run(i, entry, who, its_run, its_verdict)?;

@@ -96,7 +96,7 @@ impl Work {
         for s in &ctx.solvers {
             for e in &index {
                 if entered(s, e) {
-                    pairs.push((s.name.clone(), e.id.clone()));
+                    pairs.push((s.name.clone(), e.id.to_string()));
                 }
             }
         }

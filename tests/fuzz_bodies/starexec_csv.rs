@@ -28,7 +28,7 @@ pub fn check_raw(data: &[u8]) {
             parts.len() >= 2 && parts.iter().all(|s| !s.is_empty()),
             "{p:?}"
         );
-        assert_eq!(p.division, parts[0]);
+        assert_eq!(&*p.division, parts[0]);
         assert!(p.cpu.is_finite() && p.cpu >= 0.0 && p.wall.is_finite() && p.wall >= 0.0);
         assert_eq!(
             p.core_size.is_some(),
@@ -228,8 +228,12 @@ pub fn check_generated(data: &[u8]) {
         } else {
             format!("{}:{}", r.solver, r.config)
         };
-        assert_eq!((&p.solver, &p.benchmark), (&solver, &r.benchmark), "{ctx}");
-        assert_eq!(p.division, r.benchmark.split('/').next().unwrap());
+        assert_eq!(
+            (&*p.solver, &*p.benchmark),
+            (&*solver, &*r.benchmark),
+            "{ctx}"
+        );
+        assert_eq!(&*p.division, r.benchmark.split('/').next().unwrap());
         let checker = |answer: &str| {
             r.cells
                 .iter()

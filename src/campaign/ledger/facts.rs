@@ -9,7 +9,7 @@
 //! Built once from the loaded campaign ([`Facts::of`]); the reports only
 //! render it.
 
-use super::index::{read_skipped, FileCounts, IndexEntry, Outcome, INDEX_FILE};
+use super::index::{read_skipped, FileCounter, IndexEntry, Outcome, INDEX_FILE};
 use super::provenance::{hash_file, Limits, Program};
 use crate::campaign::{ledger::loaded::Loaded, setup::CONFIG_FILE};
 use serde::{Deserialize, Serialize};
@@ -165,10 +165,21 @@ impl Facts {
 fn benchmarks(l: &Loaded) -> BenchmarkFacts {
     let c = l.campaign;
     let path = c.named_dir().join(INDEX_FILE);
-    let entries: Vec<IndexEntry> = crate::journal::read_all(&path)
-        .map(|(e, _)| e)
-        .unwrap_or_default();
-    let counts = FileCounts::of(&entries);
+    // Streamed (the index has an entry per benchmark): the entries not
+    // named alone are kept, to be listed.
+    let mut counter = FileCounter::default();
+    let mut entries: Vec<IndexEntry> = Vec::new();
+    let read = crate::journal::for_each(&path, |e: IndexEntry| {
+        counter.add(&e);
+        if e.outcome != Outcome::Named {
+            entries.push(e);
+        }
+    });
+    if read.is_err() {
+        // As an index that cannot be read: nothing is counted.
+        (counter, entries) = Default::default();
+    }
+    let counts = counter.counts;
     let mut out = BenchmarkFacts {
         found: counts.files,
         names: counts.names,

@@ -4,6 +4,7 @@
 use crate::benchmark::{Families, Ineligibility, Settings};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::Campaign;
+use crate::compact::{shared, Name};
 use crate::journal;
 use crate::message::Say;
 use anyhow::Result;
@@ -11,6 +12,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The index file inside the output directory.
 pub const INDEX_FILE: &str = "index.jsonl";
@@ -163,31 +165,45 @@ pub struct FileCounts {
     pub failed: usize,
 }
 
+/// [`FileCounts`] of entries seen one at a time (an index streamed).
+#[derive(Default)]
+pub struct FileCounter {
+    /// The files seen: (device, inode, "") or, without an inode, (0, 0, id).
+    seen: HashSet<(u64, u64, String)>,
+    pub counts: FileCounts,
+}
+
+impl FileCounter {
+    pub fn add(&mut self, e: &IndexEntry) {
+        let c = &mut self.counts;
+        c.names += 1;
+        let key = if e.source_inode != 0 {
+            (e.source_dev, e.source_inode, String::new())
+        } else {
+            (0, 0, e.id.clone())
+        };
+        if !self.seen.insert(key) {
+            return;
+        }
+        c.files += 1;
+        *match e.outcome {
+            Outcome::Named => &mut c.named,
+            Outcome::Ineligible => &mut c.ineligible,
+            Outcome::Malformed => &mut c.malformed,
+            Outcome::Failed => &mut c.failed,
+        } += 1;
+    }
+}
+
 impl FileCounts {
     /// The counts of `entries`. Files are told apart by device and inode
     /// (entries of indexes of earlier versions, without them, by id).
     pub fn of<'a>(entries: impl IntoIterator<Item = &'a IndexEntry>) -> FileCounts {
-        let mut seen = HashSet::new();
-        let mut c = FileCounts::default();
+        let mut c = FileCounter::default();
         for e in entries {
-            c.names += 1;
-            let key = if e.source_inode != 0 {
-                (e.source_dev, e.source_inode, "")
-            } else {
-                (0, 0, e.id.as_str())
-            };
-            if !seen.insert(key) {
-                continue;
-            }
-            c.files += 1;
-            *match e.outcome {
-                Outcome::Named => &mut c.named,
-                Outcome::Ineligible => &mut c.ineligible,
-                Outcome::Malformed => &mut c.malformed,
-                Outcome::Failed => &mut c.failed,
-            } += 1;
+            c.add(e);
         }
-        c
+        c.counts
     }
 
     /// `N files: a named, b ineligible, c malformed, d failed, e skipped`,
@@ -208,10 +224,11 @@ impl FileCounts {
 /// A named benchmark, as the later stages need it.
 #[derive(Clone, Debug)]
 pub struct Bench {
-    /// Benchmark id (path below the benchmark root).
-    pub id: String,
-    /// Its logic: the division.
-    pub logic: String,
+    /// Benchmark id (path below the benchmark root), shared by the
+    /// benchmark's verdicts.
+    pub id: Name,
+    /// Its logic: the division (one copy shared by the logic's benchmarks).
+    pub logic: Name,
     /// The named file, relative to the campaign's `named/` folder.
     pub output: String,
     /// Prefix of the names coreval gave.
@@ -234,13 +251,13 @@ pub struct Bench {
 }
 
 impl Bench {
-    fn from_entry(e: IndexEntry) -> Option<Bench> {
+    fn from_entry(e: IndexEntry, logics: &mut FxHashSet<Arc<str>>) -> Option<Bench> {
         if e.outcome != Outcome::Named {
             return None;
         }
         let top_level = e.top_level_names().into_iter().collect();
         Some(Bench {
-            logic: e.logic.clone().unwrap_or_default(),
+            logic: shared(logics, e.logic.as_deref().unwrap_or_default()).into(),
             output: e.output.clone()?,
             prefix: e.prefix.clone().unwrap_or_default(),
             assertions: e.assertions as u64,
@@ -250,7 +267,7 @@ impl Bench {
             hash: e.named_hash.clone(),
             incremental: e.incremental,
             top_level,
-            id: e.id,
+            id: e.id.into(),
         })
     }
 }
@@ -269,6 +286,7 @@ pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
         say.warning_once(w);
     }
     let mut benches = Vec::new();
+    let mut logics = FxHashSet::default();
     for e in entries {
         // The index is data on disk: its paths must stay inside `named/`.
         if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
@@ -279,7 +297,7 @@ pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
             ));
             continue;
         }
-        benches.extend(Bench::from_entry(e));
+        benches.extend(Bench::from_entry(e, &mut logics));
     }
     Ok(benches)
 }

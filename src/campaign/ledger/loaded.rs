@@ -11,6 +11,7 @@ use crate::campaign::setup::context::{Context, Stages};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::{selection, Campaign};
 use crate::checkers::SolverDef;
+use crate::compact::Name;
 use crate::lock::CampaignLock;
 use crate::message::Say;
 use anyhow::Result;
@@ -49,9 +50,9 @@ pub struct Loaded<'a> {
     pub current: provenance::Current,
     /// Where the stages' messages go (the pipeline's observer).
     pub say: Say<'a>,
-    by_id: HashMap<String, usize>,
+    by_id: HashMap<Name, usize>,
     /// A configured solver's place in `solvers`, by name.
-    solver_at: HashMap<String, usize>,
+    solver_at: HashMap<Name, usize>,
     /// `runs.jsonl` as the solve stage read it, when that stage added
     /// nothing to it: the check stage takes it instead of reading it again
     /// ([`Loaded::keep_runs`]).
@@ -93,7 +94,7 @@ impl<'a> Loaded<'a> {
             .solvers
             .iter()
             .enumerate()
-            .map(|(i, s)| (s.name.clone(), i))
+            .map(|(i, s)| (Name::from(s.name.as_str()), i))
             .collect();
         Ok(Loaded {
             ctx,
@@ -152,6 +153,11 @@ impl<'a> Loaded<'a> {
     /// The compact key of a configured solver's pair with a named
     /// benchmark (8 bytes where the names are tens: a campaign keys a
     /// million pairs at once).
+    /// A configured solver's name, one copy shared by its verdicts.
+    pub fn solver_name(&self, solver: &str) -> Option<&Name> {
+        self.solver_at.get_key_value(solver).map(|(n, _)| n)
+    }
+
     pub fn pair_id(&self, solver: &str, bench: &str) -> Option<PairId> {
         let s = *self.solver_at.get(solver)?;
         let b = *self.by_id.get(bench)?;

@@ -400,7 +400,7 @@ impl Current {
                     .hash
                     .clone()
                     .or_else(|| hash_file(&named.join(&e.output)))?;
-                Some((e.id.clone(), h))
+                Some((e.id.to_string(), h))
             })
             .collect();
         Current {
@@ -420,7 +420,7 @@ impl Current {
     pub fn run_provenance(&self, solver: &str, e: &Bench) -> Option<Provenance> {
         let file = format!("named/{}", e.output);
         let x = self.solvers.get(solver)?;
-        let default_file = e.output == e.id;
+        let default_file = *e.output == *e.id;
         Some(x.provenance(&self.table, &file, default_file, self.bench_hash(&e.id)))
     }
 

@@ -9,7 +9,7 @@
 pub use super::policy::CheckerTally;
 use super::policy::{CheckAnswer, Decision};
 pub use crate::answer::IllFormed;
-use crate::compact::{Cold, Unset};
+use crate::compact::{Cold, Name, Unset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -189,11 +189,11 @@ impl Contradiction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct PairRecord {
     /// Solver name as configured (or as named in an imported archive).
-    pub solver: String,
+    pub solver: Name,
     /// Benchmark id: its path below the benchmark root.
-    pub benchmark: String,
+    pub benchmark: Name,
     /// Division (the benchmark's logic).
-    pub division: String,
+    pub division: Name,
     /// A: number of named top-level assertions of the benchmark.
     pub assertions: u64,
     /// Size of the reported core, when there was one.

@@ -64,7 +64,7 @@ fn runs_logs_and_issues() {
     assert_eq!(imp.pairs.len(), 2);
     let a = &imp.pairs[0];
     assert_eq!(
-        (a.solver.as_str(), a.benchmark.as_str()),
+        (a.solver.as_ref(), a.benchmark.as_ref()),
         ("Z3.z3", "QF_UF/f/a.smt2")
     );
     assert_eq!(

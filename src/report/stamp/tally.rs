@@ -52,7 +52,7 @@ impl Tally {
     pub fn of(pairs: &[PairVerdict], incremental: &[IncrementalPair]) -> Tally {
         let verdicts = pairs
             .iter()
-            .map(|p| (p.pair.solver.as_str(), &p.pair.verdict));
+            .map(|p| (p.pair.solver.as_ref(), &p.pair.verdict));
         let mut t = Tally::count(verdicts);
         for p in pairs {
             t.certified += usize::from(
@@ -62,8 +62,11 @@ impl Tally {
             t.pending += usize::from(p.pending);
             if p.disputed {
                 let answers = format!("{:?}", p.checkers);
-                t.disputed
-                    .push((p.pair.benchmark.clone(), p.pair.solver.clone(), answers));
+                t.disputed.push((
+                    p.pair.benchmark.to_string(),
+                    p.pair.solver.to_string(),
+                    answers,
+                ));
             }
         }
         t.incremental_failures = incremental

@@ -28,7 +28,7 @@ fn record(l: &Loaded, r: &RunRecord) -> Option<AnswerRecord> {
     Some(AnswerRecord {
         solver: r.solver.clone(),
         benchmark: r.benchmark.clone(),
-        logic: b.logic.clone(),
+        logic: b.logic.to_string(),
         answer,
         expected: b
             .status

@@ -155,9 +155,9 @@ fn as_pair(r: &AnswerRecord) -> PairRecord {
         Answer::None => Verdict::NoAnswer,
     };
     PairRecord {
-        solver: r.solver.clone(),
-        benchmark: r.benchmark.clone(),
-        division: r.logic.clone(),
+        solver: r.solver.clone().into(),
+        benchmark: r.benchmark.clone().into(),
+        division: r.logic.clone().into(),
         assertions: 1,
         core_size: Some(0),
         verdict,

@@ -175,11 +175,12 @@ fn vbss(
 /// than two sound competing solvers, the solver whose removal lowers the
 /// virtual best most, impacts normalised by the division's share of all
 /// competitive solver/benchmark pairs of the eligible divisions.
-/// `pairs[i]` are the scored pairs of `divisions[i]`; `competing` says who
-/// competes and under which name.
-pub fn largest_contribution(
+/// `pairs(i)` are the scored pairs of `divisions[i]` (made when needed, and
+/// only the sound competitors' kept: a division may have a million);
+/// `competing` says who competes and under which name.
+pub fn largest_contribution<'a, I: Iterator<Item = PairView<'a>>>(
     divisions: &[DivisionScore],
-    pairs: &[Vec<PairView<'_>>],
+    pairs: &impl Fn(usize) -> I,
     mode: Mode,
     rules: &Rules,
     participants: &Participants,
@@ -187,22 +188,22 @@ pub fn largest_contribution(
     let competing = |s: &str| participants.get(s).competing;
     let mut total_pairs = 0.0;
     let mut tops = Vec::new();
-    for (d, dp) in divisions.iter().zip(pairs) {
-        let comp: Vec<PairView<'_>> = dp.iter().copied().filter(|p| competing(p.solver)).collect();
-        let all: BTreeSet<&str> = comp.iter().map(|p| p.solver).collect();
-        let unsound: BTreeSet<&str> = comp
-            .iter()
-            .filter(|p| p.score.e > 0)
-            .map(|p| p.solver)
-            .collect();
+    for (i, d) in divisions.iter().enumerate() {
+        let mut all: BTreeSet<&str> = BTreeSet::new();
+        let mut unsound: BTreeSet<&str> = BTreeSet::new();
+        for p in pairs(i).filter(|p| competing(p.solver)) {
+            all.insert(p.solver);
+            if p.score.e > 0 {
+                unsound.insert(p.solver);
+            }
+        }
         let sound: Vec<&str> = all.difference(&unsound).copied().collect();
         if sound.len() <= 2 {
             continue;
         }
         total_pairs += (d.benchmarks * all.len() as u64) as f64;
-        let sound_pairs: Vec<PairView<'_>> = comp
-            .into_iter()
-            .filter(|p| !unsound.contains(p.solver))
+        let sound_pairs: Vec<PairView<'_>> = pairs(i)
+            .filter(|p| competing(p.solver) && !unsound.contains(p.solver))
             .collect();
         let ranked = Ranked::of(&sound_pairs);
         let (vbs_n, vbs_t) = vbss(&sound_pairs, &ranked, None, mode, rules.time_limit);

@@ -162,7 +162,8 @@ fn largest_contribution_hand_computed() {
         "p",
     )
     .unwrap();
-    let got = largest_contribution(&divisions, &pairs, Mode::Parallel, &rules, &participants);
+    let views = |d: usize| pairs[d].iter().copied();
+    let got = largest_contribution(&divisions, &views, Mode::Parallel, &rules, &participants);
     // X: vbs = (5@10) + (3@30) = (8, 40); without B: (5@10) + (2@40) = (7, 50):
     //    impact 1 − 7/8 = 0.125, time 1 − 40/50 = 0.2; A and C: 0 reduction impact.
     // Z: vbs = (2, 5); without A: (1, 7): impact 0.5, time 1 − 5/7.
@@ -190,7 +191,7 @@ fn largest_contribution_excludes_two_sound_solvers() {
     let pairs = vec![vec![pv("A", "w", 0, 3, 1.0), pv("B", "w", 0, 2, 1.0)]];
     assert!(largest_contribution(
         &divisions,
-        &pairs,
+        &|d: usize| pairs[d].iter().copied(),
         Mode::Parallel,
         &rules,
         &Participants::none()
