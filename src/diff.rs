@@ -112,7 +112,11 @@ fn load_campaign(dir: &Path) -> Result<Run> {
                 verdict: p.pair.verdict.label(),
                 failed: p.pair.verdict.is_failure(),
                 core_size: p.pair.core_size,
-                core: p.pair.core.clone(),
+                core: p
+                    .pair
+                    .core
+                    .as_ref()
+                    .map(|c| c.iter().map(|n| n.to_string()).collect()),
                 time: Some(p.pair.wall),
             },
         );

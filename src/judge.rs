@@ -88,7 +88,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     let firsts = first_of_each_pair(l, &runs);
-    let policy_name: std::sync::Arc<str> = policy.to_string().into();
+    let mut shared = Shared::new(policy);
     let mut maps = HashMap::default();
     let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
     // Sized once: grown by doubling, the last copy would hold half the
@@ -122,7 +122,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             l.ctx.validators.as_ref(),
             hash.clone(),
             all_answers,
-            &policy_name,
+            &mut shared,
         );
         // One map per distinct set of answers, shared by its pairs (a
         // million pairs have a handful of them).
@@ -336,9 +336,37 @@ fn attach_beyond(c: &Campaign, pairs: &mut [PairVerdict]) -> Result<()> {
     Ok(())
 }
 
-/// One pair's verdict (`policy_name`: the campaign's policy as written,
-/// one copy shared by its pairs; the solver's name and the benchmark's id
-/// and logic are shared too).
+/// What the verdicts of a campaign share instead of each holding a copy:
+/// the policy's name and the names in cores (a million cores repeat a few
+/// thousand names).
+pub struct Shared {
+    policy: std::sync::Arc<str>,
+    names: HashSet<Name>,
+}
+
+impl Shared {
+    /// For verdicts under `policy` (its name as written).
+    pub fn new(policy: Policy) -> Shared {
+        Shared {
+            policy: policy.to_string().into(),
+            names: HashSet::default(),
+        }
+    }
+
+    fn name(&mut self, name: String) -> Name {
+        match self.names.get(name.as_str()) {
+            Some(same) => same.clone(),
+            None => {
+                let new = Name::from(name);
+                self.names.insert(new.clone());
+                new
+            }
+        }
+    }
+}
+
+/// One pair's verdict (the solver's name, the benchmark's id and logic,
+/// the policy's name and the core's names are shared: `shared`).
 pub fn pair_verdict(
     c: &Campaign,
     r: RunRecord,
@@ -348,7 +376,7 @@ pub fn pair_verdict(
     validators: Option<&crate::campaign::setup::validators::Validators>,
     hash: Option<std::sync::Arc<str>>,
     all_answers: Option<&BTreeMap<String, CheckAnswer>>,
-    policy_name: &std::sync::Arc<str>,
+    shared: &mut Shared,
 ) -> PairVerdict {
     let policy = c.config.check.policy;
     let independent = c.config.check.independent;
@@ -392,7 +420,12 @@ pub fn pair_verdict(
             cpu: r.cpu,
             wall: r.wall,
             checks: tally_of(&mine, &selected, s),
-            core: r.core,
+            // A new boxed slice of shared names: reusing the record's buffer
+            // would keep alive pages of the threads that parsed the journal
+            // (200 MB at a million pairs).
+            core: r
+                .core
+                .map(|c| c.into_iter().map(|n| shared.name(n)).collect()),
             origin: None,
             contradiction,
             expected: None,
@@ -403,7 +436,7 @@ pub fn pair_verdict(
         pending,
         flags: r.flags,
         core_hash: hash,
-        policy: std::sync::Arc::clone(policy_name),
+        policy: std::sync::Arc::clone(&shared.policy),
         details: Default::default(),
     }
 }
@@ -415,7 +448,7 @@ pub fn pair_verdict(
 fn original_core(
     c: &Campaign,
     e: &Bench,
-    core: Option<&[String]>,
+    core: Option<&[Name]>,
     maps: &mut HashMap<String, Option<DescrambleMap>>,
     say: crate::message::Say,
 ) -> Option<Vec<usize>> {

@@ -113,7 +113,14 @@ fn minimal_cores_are_minimal_and_padding_is_named_exactly() {
     }
     let padded = pair(&pairs, "pad", PADDED);
     assert_eq!(padded.pair.verdict, Verdict::Validated);
-    let core: BTreeSet<String> = padded.pair.core.clone().unwrap().into_iter().collect();
+    let core: BTreeSet<String> = padded
+        .pair
+        .core
+        .clone()
+        .unwrap()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
     let mus = padded_mus(&c);
     assert_eq!(core.len(), 6, "the padded core holds every assertion");
     let padding: Vec<String> = core.difference(&mus).cloned().collect();

@@ -25,6 +25,7 @@ pub mod starexec;
 
 use crate::answer::{Answer, ParsedOutput};
 use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
+use crate::compact::Name;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -203,8 +204,8 @@ impl RawRun<'_> {
             status: self.status,
             cpu: self.cpu,
             wall: self.wall,
-            core,
-            origin: Some(self.origin),
+            core: core.map(|c| c.into_iter().map(Name::from).collect()),
+            origin: Some(self.origin.into()),
             ..PairRecord::default()
         }
     }

@@ -151,7 +151,7 @@ fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> I
             status,
             cpu: row.cpu_time,
             wall: row.wallclock_time,
-            origin: Some(format!("{}:row {}", path.display(), i + 1)),
+            origin: Some(format!("{}:row {}", path.display(), i + 1).into()),
             ..PairRecord::default()
         });
     }

@@ -91,7 +91,7 @@ pub fn import_reader(mut reader: impl Read, path: &Path) -> Result<Import> {
         };
         match row(&r, &checkers) {
             Ok((mut rec, doubt)) => {
-                rec.origin = Some(format!("{}:{}", path.display(), line));
+                rec.origin = Some(format!("{}:{}", path.display(), line).into());
                 pairs.push(rec);
                 doubt
             }
@@ -249,7 +249,7 @@ fn row(r: &Row<'_>, checkers: &[usize]) -> Result<(PairRecord, Option<String>), 
         checks: any.then_some(tally),
         expected: Some(get("expected"))
             .filter(|e| matches!(*e, "sat" | "unsat"))
-            .map(String::from),
+            .map(Box::from),
         ..PairRecord::default()
     };
     Ok((rec, doubt))

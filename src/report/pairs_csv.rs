@@ -84,7 +84,7 @@ fn row(r: &PairRow) -> Vec<String> {
         b(r.parallel.memout),
         r.best_reduction.to_string(),
         r.gap.to_string(),
-        r.origin.clone().unwrap_or_default(),
+        r.origin.as_deref().unwrap_or_default().to_string(),
         r.contradiction
             .map_or_else(String::new, |c| c.label().to_string()),
         r.logic.to_string(),

@@ -68,18 +68,30 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
     warn_unlisted(pairs, participants, &mut warnings);
     flag_negative_reductions(&by_logic, rules, &mut warnings);
     let (by_division, mut logics_of) = by_division(&by_logic, options, &mut warnings);
-    // The logics' own scores first: what they hold is let go of before the
-    // divisions' pairs and rows are made.
-    let logics: Option<Vec<DivisionScore>> = options.divisions.as_ref().map(|_| {
-        by_logic
-            .into_iter()
-            .map(|(name, recs)| {
-                let mut score = score_division(name, recs, rules, participants, &mut Vec::new());
-                score.logics = vec![name.to_string()];
-                score
-            })
-            .collect()
-    });
+    // A logic that is its division's only one has the division's pairs, so
+    // the division's score: made once, below.
+    let division_of_alone: BTreeMap<String, &str> = logics_of
+        .iter()
+        .filter(|(_, logics)| logics.len() == 1)
+        .map(|(division, logics)| (logics[0].clone(), *division))
+        .collect();
+    // The other logics' own scores first: what they hold is let go of
+    // before the divisions' pairs and rows are made.
+    let mut logics: Option<Vec<Result<DivisionScore, &str>>> =
+        options.divisions.as_ref().map(|_| {
+            by_logic
+                .into_iter()
+                .map(|(name, recs)| match division_of_alone.get(name) {
+                    Some(division) => Err(*division),
+                    None => {
+                        let mut score =
+                            score_division(name, recs, rules, participants, &mut Vec::new());
+                        score.logics = vec![name.to_string()];
+                        Ok(score)
+                    }
+                })
+                .collect()
+        });
     let mut divisions = Vec::new();
     // Each division's rows, `pair_rows[from..to]`.
     let mut spans = Vec::new();
@@ -93,6 +105,11 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
         divisions.push(score);
         spans.push(from..pair_rows.len());
     }
+    let logics = logics.take().map(|all| {
+        all.into_iter()
+            .map(|score| score.unwrap_or_else(|division| logic_alone(&divisions, division)))
+            .collect()
+    });
     warn_derived(&divisions, rules, participants, &mut warnings);
     let division_rows: Vec<&[PairRow]> = spans.into_iter().map(|s| &pair_rows[s]).collect();
     let recognitions = recognitions(&divisions, &division_rows, rules, participants);
@@ -251,6 +268,21 @@ fn by_division<'a>(
     (by_division, logics_of)
 }
 
+/// The score of the logic that `division` holds alone: the division's,
+/// under the logic's name.
+fn logic_alone(divisions: &[DivisionScore], division: &str) -> DivisionScore {
+    let d = divisions
+        .iter()
+        .find(|d| d.name == division)
+        .expect("each division with pairs is scored");
+    let logic = d.logics[0].clone();
+    DivisionScore {
+        name: logic.clone(),
+        logics: vec![logic],
+        ..d.clone()
+    }
+}
+
 /// A warning per derived solver shown hors concours for not beating its
 /// base by the edition's margin.
 fn warn_derived(
@@ -346,19 +378,21 @@ fn score_division(
     }
     let virtual_best = VirtualBest {
         correct: best.values().map(|v| v.0).sum(),
-        benchmarks: families
-            .iter()
-            .map(|(b, fam)| {
-                let (n, who) = best.get(&**b).cloned().unwrap_or_default();
-                BenchmarkBest {
-                    benchmark: Arc::clone(b),
-                    family: Arc::clone(fam),
-                    assertions: assertions[&**b],
-                    best_reduction: n,
-                    best_solvers: who.into_iter().map(|s| solver_names[s].clone()).collect(),
-                }
-            })
-            .collect(),
+        benchmarks: Arc::new(
+            families
+                .iter()
+                .map(|(b, fam)| {
+                    let (n, who) = best.get(&**b).cloned().unwrap_or_default();
+                    BenchmarkBest {
+                        benchmark: Arc::clone(b),
+                        family: Arc::clone(fam),
+                        assertions: assertions[&**b],
+                        best_reduction: n,
+                        best_solvers: who.into_iter().map(|s| solver_names[s].clone()).collect(),
+                    }
+                })
+                .collect(),
+        ),
     };
     drop(best);
     for r in mine.iter_mut() {

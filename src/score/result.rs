@@ -222,8 +222,9 @@ pub struct SolverBeyond {
 pub struct VirtualBest {
     /// Σ over benchmarks of the best validated reduction (unweighted).
     pub correct: u64,
-    /// Per benchmark, sorted by benchmark id.
-    pub benchmarks: Vec<BenchmarkBest>,
+    /// Per benchmark, sorted by benchmark id (one list shared by a
+    /// division and its logic when the division has that logic alone).
+    pub benchmarks: Arc<Vec<BenchmarkBest>>,
 }
 
 /// The best validated reduction on one benchmark.
@@ -374,7 +375,7 @@ pub struct PairRow {
     /// best_reduction − this pair's parallel reduction.
     pub gap: u64,
     /// Where the record came from.
-    pub origin: Option<String>,
+    pub origin: Option<Box<str>>,
     /// `contradictory-output` or `failed-after-answer` (scored as README's
     /// "Contradictory output" says), else none.
     #[serde(skip_serializing_if = "Option::is_none")]

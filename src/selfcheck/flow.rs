@@ -234,7 +234,7 @@ impl<'a> Work<'a> {
         let sut = ctx.solver(SOLVER_NAME).context("no solver under test")?;
         let by_id: HashMap<&str, &Input> = single.iter().map(|i| (i.id.as_str(), i)).collect();
         let (policy, strict) = (self.opts.policy.to_string(), self.opts.strict);
-        let policy_name: std::sync::Arc<str> = ctx.campaign.config.check.policy.to_string().into();
+        let mut shared = crate::judge::Shared::new(ctx.campaign.config.check.policy);
         let sut_name = crate::compact::Name::from(sut.name.as_str());
         let (tx, rx) = mpsc::channel::<Heard>();
         std::thread::scope(|scope| {
@@ -271,7 +271,7 @@ impl<'a> Work<'a> {
                             None,
                             None,
                             None,
-                            &policy_name,
+                            &mut shared,
                         );
                         let pair = Pair {
                             verdict: &v,

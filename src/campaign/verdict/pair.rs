@@ -212,18 +212,18 @@ pub struct PairRecord {
     pub checks: Option<CheckerTally>,
     /// The core's names (normal forms, in the order printed), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub core: Option<Vec<String>>,
+    pub core: Option<Box<[Name]>>,
     /// Where the record came from (`file:line` of an imported archive), for
     /// messages and the per-pair CSV.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<String>,
+    pub origin: Option<Box<str>>,
     /// The run contradicted itself or failed after its answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
     /// The benchmark's expected status (`sat` or `unsat`) when the data
     /// states one (StarExec's `expected` column).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
+    pub expected: Option<Box<str>>,
 }
 
 #[cfg(test)]

@@ -71,10 +71,7 @@ fn runs_logs_and_issues() {
         (a.verdict.clone(), a.core_size, a.cpu, a.wall),
         (Verdict::Unchecked, Some(2), 1.25, 1.5)
     );
-    assert_eq!(
-        a.core.as_deref(),
-        Some(&["n1".to_string(), "n3".to_string()][..])
-    );
+    assert_eq!(a.core.as_deref(), Some(&["n1".into(), "n3".into()][..]));
     let b = &imp.pairs[1];
     assert_eq!(
         (b.verdict.clone(), b.status),

@@ -164,7 +164,7 @@ fn as_pair(r: &AnswerRecord) -> PairRecord {
         status: r.status,
         cpu: r.cpu,
         wall: r.wall,
-        origin: r.origin.clone(),
+        origin: r.origin.as_deref().map(Box::from),
         ..PairRecord::default()
     }
 }

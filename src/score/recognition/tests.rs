@@ -52,7 +52,7 @@ fn div(
         parallel: m,
         virtual_best: VirtualBest {
             correct: 0,
-            benchmarks: vec![],
+            benchmarks: Default::default(),
         },
     }
 }
