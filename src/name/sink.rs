@@ -198,6 +198,32 @@ impl Writer<'_> {
     }
 }
 
+/// Reserve `len` bytes of disk for `file` from its start, its size left as
+/// it is (`fallocate` with `FALLOC_FL_KEEP_SIZE`): the writes then fill
+/// blocks already allocated instead of reserving them one by one (on ext4,
+/// about a quarter of a large write's CPU time). Whether blocks may have
+/// been reserved (not on every file system; some on a full disk): the
+/// caller then cuts off what is left over with `set_len` at the end of
+/// what it wrote.
+pub(super) fn reserve(file: &File, len: u64) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(len) = libc::off_t::try_from(len) else {
+            return false;
+        };
+        // SAFETY: a plain system call on the descriptor of an open file;
+        // no memory is passed.
+        let r = unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, 0, len) };
+        r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::ENOSPC)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, len);
+        false
+    }
+}
+
 /// Run `fill` with a [`Sink`] whose bytes go to `file` (from its current
 /// position) and into a BLAKE3 hash, labels with `prefix`; returns what
 /// `fill` returned and the hash (hex) of everything written. An error of
