@@ -9,13 +9,16 @@
 //! writes it with one `write` call; a long unchanged run (a giant command)
 //! is hashed and written straight from the input buffer. The rest of the
 //! output (what the byte scanner writes after taking over) goes as plain
-//! bytes through [`Sink`]'s [`Write`]. Buffers come back to be filled
+//! bytes through [`Sink`]'s [`Write`]. A giant assertion is sent in parts
+//! after a checkpoint ([`Edit::Checkpoint`]: the output's length and hash
+//! there), which [`Sink::rewind`] goes back to when its end shows that it
+//! must be named another way. Buffers come back to be filled
 //! again, so nothing is allocated per batch. The hash is of exactly the
 //! bytes written, computed as they are written.
 
 use super::rewriter::Labels;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Bytes per output chunk.
@@ -41,6 +44,13 @@ pub(super) enum Edit {
         from: usize,
         to: usize,
     },
+    /// The output up to `input[at]` is final; what follows (a giant
+    /// command sent in parts) may be taken back by [`Sink::rewind`].
+    Checkpoint { at: usize },
+    /// `(! ` before `input[s]` (a giant assertion's term starts).
+    Open { s: usize },
+    /// ` :named PN)` of assertion `n` before `input[e]` (its term ends).
+    Label { e: usize, n: usize },
 }
 
 /// Input bytes `input[..to]` and the edits that make them the output.
@@ -57,6 +67,9 @@ pub(super) struct Batch {
 enum Msg {
     Bytes(Vec<u8>),
     Batch(Batch),
+    /// Back to the last checkpoint: the output after it is cut off and
+    /// the hash is the checkpoint's.
+    Rewind,
 }
 
 /// The filling side.
@@ -76,6 +89,7 @@ impl Sink {
             match m {
                 Msg::Bytes(b) => self.spare_bytes.push(b),
                 Msg::Batch(b) => self.spare_batches.push(b),
+                Msg::Rewind => {}
             }
         }
     }
@@ -125,6 +139,12 @@ impl Sink {
         self.send_bytes()?;
         self.send(Msg::Batch(batch))
     }
+
+    /// Take back the output sent after the last [`Edit::Checkpoint`].
+    pub(super) fn rewind(&mut self) -> io::Result<()> {
+        self.send_bytes()?;
+        self.send(Msg::Rewind)
+    }
 }
 
 impl Write for Sink {
@@ -150,6 +170,8 @@ struct Writer<'f> {
     hasher: blake3::Hasher,
     labels: Labels,
     out: Vec<u8>,
+    /// The last checkpoint: the output's length and hash there.
+    checkpoint: Option<(u64, blake3::Hasher)>,
 }
 
 impl Writer<'_> {
@@ -191,10 +213,40 @@ impl Writer<'_> {
                     self.put(&b.side[from..to])?;
                     pos = end;
                 }
+                Edit::Checkpoint { at } => {
+                    self.put(&b.input[pos..at])?;
+                    self.flush()?;
+                    let len = self.file.stream_position()?;
+                    self.checkpoint = Some((len, self.hasher.clone()));
+                    pos = at;
+                }
+                Edit::Open { s } => {
+                    self.put(&b.input[pos..s])?;
+                    self.out.extend_from_slice(b"(! ");
+                    pos = s;
+                }
+                Edit::Label { e, n } => {
+                    self.put(&b.input[pos..e])?;
+                    self.out.extend_from_slice(self.labels.label(n));
+                    pos = e;
+                }
             }
         }
         self.put(&b.input[pos..b.to])?;
         self.flush()
+    }
+
+    /// Back to the last checkpoint.
+    fn rewind(&mut self) -> io::Result<()> {
+        let (len, hasher) = self
+            .checkpoint
+            .take()
+            .ok_or_else(|| io::Error::other("no checkpoint to go back to"))?;
+        self.out.clear();
+        self.file.set_len(len)?;
+        self.file.seek(SeekFrom::Start(len))?;
+        self.hasher = hasher;
+        Ok(())
     }
 }
 
@@ -244,6 +296,7 @@ pub(super) fn with_sink<T, E: From<io::Error>>(
                 hasher: blake3::Hasher::new(),
                 labels,
                 out: Vec::with_capacity(CHUNK + (CHUNK >> 2)),
+                checkpoint: None,
             };
             for m in rx {
                 match &m {
@@ -252,6 +305,7 @@ pub(super) fn with_sink<T, E: From<io::Error>>(
                         w.flush()?;
                     }
                     Msg::Batch(b) => w.batch(b)?,
+                    Msg::Rewind => w.rewind()?,
                 }
                 let _ = back_tx.try_send(m);
             }

@@ -173,6 +173,22 @@ impl Blocks {
         self.line
     }
 
+    /// A scanner for the input from the start of line `line` at absolute
+    /// offset `line_start` on (a scan again from a command's start).
+    pub fn at_line(line: u64, line_start: u64) -> Self {
+        Blocks {
+            line,
+            line_start,
+            ..Blocks::new()
+        }
+    }
+
+    /// The command still open after the blocks scanned (`end` not set yet,
+    /// `colon` and `has_comment` so far), and its depth there.
+    pub fn open_command(&self) -> Option<(Span, u64)> {
+        self.in_cmd.then_some((self.cmd, self.depth))
+    }
+
     /// Whether the input may end here: no command, string, symbol or
     /// comment is open.
     pub fn at_rest(&self) -> bool {
