@@ -16,7 +16,7 @@
 //! again, so nothing is allocated per batch. The hash is of exactly the
 //! bytes written, computed as they are written.
 
-use super::rewriter::Labels;
+use super::rewriter::{Labels, PAD};
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -30,6 +30,9 @@ const AHEAD: usize = 4;
 /// An unchanged run at least this long is written from the input buffer
 /// instead of being copied into the output chunk.
 const DIRECT: usize = 1 << 20;
+
+/// A run this short or shorter is copied as this many bytes at once.
+const SHORT: usize = 128;
 
 /// A change to the input bytes of a [`Batch`] (offsets into its input).
 #[derive(Clone, Copy, Debug)]
@@ -169,26 +172,49 @@ struct Writer<'f> {
     file: &'f mut File,
     hasher: blake3::Hasher,
     labels: Labels,
+    /// The output chunk being made, `out[..len]`; the buffer has room for
+    /// copies of a fixed size that run past what they copy.
     out: Vec<u8>,
+    len: usize,
     /// The last checkpoint: the output's length and hash there.
     checkpoint: Option<(u64, blake3::Hasher)>,
 }
 
 impl Writer<'_> {
+    /// Append `bytes`: hashed and written straight from where they are
+    /// when they are [`DIRECT`] or more.
     fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if bytes.len() >= DIRECT {
+        if bytes.len() >= DIRECT || self.len + bytes.len() > self.out.len() {
             self.flush()?;
-            self.hasher.update(bytes);
-            return self.file.write_all(bytes);
+            if bytes.len() > self.out.len() / 2 {
+                self.hasher.update(bytes);
+                return self.file.write_all(bytes);
+            }
         }
-        self.out.extend_from_slice(bytes);
+        self.out[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
         Ok(())
     }
 
+    /// Append `src[from..to]`: a short run (a small assertion's head or
+    /// term) as one copy of [`SHORT`] bytes, which the next copy
+    /// overwrites past the run (no call per run).
+    #[inline]
+    fn put_run(&mut self, src: &[u8], from: usize, to: usize) -> io::Result<()> {
+        let (o, n) = (self.len, to - from);
+        if n <= SHORT && from + SHORT <= src.len() && o + SHORT <= self.out.len() {
+            self.out[o..o + SHORT].copy_from_slice(&src[from..from + SHORT]);
+            self.len += n;
+            return Ok(());
+        }
+        self.put(&src[from..to])
+    }
+
     fn flush(&mut self) -> io::Result<()> {
-        self.hasher.update(&self.out);
-        self.file.write_all(&self.out)?;
-        self.out.clear();
+        let out = &self.out[..self.len];
+        self.hasher.update(out);
+        self.file.write_all(out)?;
+        self.len = 0;
         Ok(())
     }
 
@@ -197,10 +223,10 @@ impl Writer<'_> {
         for edit in &b.edits {
             match *edit {
                 Edit::Assert { s, e, n } => {
-                    self.put(&b.input[pos..s])?;
-                    self.out.extend_from_slice(b"(! ");
-                    self.put(&b.input[s..e])?;
-                    self.out.extend_from_slice(self.labels.label(n));
+                    self.put_run(&b.input, pos, s)?;
+                    self.put_open()?;
+                    self.put_run(&b.input, s, e)?;
+                    self.put_label(n)?;
                     pos = e;
                 }
                 Edit::Replace {
@@ -222,12 +248,12 @@ impl Writer<'_> {
                 }
                 Edit::Open { s } => {
                     self.put(&b.input[pos..s])?;
-                    self.out.extend_from_slice(b"(! ");
+                    self.put_open()?;
                     pos = s;
                 }
                 Edit::Label { e, n } => {
                     self.put(&b.input[pos..e])?;
-                    self.out.extend_from_slice(self.labels.label(n));
+                    self.put_label(n)?;
                     pos = e;
                 }
             }
@@ -236,13 +262,34 @@ impl Writer<'_> {
         self.flush()
     }
 
+    /// `(! `, copied as 3 bytes (no call).
+    #[inline]
+    fn put_open(&mut self) -> io::Result<()> {
+        if self.len + 3 > self.out.len() {
+            self.flush()?;
+        }
+        self.out[self.len..self.len + 3].copy_from_slice(b"(! ");
+        self.len += 3;
+        Ok(())
+    }
+
+    /// ` :named PN)` of assertion `n`.
+    #[inline]
+    fn put_label(&mut self, n: usize) -> io::Result<()> {
+        if self.len + self.labels.longest() + PAD > self.out.len() {
+            self.flush()?;
+        }
+        self.len += self.labels.write(n, &mut self.out[self.len..]);
+        Ok(())
+    }
+
     /// Back to the last checkpoint.
     fn rewind(&mut self) -> io::Result<()> {
         let (len, hasher) = self
             .checkpoint
             .take()
             .ok_or_else(|| io::Error::other("no checkpoint to go back to"))?;
-        self.out.clear();
+        self.len = 0;
         self.file.set_len(len)?;
         self.file.seek(SeekFrom::Start(len))?;
         self.hasher = hasher;
@@ -295,7 +342,8 @@ pub(super) fn with_sink<T, E: From<io::Error>>(
                 file,
                 hasher: blake3::Hasher::new(),
                 labels,
-                out: Vec::with_capacity(CHUNK + (CHUNK >> 2)),
+                out: vec![0; CHUNK + (CHUNK >> 2)],
+                len: 0,
                 checkpoint: None,
             };
             for m in rx {
