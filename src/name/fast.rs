@@ -21,8 +21,8 @@
 //! first, while the scan is inside its term; its end adds the label. If
 //! its end shows that it must be named another way (a `:` in it, an input
 //! that ends inside it, a read error), the output goes back to the
-//! checkpoint, the input is read again from the command's start, and the
-//! command is held whole as any other.
+//! checkpoint, the input is read again from the end of the command before
+//! it, and the command is held whole as any other.
 
 use super::sink::{Batch, Edit, Sink};
 use super::Pass;
