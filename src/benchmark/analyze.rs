@@ -290,13 +290,18 @@ impl Analyzer {
     /// when `observe` has more to do with it: the file has named a term,
     /// or a `check-sat` came before.
     pub fn plain_assertion(&mut self, len: usize) -> Option<usize> {
-        let info = &mut self.info;
-        if !self.names.is_empty() || info.check_sats > 0 {
+        if !self.plain_possible() {
             return None;
         }
+        let info = &mut self.info;
         info.largest_command = info.largest_command.max(len as u64);
         info.assertions += 1;
         Some(info.assertions)
+    }
+
+    /// Whether [`Analyzer::plain_assertion`] would take an assertion now.
+    pub fn plain_possible(&self) -> bool {
+        self.names.is_empty() && self.info.check_sats == 0
     }
 
     fn record_names(

@@ -15,13 +15,24 @@
 //! command, a read error), the rest of the input, from the end of the last
 //! command written, is handed to the byte scanner ([`Pass::drive`]): its
 //! messages and positions are the ones a user sees.
+//!
+//! A plain assertion that outgrows [`BIG`] (a giant term) is not held
+//! whole: after a checkpoint of the output, it is sent in parts, `(! `
+//! first, while the scan is inside its term; its end adds the label. If
+//! its end shows that it must be named another way (a `:` in it, an input
+//! that ends inside it, a read error), the output goes back to the
+//! checkpoint, the input is read again from the end of the command before
+//! it, and the command is held whole as any other.
 
 use super::sink::{Batch, Edit, Sink};
 use super::Pass;
+use crate::smtlib::lexer::is_whitespace;
 use crate::smtlib::scanner::blocks::{Blocks, Span};
 use crate::smtlib::scanner::prefetch::with_commands;
-use crate::smtlib::scanner::{args_span_after, assert_head_end, command_of, Scanner};
-use std::io::{self, Read};
+use crate::smtlib::scanner::{
+    args_end_in_tail, args_span_after, assert_head_end, command_of, Scanner,
+};
+use std::io::{self, Read, Seek, SeekFrom};
 
 /// Bytes read at a time.
 const READ: usize = 256 << 10;
@@ -44,12 +55,28 @@ struct Cursor {
     scanned: u64,
     /// The end of the last command named.
     done: u64,
+    /// The giant assertion being sent in parts, and the command not to
+    /// send so (rewound) by its start.
+    stream: Option<Stream>,
+    held: Option<u64>,
+}
+
+/// A giant assertion sent in parts: the block scanner's open span, and
+/// where the output is taken back to if need be (the end of the command
+/// before it: the byte scanner writes no gap before a command it rejects),
+/// with its line and the start of that line.
+#[derive(Clone, Copy)]
+struct Stream {
+    cmd: Span,
+    from: u64,
+    line: u64,
+    line_start: u64,
 }
 
 /// Name from `input` into `out`: `Ok(false)` when `clashed` says the
 /// prefix occurs in the input (the output is then partial). `size_hint`:
 /// the input's length, when known.
-pub(super) fn run<R: Read + Send>(
+pub(super) fn run<R: Read + Seek + Send>(
     mut input: R,
     pass: &mut Pass,
     out: &mut Sink,
@@ -64,12 +91,20 @@ pub(super) fn run<R: Read + Send>(
         base_line_start: 0,
         scanned: 0,
         done: 0,
+        stream: None,
+        held: None,
     };
     let mut blocks = Blocks::new();
     let mut spans: Vec<Span> = Vec::with_capacity(first / 64);
-    loop {
+    'read: loop {
         let eof = match at.read(&mut input) {
             Ok(eof) => eof,
+            Err(_) if at.stream.is_some() => {
+                // Read again from the giant command's start: the error
+                // comes again, or not.
+                at.rewind(&mut input, &mut blocks, out)?;
+                continue;
+            }
             Err(e) => {
                 let failed = Failed(Some(e));
                 return hand_over(at, &blocks, failed, pass, out, clashed);
@@ -80,11 +115,22 @@ pub(super) fn run<R: Read + Send>(
             if clashed() {
                 return Ok(false);
             }
+            if at.stream.is_some_and(|g| g.cmd.start == span.start) {
+                if !at.end_stream(&span, pass) {
+                    at.rewind(&mut input, &mut blocks, out)?;
+                    continue 'read;
+                }
+                continue;
+            }
             if !emit(&mut at, &span, pass) {
                 return hand_over(at, &blocks, &mut input, pass, out, clashed);
             }
         }
         if blocks.stopped().is_some() || (eof && !blocks.at_rest()) {
+            if at.stream.is_some() {
+                at.rewind(&mut input, &mut blocks, out)?;
+                continue;
+            }
             return hand_over(at, &blocks, &mut input, pass, out, clashed);
         }
         if eof {
@@ -96,7 +142,8 @@ pub(super) fn run<R: Read + Send>(
             out.send_batch(at.batch)?;
             return Ok(true);
         }
-        at.make_room(out, size_hint)?;
+        at.stream_giant(&blocks, pass);
+        at.make_room(out, size_hint, &blocks)?;
     }
 }
 
@@ -107,16 +154,29 @@ impl Cursor {
         (abs - self.base) as usize
     }
 
-    /// Send the bytes of the commands named (the batch up to `done`) and
-    /// make room for the next read: the rest moves to a new batch.
-    fn make_room(&mut self, out: &mut Sink, size_hint: Option<u64>) -> io::Result<()> {
-        let done = self.at(self.done);
+    /// Send the bytes of the commands named (the batch up to `done`, or
+    /// further into a giant assertion sent in parts) and make room for the
+    /// next read: the rest moves to a new batch.
+    fn make_room(
+        &mut self,
+        out: &mut Sink,
+        size_hint: Option<u64>,
+        blocks: &Blocks,
+    ) -> io::Result<()> {
+        // A giant assertion goes as far as the scan while inside its term
+        // (its end, where the label goes, comes later).
+        let cut = match (self.stream, blocks.open_command()) {
+            (Some(_), Some((_, depth))) if depth >= 2 => self.scanned,
+            (Some(_), _) => self.base,
+            (None, _) => self.done,
+        };
+        let done = self.at(cut);
         let rest = self.filled - done;
         let room = self.batch.input.len() - rest;
         let len = match size_hint {
             _ if room >= READ.min(self.batch.input.len() / 2) => self.batch.input.len(),
             Some(total) if rest >= BIG => {
-                (total.saturating_sub(self.done) as usize + 64).max(rest + READ)
+                (total.saturating_sub(cut) as usize + 64).max(rest + READ)
             }
             _ => (rest * 2).max(rest + READ),
         };
@@ -131,8 +191,100 @@ impl Cursor {
         next.input[..rest].copy_from_slice(&self.batch.input[done..self.filled]);
         let mut full = std::mem::replace(&mut self.batch, next);
         full.to = done;
-        (self.base, self.filled) = (self.done, rest);
+        (self.base, self.filled) = (cut, rest);
         out.send_batch(full)
+    }
+
+    /// Start sending the open command in parts when it is a plain
+    /// assertion so far that outgrew [`BIG`], with the scan inside its
+    /// term: a checkpoint before it, `(! ` before its term.
+    fn stream_giant(&mut self, blocks: &Blocks, pass: &Pass) {
+        let Some((cmd, depth)) = blocks.open_command() else {
+            return;
+        };
+        let big = self.filled - self.at(cmd.start) >= BIG;
+        if !big || self.stream.is_some() || self.held == Some(cmd.start) || depth < 2 {
+            return;
+        }
+        if cmd.colon || !pass.rw.option_written || !pass.analyzer.plain_possible() {
+            return;
+        }
+        let t = &self.batch.input[self.at(cmd.start)..self.at(self.scanned)];
+        let Some(head_end) = assert_head_end(t) else {
+            return;
+        };
+        // The term starts at the first byte after the head that is not
+        // white space (a comment there: not sent in parts).
+        let Some(k) = t[head_end..].iter().position(|&b| !is_whitespace(b)) else {
+            return;
+        };
+        if t[head_end + k] == b';' {
+            return;
+        }
+        let (from, s) = (self.at(self.done), self.at(cmd.start) + head_end + k);
+        let buf = &self.batch.input;
+        let gap = &buf[from..self.at(cmd.start)];
+        let line = cmd.line - memchr::memchr_iter(b'\n', gap).count() as u64;
+        let line_start = match memchr::memrchr(b'\n', &buf[..from]) {
+            Some(j) => self.base + j as u64 + 1,
+            None => self.base_line_start,
+        };
+        self.batch.edits.push(Edit::Checkpoint { at: from });
+        self.batch.edits.push(Edit::Open { s });
+        self.stream = Some(Stream {
+            cmd,
+            from: self.done,
+            line,
+            line_start,
+        });
+    }
+
+    /// The giant assertion sent in parts ends with `span`: its label
+    /// before the end of its last argument; `false` (nothing done) when it
+    /// must be named another way.
+    fn end_stream(&mut self, span: &Span, pass: &mut Pass) -> bool {
+        // The part not sent starts inside the term, before the last
+        // argument group closes (`depth1_end`).
+        let from = self.base - span.start;
+        debug_assert!(self.done < self.base);
+        let depth1_end = span.depth1_end as u64;
+        if span.colon || depth1_end <= from {
+            return false;
+        }
+        let tail = &self.batch.input[..self.at(span.end)];
+        let e = args_end_in_tail(tail, span.has_comment, (depth1_end - from) as usize);
+        let Some(n) = pass
+            .analyzer
+            .plain_assertion((span.end - span.start) as usize)
+        else {
+            return false;
+        };
+        self.batch.edits.push(Edit::Label { e, n });
+        pass.size = span.end;
+        self.done = span.end;
+        self.stream = None;
+        true
+    }
+
+    /// Back to the checkpoint before the giant assertion sent in parts:
+    /// the output is cut there and the input read again from its start,
+    /// to be held whole this time.
+    fn rewind<R: Read + Seek>(
+        &mut self,
+        input: &mut R,
+        blocks: &mut Blocks,
+        out: &mut Sink,
+    ) -> io::Result<()> {
+        let g = self.stream.take().expect("a command sent in parts");
+        out.rewind()?;
+        input.seek(SeekFrom::Start(g.from))?;
+        *blocks = Blocks::at_line(g.line, g.line_start);
+        (self.base, self.filled, self.scanned) = (g.from, 0, g.from);
+        self.base_line_start = g.line_start;
+        self.held = Some(g.cmd.start);
+        self.batch.edits.clear();
+        self.batch.side.clear();
+        Ok(())
     }
 
     /// Read until the buffer is full or the input ends; whether it ended.

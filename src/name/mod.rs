@@ -322,11 +322,17 @@ fn rewrite_fast(
     let input = prefix::Watch::new(input, Some(prefix), &clash);
     let mut pass = Pass::new(prefix.as_bytes(), opts, assumptions);
     let clashed = || clash.load(Ordering::Relaxed);
+    let reserved = input_len.is_some_and(|n| sink::reserve(output, n + n / 3));
     let (finished, hash) = sink::with_sink(output, prefix.as_bytes(), |out| {
         fast::run(input, &mut pass, out, &clashed, input_len).map_err(NameError::from)
     })?;
     if !finished {
         return Ok(None);
+    }
+    if reserved {
+        // Give back the room reserved past the end of what was written.
+        let end = output.stream_position()?;
+        output.set_len(end)?;
     }
     let mut report = pass.report(opts);
     report.output_hash = Some(hash);

@@ -90,6 +90,15 @@ impl<R: Read> Read for Watch<'_, R> {
     }
 }
 
+/// Going back in the input: the bytes read before are not watched again
+/// across the jump (a match across it would be no match of the file).
+impl<R: Seek> Seek for Watch<'_, R> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.tail.clear();
+        self.inner.seek(pos)
+    }
+}
+
 /// Why no prefix could be used.
 #[derive(Debug)]
 pub enum PrefixError {

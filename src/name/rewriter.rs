@@ -98,39 +98,100 @@ impl Rewriter<'_> {
 /// place, not a conversion.
 #[derive(Clone)]
 pub(super) struct Labels {
-    /// ` :named P`, then the digits of `value` and `)`.
+    /// ` :named P`, then the digits of `value` and `)` (up to `end`), then
+    /// [`PAD`] zero bytes.
     label: Vec<u8>,
     head: usize,
+    end: usize,
     value: usize,
 }
 
+/// Bytes after a label, so that a copy of this fixed size takes a short
+/// label whole ([`Labels::write`]).
+pub(super) const PAD: usize = 32;
+
 impl Labels {
     pub(super) fn new(prefix: &[u8]) -> Self {
-        let mut label = Vec::with_capacity(32);
+        let mut label = Vec::with_capacity(32 + PAD);
         label.extend_from_slice(b" :named ");
         label.extend_from_slice(prefix);
+        let head = label.len();
+        label.resize(head + PAD, 0);
         Labels {
-            head: label.len(),
+            head,
+            end: head,
             label,
             value: 0,
         }
     }
 
+    /// The length of the longest label (20 digits).
+    pub(super) fn longest(&self) -> usize {
+        self.head + 21
+    }
+
     /// ` :named PN)` for assertion `n`.
     #[inline]
     pub(super) fn label(&mut self, n: usize) -> &[u8] {
-        let len = self.label.len();
+        self.padded(n);
+        &self.label[..self.end]
+    }
+
+    /// Write [`Labels::label`] at the start of `dst`, which has room for
+    /// [`PAD`] bytes more; its length. Below 10^8, the head is copied as
+    /// [`PAD`] bytes and the digits made in a register ([`digits8`]) and
+    /// stored at once: no byte is read back just after it was stored
+    /// (such a read waits for the store).
+    #[inline]
+    pub(super) fn write(&mut self, n: usize, dst: &mut [u8]) -> usize {
+        let h = self.head;
+        if h <= PAD && (1..100_000_000).contains(&n) {
+            dst[..PAD].copy_from_slice(&self.label[..PAD]);
+            let d = digits8(n as u32);
+            // The leading zeros are the low bytes that are 0.
+            let len = 8 - (d.trailing_zeros() / 8) as usize;
+            let text = (d | 0x3030_3030_3030_3030) >> (8 * (8 - len));
+            dst[h..h + 8].copy_from_slice(&text.to_le_bytes());
+            dst[h + len] = b')';
+            // The digits kept in `label` are not this label's.
+            self.end = h;
+            self.value = n;
+            return h + len + 1;
+        }
+        let label = self.label(n);
+        dst[..label.len()].copy_from_slice(label);
+        label.len()
+    }
+
+    #[inline]
+    fn padded(&mut self, n: usize) {
+        let end = self.end;
         if n != self.value + 1
-            || len == self.head
-            || !increment(&mut self.label[self.head..len - 1])
+            || end == self.head
+            || !increment(&mut self.label[self.head..end - 1])
         {
             self.label.truncate(self.head);
             self.label.extend_from_slice(n.to_string().as_bytes());
             self.label.push(b')');
+            self.end = self.label.len();
+            self.label.resize(self.end + PAD, 0);
         }
         self.value = n;
-        &self.label
     }
+}
+
+/// The 8 decimal digits of `n` < 10^8 (leading zeros included), most
+/// significant first in memory order, as values 0..=9 in the bytes of a
+/// little-endian `u64`: halves of 4 digits, split by 100 then by 10 in
+/// every lane at once (the multiplications by 5243 / 2^19 and 103 / 2^10
+/// divide exactly in these ranges).
+#[inline]
+fn digits8(n: u32) -> u64 {
+    let x = (n / 10_000) as u64 | ((n % 10_000) as u64) << 32;
+    let q = ((x * 5243) >> 19) & 0x0000_007f_0000_007f;
+    let y = q | (x - q * 100) << 16;
+    let q = ((y * 103) >> 10) & 0x000f_000f_000f_000f;
+    q | (y - q * 10) << 8
 }
 
 /// Add one to the decimal `digits`; false when they are all 9s (the number

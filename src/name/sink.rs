@@ -9,13 +9,16 @@
 //! writes it with one `write` call; a long unchanged run (a giant command)
 //! is hashed and written straight from the input buffer. The rest of the
 //! output (what the byte scanner writes after taking over) goes as plain
-//! bytes through [`Sink`]'s [`Write`]. Buffers come back to be filled
+//! bytes through [`Sink`]'s [`Write`]. A giant assertion is sent in parts
+//! after a checkpoint ([`Edit::Checkpoint`]: the output's length and hash
+//! there), which [`Sink::rewind`] goes back to when its end shows that it
+//! must be named another way. Buffers come back to be filled
 //! again, so nothing is allocated per batch. The hash is of exactly the
 //! bytes written, computed as they are written.
 
-use super::rewriter::Labels;
+use super::rewriter::{Labels, PAD};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Bytes per output chunk.
@@ -27,6 +30,9 @@ const AHEAD: usize = 4;
 /// An unchanged run at least this long is written from the input buffer
 /// instead of being copied into the output chunk.
 const DIRECT: usize = 1 << 20;
+
+/// A run this short or shorter is copied as this many bytes at once.
+const SHORT: usize = 128;
 
 /// A change to the input bytes of a [`Batch`] (offsets into its input).
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +47,13 @@ pub(super) enum Edit {
         from: usize,
         to: usize,
     },
+    /// The output up to `input[at]` is final; what follows (a giant
+    /// command sent in parts) may be taken back by [`Sink::rewind`].
+    Checkpoint { at: usize },
+    /// `(! ` before `input[s]` (a giant assertion's term starts).
+    Open { s: usize },
+    /// ` :named PN)` of assertion `n` before `input[e]` (its term ends).
+    Label { e: usize, n: usize },
 }
 
 /// Input bytes `input[..to]` and the edits that make them the output.
@@ -57,6 +70,9 @@ pub(super) struct Batch {
 enum Msg {
     Bytes(Vec<u8>),
     Batch(Batch),
+    /// Back to the last checkpoint: the output after it is cut off and
+    /// the hash is the checkpoint's.
+    Rewind,
 }
 
 /// The filling side.
@@ -76,6 +92,7 @@ impl Sink {
             match m {
                 Msg::Bytes(b) => self.spare_bytes.push(b),
                 Msg::Batch(b) => self.spare_batches.push(b),
+                Msg::Rewind => {}
             }
         }
     }
@@ -125,6 +142,12 @@ impl Sink {
         self.send_bytes()?;
         self.send(Msg::Batch(batch))
     }
+
+    /// Take back the output sent after the last [`Edit::Checkpoint`].
+    pub(super) fn rewind(&mut self) -> io::Result<()> {
+        self.send_bytes()?;
+        self.send(Msg::Rewind)
+    }
 }
 
 impl Write for Sink {
@@ -149,24 +172,49 @@ struct Writer<'f> {
     file: &'f mut File,
     hasher: blake3::Hasher,
     labels: Labels,
+    /// The output chunk being made, `out[..len]`; the buffer has room for
+    /// copies of a fixed size that run past what they copy.
     out: Vec<u8>,
+    len: usize,
+    /// The last checkpoint: the output's length and hash there.
+    checkpoint: Option<(u64, blake3::Hasher)>,
 }
 
 impl Writer<'_> {
+    /// Append `bytes`: hashed and written straight from where they are
+    /// when they are [`DIRECT`] or more.
     fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if bytes.len() >= DIRECT {
+        if bytes.len() >= DIRECT || self.len + bytes.len() > self.out.len() {
             self.flush()?;
-            self.hasher.update(bytes);
-            return self.file.write_all(bytes);
+            if bytes.len() > self.out.len() / 2 {
+                self.hasher.update(bytes);
+                return self.file.write_all(bytes);
+            }
         }
-        self.out.extend_from_slice(bytes);
+        self.out[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
         Ok(())
     }
 
+    /// Append `src[from..to]`: a short run (a small assertion's head or
+    /// term) as one copy of [`SHORT`] bytes, which the next copy
+    /// overwrites past the run (no call per run).
+    #[inline]
+    fn put_run(&mut self, src: &[u8], from: usize, to: usize) -> io::Result<()> {
+        let (o, n) = (self.len, to - from);
+        if n <= SHORT && from + SHORT <= src.len() && o + SHORT <= self.out.len() {
+            self.out[o..o + SHORT].copy_from_slice(&src[from..from + SHORT]);
+            self.len += n;
+            return Ok(());
+        }
+        self.put(&src[from..to])
+    }
+
     fn flush(&mut self) -> io::Result<()> {
-        self.hasher.update(&self.out);
-        self.file.write_all(&self.out)?;
-        self.out.clear();
+        let out = &self.out[..self.len];
+        self.hasher.update(out);
+        self.file.write_all(out)?;
+        self.len = 0;
         Ok(())
     }
 
@@ -175,10 +223,10 @@ impl Writer<'_> {
         for edit in &b.edits {
             match *edit {
                 Edit::Assert { s, e, n } => {
-                    self.put(&b.input[pos..s])?;
-                    self.out.extend_from_slice(b"(! ");
-                    self.put(&b.input[s..e])?;
-                    self.out.extend_from_slice(self.labels.label(n));
+                    self.put_run(&b.input, pos, s)?;
+                    self.put_open()?;
+                    self.put_run(&b.input, s, e)?;
+                    self.put_label(n)?;
                     pos = e;
                 }
                 Edit::Replace {
@@ -191,10 +239,87 @@ impl Writer<'_> {
                     self.put(&b.side[from..to])?;
                     pos = end;
                 }
+                Edit::Checkpoint { at } => {
+                    self.put(&b.input[pos..at])?;
+                    self.flush()?;
+                    let len = self.file.stream_position()?;
+                    self.checkpoint = Some((len, self.hasher.clone()));
+                    pos = at;
+                }
+                Edit::Open { s } => {
+                    self.put(&b.input[pos..s])?;
+                    self.put_open()?;
+                    pos = s;
+                }
+                Edit::Label { e, n } => {
+                    self.put(&b.input[pos..e])?;
+                    self.put_label(n)?;
+                    pos = e;
+                }
             }
         }
         self.put(&b.input[pos..b.to])?;
         self.flush()
+    }
+
+    /// `(! `, copied as 3 bytes (no call).
+    #[inline]
+    fn put_open(&mut self) -> io::Result<()> {
+        if self.len + 3 > self.out.len() {
+            self.flush()?;
+        }
+        self.out[self.len..self.len + 3].copy_from_slice(b"(! ");
+        self.len += 3;
+        Ok(())
+    }
+
+    /// ` :named PN)` of assertion `n`.
+    #[inline]
+    fn put_label(&mut self, n: usize) -> io::Result<()> {
+        if self.len + self.labels.longest() + PAD > self.out.len() {
+            self.flush()?;
+        }
+        self.len += self.labels.write(n, &mut self.out[self.len..]);
+        Ok(())
+    }
+
+    /// Back to the last checkpoint.
+    fn rewind(&mut self) -> io::Result<()> {
+        let (len, hasher) = self
+            .checkpoint
+            .take()
+            .ok_or_else(|| io::Error::other("no checkpoint to go back to"))?;
+        self.len = 0;
+        self.file.set_len(len)?;
+        self.file.seek(SeekFrom::Start(len))?;
+        self.hasher = hasher;
+        Ok(())
+    }
+}
+
+/// Reserve `len` bytes of disk for `file` from its start, its size left as
+/// it is (`fallocate` with `FALLOC_FL_KEEP_SIZE`): the writes then fill
+/// blocks already allocated instead of reserving them one by one (on ext4,
+/// about a quarter of a large write's CPU time). Whether blocks may have
+/// been reserved (not on every file system; some on a full disk): the
+/// caller then cuts off what is left over with `set_len` at the end of
+/// what it wrote.
+pub(super) fn reserve(file: &File, len: u64) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(len) = libc::off_t::try_from(len) else {
+            return false;
+        };
+        // SAFETY: a plain system call on the descriptor of an open file;
+        // no memory is passed.
+        let r = unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, 0, len) };
+        r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::ENOSPC)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, len);
+        false
     }
 }
 
@@ -217,7 +342,9 @@ pub(super) fn with_sink<T, E: From<io::Error>>(
                 file,
                 hasher: blake3::Hasher::new(),
                 labels,
-                out: Vec::with_capacity(CHUNK + (CHUNK >> 2)),
+                out: vec![0; CHUNK + (CHUNK >> 2)],
+                len: 0,
+                checkpoint: None,
             };
             for m in rx {
                 match &m {
@@ -226,6 +353,7 @@ pub(super) fn with_sink<T, E: From<io::Error>>(
                         w.flush()?;
                     }
                     Msg::Batch(b) => w.batch(b)?,
+                    Msg::Rewind => w.rewind()?,
                 }
                 let _ = back_tx.try_send(m);
             }

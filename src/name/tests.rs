@@ -313,6 +313,25 @@ fn labels_count_like_numbers() {
     for n in (1..=2000).chain([5000, 5001, 9999, 10000, 10001, 7, 8]) {
         assert_eq!(l.label(n), format!(" :named cv{n})").as_bytes(), "{n}");
     }
+    // Written into a buffer (the fast path's writer), mixed with the
+    // above, long prefixes, and across every number of digits.
+    let mut buf = [0u8; 200];
+    let near = |p: u32| [10usize.pow(p) - 1, 10usize.pow(p), 10usize.pow(p) + 1];
+    let ns: Vec<usize> = (1..=120_000).chain((1..=12).flat_map(near)).collect();
+    for prefix in ["cv", "cv_x", "a_rather_long_prefix_for_names"] {
+        let mut l = Labels::new(prefix.as_bytes());
+        for (i, &n) in ns.iter().enumerate() {
+            let want = format!(" :named {prefix}{n})");
+            let got = match i % 7 {
+                0 => l.label(n).to_vec(),
+                _ => {
+                    let k = l.write(n, &mut buf);
+                    buf[..k].to_vec()
+                }
+            };
+            assert_eq!(got, want.as_bytes(), "{prefix} {n}");
+        }
+    }
 }
 
 #[test]

@@ -53,9 +53,18 @@ fn same(src: &[u8]) {
             };
             let (a, b) = (slow(src, &opts), fast(src, &opts));
             if a != b {
+                // Around the first byte that differs (outputs may be large).
+                let at = match (&a, &b) {
+                    (Some((x, _)), Some((y, _))) => {
+                        x.iter().zip(y).take_while(|(p, q)| p == q).count()
+                    }
+                    _ => 0,
+                };
                 let show = |r: &Option<(Vec<u8>, NameReport)>| {
-                    r.as_ref()
-                        .map(|(o, r)| (String::from_utf8_lossy(o).into_owned(), r.clone()))
+                    r.as_ref().map(|(o, r)| {
+                        let w = &o[at.saturating_sub(100).min(o.len())..(at + 100).min(o.len())];
+                        (o.len(), String::from_utf8_lossy(w).into_owned(), r.clone())
+                    })
                 };
                 panic!(
                     "{:?} {named:?} {incremental}\nslow {:#?}\nfast {:#?}",
@@ -150,5 +159,52 @@ fn errors_after_many_lines() {
         same(format!("{src}(assert q))\n").as_bytes());
         same(format!("{src}(assert q) x\n").as_bytes());
         same(format!("{src}(assert (q)\n").as_bytes());
+    }
+}
+
+/// A term of about `mb` MiB, a comment on every line (with `(` and `"`).
+fn giant_term(mb: usize) -> String {
+    let mut t = String::from("(and\n");
+    let mut k = 0;
+    while t.len() < mb << 20 {
+        t.push_str(&format!("  (or (p{k} x) (not |q {k}|)) ; c ( \" {k}\n"));
+        k += 1;
+    }
+    t.push(')');
+    t
+}
+
+#[test]
+fn giant_assertions_sent_in_parts() {
+    // Sent in parts to the end, or taken back at its end (a `:`, an input
+    // that ends inside it, a stray parenthesis after it), or never sent
+    // so (after a name, a check-sat, before the option is written).
+    let t = giant_term(2);
+    let head = "(set-logic QF_UF)\n(declare-fun x () Int)\n";
+    let notes = "; a note ( \" |\n".repeat(100_000);
+    let cases = [
+        format!("{head}(assert {t})\n(assert p)\n(check-sat)\n"),
+        format!("{head}(assert\n  {t}  ; after the term\n ; more ( \n)\n(assert {t})(assert q)"),
+        format!("{head}(assert {t} (q) r)\n(check-sat)\n"),
+        format!("{head}(assert (! {t} :named big))\n(assert q)\n"),
+        format!("{head}(assert (and {t} ; a colon: at the end\n))\n(assert q)\n"),
+        format!("{head}(assert (and \"a : string\" {t}))\n"),
+        format!("{head}(assert {t}"),
+        format!("{head}(assert (and {t}"),
+        format!("{head}(assert {t}))\n(assert q)\n"),
+        format!("{head}(assert {t}) junk\n"),
+        format!("{head}(assert (! p :named n))(assert {t})\n"),
+        format!("{head}(check-sat)(assert {t})\n"),
+        format!("(assert {t})\n(set-logic QF_UF)\n"),
+        format!("{head}(assert ; first\n {t})\n"),
+        format!("{head}(assert {})\n", giant_term(5)),
+        // Long tails after the term and long gaps before the command.
+        format!("{head}(assert {t}\n{notes})\n(assert q)\n"),
+        format!("{head}(assert {t}\n{notes} : )\n(assert q)\n"),
+        format!("{head}(assert p)\n{notes}(assert {t}"),
+        format!("{head}(assert p)\n{notes}(assert {t})(assert q)"),
+    ];
+    for c in &cases {
+        same(c.as_bytes());
     }
 }

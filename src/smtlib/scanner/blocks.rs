@@ -73,6 +73,8 @@ pub struct Blocks {
     stop: Option<u64>,
     /// The CPU has `popcnt`, `lzcnt`, BMI and AVX2.
     bits: bool,
+    /// ... and AVX-512 (F and BW): a block is one vector.
+    wide512: bool,
 }
 
 impl Default for Blocks {
@@ -152,6 +154,11 @@ impl Blocks {
                 && std::arch::is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
             bits: false,
+            #[cfg(target_arch = "x86_64")]
+            wide512: std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw"),
+            #[cfg(not(target_arch = "x86_64"))]
+            wide512: false,
         }
     }
 
@@ -166,6 +173,22 @@ impl Blocks {
         self.line
     }
 
+    /// A scanner for the input from the start of line `line` at absolute
+    /// offset `line_start` on (a scan again from a command's start).
+    pub fn at_line(line: u64, line_start: u64) -> Self {
+        Blocks {
+            line,
+            line_start,
+            ..Blocks::new()
+        }
+    }
+
+    /// The command still open after the blocks scanned (`end` not set yet,
+    /// `colon` and `has_comment` so far), and its depth there.
+    pub fn open_command(&self) -> Option<(Span, u64)> {
+        self.in_cmd.then_some((self.cmd, self.depth))
+    }
+
     /// Whether the input may end here: no command, string, symbol or
     /// comment is open.
     pub fn at_rest(&self) -> bool {
@@ -178,11 +201,24 @@ impl Blocks {
     /// scanner stopped.
     pub fn scan_all(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>) -> usize {
         #[cfg(target_arch = "x86_64")]
+        if self.bits && self.wide512 {
+            // SAFETY: the CPU has the features (checked in `new`).
+            return unsafe { self.scan_all_512(bytes, at, out) };
+        }
+        #[cfg(target_arch = "x86_64")]
         if self.bits {
             // SAFETY: the CPU has the features (checked in `new`).
             return unsafe { self.scan_all_bits(bytes, at, out) };
         }
-        self.scan_all_any(bytes, at, out, false)
+        self.scan_all_any(bytes, at, out, Simd::None)
+    }
+
+    /// [`Blocks::scan_all_bits`] with a block classified as one 64-byte
+    /// vector (AVX-512 BW).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw")]
+    unsafe fn scan_all_512(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>) -> usize {
+        self.scan_all_any(bytes, at, out, Simd::Avx512)
     }
 
     /// [`Blocks::scan_all`] with the bit instructions (`popcnt`, `lzcnt`,
@@ -190,15 +226,15 @@ impl Blocks {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     unsafe fn scan_all_bits(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>) -> usize {
-        self.scan_all_any(bytes, at, out, true)
+        self.scan_all_any(bytes, at, out, Simd::Avx2)
     }
 
     #[inline(always)]
-    fn scan_all_any(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>, wide: bool) -> usize {
+    fn scan_all_any(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>, simd: Simd) -> usize {
         let mut i = 0;
         while i + 64 <= bytes.len() {
             let block: &[u8; 64] = bytes[i..i + 64].try_into().expect("64 bytes");
-            self.scan_block(block, at + i as u64, out, wide);
+            self.scan_block(block, at + i as u64, out, simd);
             if self.stop.is_some() {
                 break;
             }
@@ -215,11 +251,12 @@ impl Blocks {
     }
 
     #[inline(always)]
-    fn scan_block(&mut self, block: &[u8; 64], at: u64, out: &mut Vec<Span>, wide: bool) {
+    fn scan_block(&mut self, block: &[u8; 64], at: u64, out: &mut Vec<Span>, simd: Simd) {
         if self.stop.is_some() {
             return;
         }
-        let m = classify(block, wide);
+        let wide = simd != Simd::None;
+        let m = classify(block, simd);
         let (inside, comment) = self.regions(&m);
         let open = m.open & !inside;
         let close = m.close & !inside;
@@ -425,31 +462,78 @@ impl Blocks {
     }
 }
 
-/// The masks of one block: AVX2 where `wide` says the CPU has it, a byte
-/// loop elsewhere.
+/// `[f(b'('), f(b')'), …]` over the bytes of [`Masks`]' fields `open` to
+/// `colon`, in their order. A macro, not `array::map`: a closure called
+/// through `map` is not inlined into the vector code and loses its
+/// instruction set (3–5× slower).
+#[cfg(target_arch = "x86_64")]
+macro_rules! classes {
+    ($f:expr) => {
+        [
+            $f(b'('),
+            $f(b')'),
+            $f(b'"'),
+            $f(b'|'),
+            $f(b';'),
+            $f(b'\n'),
+            $f(b':'),
+        ]
+    };
+}
+
+impl Masks {
+    /// The masks of the bytes of `classes!`, and of white space.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn of(eq: [u64; 7], white: u64) -> Masks {
+        let [open, close, quote, bar, semi, newline, colon] = eq;
+        Masks {
+            open,
+            close,
+            quote,
+            bar,
+            semi,
+            newline,
+            colon,
+            white,
+        }
+    }
+}
+
+/// The vector instructions a scan may use (the CPU has them).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Simd {
+    None,
+    Avx2,
+    Avx512,
+}
+
+/// The masks of one block: AVX-512 or AVX2 where `simd` says the CPU has
+/// them, a byte loop elsewhere.
 #[inline(always)]
-fn classify(block: &[u8; 64], wide: bool) -> Masks {
+fn classify(block: &[u8; 64], simd: Simd) -> Masks {
     let mut m = Masks::default();
     #[cfg(target_arch = "x86_64")]
-    if wide {
-        for h in 0..2 {
-            // SAFETY: the 32 bytes block[32h..32h + 32] are readable, and
-            // `wide` is only set where the CPU has AVX2.
-            let [open, close, quote, bar, semi, newline, colon, white] =
-                unsafe { avx2::classify(block.as_ptr().add(h * 32)) };
-            let at = |x: u32| (x as u64) << (h * 32);
-            m.open |= at(open);
-            m.close |= at(close);
-            m.quote |= at(quote);
-            m.bar |= at(bar);
-            m.semi |= at(semi);
-            m.newline |= at(newline);
-            m.colon |= at(colon);
-            m.white |= at(white);
-        }
-        return m;
+    if simd == Simd::Avx512 {
+        // SAFETY: the 64 bytes of `block` are readable, and `simd` is
+        // only `Avx512` where the CPU has AVX-512 F and BW.
+        let (eq, white) = unsafe { avx512::classify(block.as_ptr()) };
+        return Masks::of(eq, white);
     }
-    let _ = wide;
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: the 32 bytes at block[0] and at block[32] are readable,
+        // and `simd` is only `Avx2` where the CPU has AVX2.
+        let ((lo, lo_white), (hi, hi_white)) = unsafe {
+            let p = block.as_ptr();
+            (avx2::classify(p), avx2::classify(p.add(32)))
+        };
+        let mut eq = [0u64; 7];
+        for (k, e) in eq.iter_mut().enumerate() {
+            *e = lo[k] as u64 | (hi[k] as u64) << 32;
+        }
+        return Masks::of(eq, lo_white as u64 | (hi_white as u64) << 32);
+    }
     for (k, &b) in block.iter().enumerate() {
         let bit = 1u64 << k;
         match b {
@@ -470,6 +554,25 @@ fn classify(block: &[u8; 64], wide: bool) -> Masks {
 }
 
 #[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// The masks of 64 bytes, as [`super::avx2::classify`]'s.
+    ///
+    /// # Safety
+    /// `p` must point to 64 readable bytes, and the CPU must have AVX-512
+    /// F and BW.
+    #[inline(always)]
+    pub(super) unsafe fn classify(p: *const u8) -> ([u64; 7], u64) {
+        let v = _mm512_loadu_si512(p.cast());
+        let set = |b: u8| _mm512_set1_epi8(b as i8);
+        let eq = |b: u8| _mm512_cmpeq_epi8_mask(v, set(b));
+        let ctl = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, set(9)), set(4));
+        (classes!(eq), ctl | eq(b' '))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
 
@@ -480,7 +583,7 @@ mod avx2 {
     /// # Safety
     /// `p` must point to 32 readable bytes, and the CPU must have AVX2.
     #[inline(always)]
-    pub(super) unsafe fn classify(p: *const u8) -> [u32; 8] {
+    pub(super) unsafe fn classify(p: *const u8) -> ([u32; 7], u32) {
         let v = _mm256_loadu_si256(p.cast());
         let set = |b: u8| _mm256_set1_epi8(b as i8);
         let eq = |b: u8| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, set(b))) as u32;
@@ -488,16 +591,7 @@ mod avx2 {
         let ctl = _mm256_cmpeq_epi8(_mm256_min_epu8(t, set(4)), t);
         let space = _mm256_cmpeq_epi8(v, set(b' '));
         let white = _mm256_movemask_epi8(_mm256_or_si256(ctl, space)) as u32;
-        [
-            eq(b'('),
-            eq(b')'),
-            eq(b'"'),
-            eq(b'|'),
-            eq(b';'),
-            eq(b'\n'),
-            eq(b':'),
-            white,
-        ]
+        (classes!(eq), white)
     }
 }
 

@@ -121,12 +121,34 @@ pub fn args_span_after(
         Some(Ok(tok)) => start + tok.start,
         _ => return (start, start),
     };
-    let resume = depth1_end.max(first);
+    (first, last_token_end(t, depth1_end.max(first)))
+}
+
+/// The end of [`args_span_after`]'s span from the command's bytes after
+/// `tail[0]` alone, where the first argument starts before `tail[0]` and
+/// the last argument group closes after it (`depth1_end`, relative to
+/// `tail`, is not 0).
+pub fn args_end_in_tail(tail: &[u8], has_comment: bool, depth1_end: usize) -> usize {
+    use super::lexer::is_whitespace;
+    if !has_comment {
+        let mut end = tail.len().saturating_sub(1);
+        while end > depth1_end && is_whitespace(tail[end - 1]) {
+            end -= 1;
+        }
+        return end;
+    }
+    last_token_end(tail, depth1_end)
+}
+
+/// The end of the last token of `t[resume..]` before the command's final
+/// `)`, or `resume` when there is none.
+fn last_token_end(t: &[u8], resume: usize) -> usize {
+    let close = t.len().saturating_sub(1);
     let mut end = resume;
-    for tok in Lexer::new(&t[resume..close]).flatten() {
+    for tok in super::lexer::Lexer::new(&t[resume..close]).flatten() {
         end = resume + tok.end;
     }
-    (first, end)
+    end
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

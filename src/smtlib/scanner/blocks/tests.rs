@@ -7,11 +7,12 @@ use super::*;
 use crate::smtlib::scanner::Scanner;
 
 /// What the block scanner makes of `src` (with the CPU's bit and vector
-/// instructions if `bits`): its spans, and whether it ends at rest (not
-/// stopped, nothing open).
-fn blocks_of(src: &[u8], bits: bool) -> (Vec<Span>, bool) {
+/// instructions if `bits`, AVX-512 among them if `wide512`): its spans,
+/// and whether it ends at rest (not stopped, nothing open).
+fn blocks_of(src: &[u8], bits: bool, wide512: bool) -> (Vec<Span>, bool) {
     let mut b = Blocks::new();
     b.bits &= bits;
+    b.wide512 &= wide512;
     let mut spans = Vec::new();
     let mut i = 0;
     while i < src.len() && b.stopped().is_none() {
@@ -49,9 +50,11 @@ fn bytes_of(src: &[u8]) -> (Vec<Span>, bool) {
 /// The block scanner's commands are the byte scanner's, up to where it
 /// stops; it ends at rest exactly when the byte scanner ends cleanly.
 fn agree(src: &[u8]) {
-    // The portable code gives the same as the vector code.
-    let (fast, rest) = blocks_of(src, true);
-    assert_eq!((fast.clone(), rest), blocks_of(src, false));
+    // The portable code gives the same as the vector code (AVX2 and, where
+    // the CPU has it, AVX-512).
+    let (fast, rest) = blocks_of(src, true, true);
+    assert_eq!((fast.clone(), rest), blocks_of(src, true, false));
+    assert_eq!((fast.clone(), rest), blocks_of(src, false, false));
     let (slow, clean) = bytes_of(src);
     let shown = String::from_utf8_lossy(src);
     assert!(fast.len() <= slow.len(), "{shown:?}");
