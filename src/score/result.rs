@@ -390,15 +390,6 @@ impl PairRow {
             crate::score::pair::Mode::Parallel => self.parallel,
         }
     }
-
-    /// The pair as the track-wide recognitions see it in `mode`.
-    pub fn view(&self, mode: crate::score::pair::Mode) -> crate::score::recognition::PairView<'_> {
-        crate::score::recognition::PairView {
-            solver: &self.solver,
-            benchmark: &self.benchmark,
-            score: self.score(mode),
-        }
-    }
 }
 
 /// How one solver's refuted cores stand once the checkers' models were

@@ -19,6 +19,17 @@ pub struct PairView<'a> {
     pub score: PairScore,
 }
 
+impl crate::score::result::PairRow {
+    /// The pair as the track-wide recognitions see it in `mode`.
+    pub fn view(&self, mode: Mode) -> PairView<'_> {
+        PairView {
+            solver: &self.solver,
+            benchmark: &self.benchmark,
+            score: self.score(mode),
+        }
+    }
+}
+
 /// Per benchmark: the largest reduction among pairs without error, and the
 /// solvers that reached it (none when it is 0).
 pub fn virtual_best<'a>(
