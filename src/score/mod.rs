@@ -365,9 +365,9 @@ fn score_division(
     let mine = &mut rows[start..];
     let best = recognition::virtual_best(mine.iter().map(|r| r.view(Mode::Parallel)));
     // Looked up for every pair: hashed, not ordered.
-    let best_at: HashMap<Arc<str>, u64> = mine
-        .iter()
-        .filter_map(|r| Some((Arc::clone(&r.benchmark), best.get(&*r.benchmark)?.0)))
+    let best_at: HashMap<Arc<str>, u64> = families
+        .keys()
+        .filter_map(|b| Some((Arc::clone(b), best.get(&**b)?.0)))
         .collect();
     // The solvers' names as the rows share them.
     let mut solver_names: HashMap<&str, Arc<str>> = HashMap::default();
