@@ -10,6 +10,9 @@
 //!   blocks (this binary, `--copy`), the baseline of the ratio;
 //! - `coreval name FILE -o DIR` in a child process, best of 3.
 //!
+//! `naming --inputs DIR` only writes the three inputs into `DIR` (to time
+//! or profile `coreval name` on them by hand).
+//!
 //! The ratios are naming's speed over the read + write copy's and over
 //! `cp`'s (the yardstick of issue 31: ≥ 0.5× `cp`), wall and CPU.
 //!
@@ -36,10 +39,19 @@ fn main() {
         copy_read_write(Path::new(&args[2]), Path::new(&args[3]));
         return;
     }
-    let mb: u64 = std::env::var("COREVAL_BENCH_MB")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100);
+    if args.get(1).map(String::as_str) == Some("--inputs") {
+        // Only write the three inputs into the given folder, for profiling.
+        let dir = Path::new(&args[2]);
+        for (label, shape) in [
+            ("many", Shape::Many),
+            ("wide", Shape::Wide),
+            ("giant", Shape::Giant),
+        ] {
+            generate(&dir.join(format!("{label}.smt2")), bench_mb() << 20, shape);
+        }
+        return;
+    }
+    let mb = bench_mb();
     let dir = tempfile::tempdir().expect("temp dir");
     let tiny = dir.path().join("tiny.smt2");
     std::fs::write(
@@ -115,6 +127,14 @@ fn main() {
         );
         std::fs::remove_file(&input).unwrap();
     }
+}
+
+/// The inputs' size in MB (`COREVAL_BENCH_MB`, 100 by default).
+fn bench_mb() -> u64 {
+    std::env::var("COREVAL_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100)
 }
 
 /// The baseline copy: read 1 MB blocks and write them (no

@@ -55,9 +55,13 @@ pub fn warn_once(text: String) {
 
 /// Read every record of a journal; a missing file is an empty journal.
 pub fn read_all<T: DeserializeOwned + Send>(path: &Path) -> Result<(Vec<T>, ReadReport)> {
-    let mut records = Vec::new();
-    let report = for_each(path, |r| records.push(r))?;
-    Ok((records, report))
+    let records = std::cell::RefCell::new(Vec::new());
+    let report = for_each_hinted(
+        path,
+        |n| records.borrow_mut().reserve(n),
+        |r| records.borrow_mut().push(r),
+    )?;
+    Ok((records.into_inner(), report))
 }
 
 /// Bytes of whole lines parsed together by [`for_each`].
@@ -69,11 +73,34 @@ const BLOCK: usize = 4 << 20;
 /// Lines are read in blocks of about [`BLOCK`] bytes whose lines are
 /// parsed on every core (reading JSON is most of what a stage with
 /// nothing to do does), then given to `f` in order.
-pub fn for_each<T: DeserializeOwned + Send>(
+pub fn for_each<T: DeserializeOwned + Send>(path: &Path, f: impl FnMut(T)) -> Result<ReadReport> {
+    for_each_hinted(path, |_| {}, f)
+}
+
+/// [`for_each`], telling `hint` first, once its first block is parsed, about
+/// how many records the whole journal holds (its size over the first
+/// block's bytes per line, and 1/16 more): a caller that keeps them all
+/// sizes its vector once, rather than doubling it (a copy of everything
+/// so far, into fresh pages the kernel must clear, at each step).
+pub fn for_each_hinted<T: DeserializeOwned + Send>(
     path: &Path,
-    mut f: impl FnMut(T),
+    hint: impl FnOnce(usize),
+    f: impl FnMut(T),
+) -> Result<ReadReport> {
+    for_each_mapped(path, hint, &|r| r, f)
+}
+
+/// [`for_each_hinted`], each record first turned by `map` on the threads
+/// that parse it (work per record that needs no order: lookups, hashes),
+/// then given to `f` in file order.
+pub fn for_each_mapped<T: DeserializeOwned + Send, U: Send>(
+    path: &Path,
+    hint: impl FnOnce(usize),
+    map: &(dyn Fn(T) -> U + Sync),
+    mut f: impl FnMut(U),
 ) -> Result<ReadReport> {
     use rayon::prelude::*;
+    let mut hint = Some(hint);
     let mut report = ReadReport::default();
     // Not `File::open`: a FIFO in a journal's place would block it.
     let file = match crate::regular::open(path) {
@@ -82,6 +109,7 @@ pub fn for_each<T: DeserializeOwned + Send>(
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     regular(&file, path)?;
+    let size = file.metadata().map_or(0, |m| m.len());
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut block = Vec::with_capacity(BLOCK + (64 << 10));
     let mut lines_before = 0;
@@ -107,13 +135,21 @@ pub fn for_each<T: DeserializeOwned + Send>(
             .split_inclusive(|b| *b == b'\n')
             .map(|l| &l[..l.len() - 1])
             .collect();
-        let parsed: Vec<Option<Result<T, String>>> = lines
+        let parsed: Vec<Option<Result<U, String>>> = lines
             .par_iter()
             .map(|text| {
-                (!text.iter().all(|b| b.is_ascii_whitespace()))
-                    .then(|| serde_json::from_slice::<T>(text).map_err(|e| e.to_string()))
+                (!text.iter().all(|b| b.is_ascii_whitespace())).then(|| {
+                    serde_json::from_slice::<T>(text)
+                        .map(map)
+                        .map_err(|e| e.to_string())
+                })
             })
             .collect();
+        if let (Some(tell), false) = (hint.take(), lines.is_empty()) {
+            let per_line = (whole as u64).div_ceil(lines.len() as u64).max(1);
+            let n = size / per_line;
+            tell((n + n / 16).min(usize::MAX as u64) as usize);
+        }
         for (i, r) in parsed.into_iter().enumerate() {
             match r {
                 Some(Ok(r)) => f(r),
@@ -437,6 +473,21 @@ mod tests {
         let (v, rep) = read_all::<R>(&p).unwrap();
         assert_eq!(v, vec![R { k: 1 }, R { k: 2 }]);
         assert!(!rep.torn_tail && rep.bad_lines.is_empty());
+    }
+
+    #[test]
+    fn mapped_records_come_in_order_with_a_size_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        let j = Journal::open(&p).unwrap();
+        let all: Vec<R> = (0..300_000).map(|k| R { k }).collect();
+        j.append_all(&all).unwrap();
+        let (mut hinted, mut got) = (None, Vec::new());
+        for_each_mapped(&p, |n| hinted = Some(n), &|r: R| r.k * 2, |k| got.push(k)).unwrap();
+        assert_eq!(got, (0..300_000).map(|k| k * 2).collect::<Vec<_>>());
+        // Told once, after the first 4 MiB block: about the whole file.
+        let n = hinted.expect("hinted");
+        assert!((300_000..=340_000).contains(&n), "{n}");
     }
 
     #[test]

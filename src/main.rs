@@ -24,7 +24,11 @@ fn main() -> ExitCode {
     // is otherwise still resident when the next stage allocates (a
     // 100 000-pair `run` with nothing to do: 174 → 134 MB, same time).
     // SAFETY: sets a global option; no allocation depends on its value.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
+    // `MIMALLOC_PURGE_DELAY` in the environment, mimalloc's own setting,
+    // still wins.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
+    }
     // Started as the runner's trampoline: do that and exit.
     coreval::runner::trampoline_main();
     // Runs go through a trampoline, so that what they measure is the
@@ -32,6 +36,7 @@ fn main() -> ExitCode {
     // this executable, or this executable again.
     let exe = std::env::current_exe().ok();
     coreval::runner::use_trampoline(coreval::runner::trampoline_for(exe.as_deref()));
+    coreval::trace::phase("main");
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
@@ -51,6 +56,7 @@ fn main() -> ExitCode {
         Command::Shrink(a) => coreval::cmd::shrink::run(a),
         Command::ShrinkJudge(a) => coreval::cmd::shrink::judge(a),
     };
+    coreval::trace::phase("exit");
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {

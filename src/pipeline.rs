@@ -158,6 +158,7 @@ pub fn run(
         .as_deref()
         .filter(|_| stages.solve || stages.check)
         .and_then(|s| report::stamp::current(&c.reports_dir(), s));
+    crate::trace::phase("stamp");
     out.tally = kept
         .as_ref()
         .and_then(|k| k.tally.clone())

@@ -148,22 +148,34 @@ pub fn solve(
     let journal_path = c.journal_path(RUNS);
     // Only a record of what the configuration runs now counts as done.
     let all: Vec<RunRecord> = c.read_journal(RUNS)?;
-    let stale = crate::campaign::ledger::current::stale_pairs(l, &all);
-    let done: rustc_hash::FxHashSet<(&str, &str)> = all
-        .iter()
-        .filter(|r| l.current.run_stale(r).is_none())
-        .map(|r| (r.solver.as_str(), r.benchmark.as_str()))
-        .collect();
+    // Whether each record counts now, and its pair, worked out once and
+    // on every core (a million records when there is nothing to do).
+    let (why, ids): (Vec<_>, Vec<_>) = {
+        use rayon::prelude::*;
+        all.par_iter()
+            .map(|r| (l.current.run_stale(r), l.pair_id(&r.solver, &r.benchmark)))
+            .unzip()
+    };
+    let stale = crate::campaign::ledger::current::stale_pairs(&all, &why);
+    // Pairs with a record that counts, by their places in the
+    // configuration and the index.
+    let mut done = vec![false; solvers.len() * index.len()];
+    for (why, id) in why.iter().zip(&ids) {
+        if let (None, Some(id)) = (why, id) {
+            done[id.solver() * index.len() + id.bench()] = true;
+        }
+    }
+    drop((why, ids));
     reap_orphans(c, l.say);
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
-    for s in solvers {
-        for e in index {
+    for (si, s) in solvers.iter().enumerate() {
+        for (bi, e) in index.iter().enumerate() {
             if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }
             summary.total_pairs += 1;
-            if done.contains(&(s.name.as_str(), e.id.as_str())) {
+            if done[si * index.len() + bi] {
                 summary.already_done += 1;
             } else {
                 todo.push((s, e));

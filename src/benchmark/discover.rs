@@ -97,35 +97,43 @@ fn walk(
             .file_type()
             .with_context(|| format!("cannot stat {}", path.display()))?;
         let is_link = ftype.is_symlink();
-        // A link that leads nowhere is neither a file nor a directory: skip
+        // The entry's own type (from the folder listing, no `stat`) is
+        // enough for a plain file or folder: a walk of 200 000 benchmarks
+        // saves as many `stat` calls. A link is followed with `stat`; a
+        // link that leads nowhere is neither a file nor a directory: skip
         // it, saying why.
-        let meta = match std::fs::metadata(&path) {
-            Ok(meta) => meta,
-            Err(e) => {
-                out.skipped.push((path, unresolved(is_link, &e)));
+        let (is_file, is_dir) = if ftype.is_file() || ftype.is_dir() {
+            (ftype.is_file(), ftype.is_dir())
+        } else {
+            let meta = match std::fs::metadata(&path) {
+                Ok(meta) => meta,
+                Err(e) => {
+                    out.skipped.push((path, unresolved(is_link, &e)));
+                    continue;
+                }
+            };
+            if name.ends_with(".smt2") && !meta.is_file() && !meta.is_dir() {
+                // A FIFO would block the open(), a device read forever.
+                let why = format!("{}, not a regular file", crate::regular::kind(&meta));
+                out.skipped.push((path, why));
                 continue;
             }
+            (meta.is_file(), meta.is_dir())
         };
-        if name.ends_with(".smt2") && !meta.is_file() && !meta.is_dir() {
-            // A FIFO would block the open(), a device read forever.
-            let why = format!("{}, not a regular file", crate::regular::kind(&meta));
-            out.skipped.push((path, why));
-            continue;
-        }
         let lower = name.to_ascii_lowercase();
-        if meta.is_file()
+        if is_file
             && !name.ends_with(".smt2")
             && (lower.ends_with(".smt2") || lower.ends_with(".smt"))
         {
             out.near_misses.push(path.clone());
         }
-        let wanted = meta.is_dir() || (meta.is_file() && name.ends_with(".smt2"));
+        let wanted = is_dir || (is_file && name.ends_with(".smt2"));
         if wanted && !utf8 {
             // Decoded lossily, two such names could share an id.
             out.skipped.push((path, NOT_UTF8.into()));
             continue;
         }
-        if meta.is_dir() {
+        if is_dir {
             let canon = path
                 .canonicalize()
                 .with_context(|| format!("cannot resolve {}", path.display()))?;
@@ -144,7 +152,7 @@ fn walk(
             walking.push(canon);
             walk(&path, &id, root, walking, out)?;
             walking.pop();
-        } else if meta.is_file() && name.ends_with(".smt2") {
+        } else if is_file && name.ends_with(".smt2") {
             out.files.push(BenchmarkFile { id, path });
         }
     }

@@ -73,6 +73,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let (Some(tally), true) = (&s.tally, s.report.is_some() || s.reports_current) else {
         return Ok(if unnamed { exit::FAILURES } else { exit::OK });
     };
+    crate::trace::phase("ran");
     print_summary(tally);
     let kept = if s.reports_current {
         " (current: nothing they are made from changed, not written again)"

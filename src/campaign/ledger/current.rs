@@ -7,7 +7,7 @@
 //! reports' warnings).
 
 use super::loaded::{Loaded, PairId, UnscoredRuns};
-use super::provenance::core_source;
+use super::provenance::is_core_source;
 use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
 use anyhow::Result;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -38,7 +38,8 @@ fn unscored_runs(l: &Loaded, current: &[RunRecord], stale: &[RunRecord]) -> Unsc
         *gone.entry(r.solver.clone()).or_default() += 1;
     }
     // The stale records' pairs, less those with a record that counts.
-    let mut pairs = stale_pairs(l, stale);
+    let why: Vec<_> = stale.iter().map(|r| l.current.run_stale(r)).collect();
+    let mut pairs = stale_pairs(stale, &why);
     if !pairs.is_empty() {
         for r in current {
             pairs.remove(&(r.solver.as_str(), r.benchmark.as_str()));
@@ -85,30 +86,48 @@ pub type CoreHashes = HashMap<PairId, Arc<str>>;
 /// core) is taken. Pairs share few distinct cores, so each hash is held
 /// once and shared.
 pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
+    use rayon::prelude::*;
     // The last run of a pair is the one its core comes from.
-    let run_of: HashMap<PairId, &RunRecord> = runs
-        .iter()
-        .filter(|r| r.core.is_some())
-        .filter_map(|r| Some((l.pair_id(&r.solver, &r.benchmark)?, r)))
+    let ids: Vec<Option<PairId>> = runs
+        .par_iter()
+        .map(|r| {
+            r.core
+                .as_ref()
+                .and_then(|_| l.pair_id(&r.solver, &r.benchmark))
+        })
         .collect();
+    let mut run_of: HashMap<PairId, &RunRecord> =
+        HashMap::with_capacity_and_hasher(runs.len(), Default::default());
+    for (r, id) in runs.iter().zip(ids) {
+        if let Some(id) = id {
+            run_of.insert(id, r);
+        }
+    }
     let mut out = HashMap::with_capacity_and_hasher(run_of.len(), Default::default());
     let mut distinct: HashSet<Arc<str>> = HashSet::default();
-    // Streamed: `cores.jsonl` has a record per pair.
-    l.campaign.for_each_record(CORES, |rec: CoreRecord| {
-        let (Some(source), true) = (&rec.source, super::records::is_hash(&rec.hash)) else {
-            return;
-        };
-        let Some(id) = l.pair_id(&rec.solver, &rec.benchmark) else {
-            return;
-        };
-        let Some(&r) = run_of.get(&id) else {
-            return;
-        };
-        let core = r.core.as_deref().unwrap_or_default();
-        if *source == core_source(l.current.bench_hash(&r.benchmark), core) {
-            out.insert(id, crate::compact::shared(&mut distinct, &rec.hash));
+    // Streamed: `cores.jsonl` has a record per pair. Each record is
+    // matched to its run on the threads that parse it.
+    let matched = |rec: CoreRecord| -> Option<(PairId, String)> {
+        let source = rec.source.as_deref()?;
+        // Written in lower case: another spelling is not this run's.
+        if !super::records::is_hash(&rec.hash) || !super::records::is_hash(source) {
+            return None;
         }
-    })?;
+        let id = l.pair_id(&rec.solver, &rec.benchmark)?;
+        let r = run_of.get(&id)?;
+        let core = r.core.as_deref().unwrap_or_default();
+        is_core_source(source, l.current.bench_hash(&r.benchmark), core).then_some((id, rec.hash))
+    };
+    l.campaign.for_each_record_mapped(
+        CORES,
+        |_| {},
+        &matched,
+        |m: Option<(PairId, String)>| {
+            if let Some((id, hash)) = m {
+                out.insert(id, crate::compact::shared(&mut distinct, &hash));
+            }
+        },
+    )?;
     Ok(out)
 }
 
@@ -122,12 +141,12 @@ pub type Stale = BTreeMap<(String, String), usize>;
 fn newest_stale<'r, R>(
     all: &'r [R],
     key: impl Fn(&'r R) -> (&'r str, &'r str),
-    stale: impl Fn(&R) -> Option<&'static str>,
+    stale: impl Fn(usize, &R) -> Option<&'static str>,
     ignored: &str,
 ) -> HashMap<(&'r str, &'r str), &'static str> {
     let mut newest: HashMap<(&str, &str), &'static str> = HashMap::default();
-    for r in all {
-        match stale(r) {
+    for (i, r) in all.iter().enumerate() {
+        match stale(i, r) {
             None => {}
             Some(why) if why == ignored || why == "benchmark not named" => {}
             Some(why) => {
@@ -140,7 +159,11 @@ fn newest_stale<'r, R>(
     }
     // Looked for only when some are stale (not a set of a million keys).
     if !newest.is_empty() {
-        for r in all.iter().filter(|r| stale(r).is_none()) {
+        for (_, r) in all
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| stale(*i, r).is_none())
+        {
             newest.remove(&key(r));
         }
     }
@@ -163,15 +186,16 @@ fn closeness(why: &str) -> usize {
 }
 
 /// The pairs of configured solvers whose runs are all stale, with the
-/// most specific reason.
+/// most specific reason; `why[i]`: why `all[i]` is stale
+/// ([`super::provenance::Current::run_stale`]).
 pub fn stale_pairs<'r>(
-    l: &Loaded,
     all: &'r [RunRecord],
+    why: &[Option<&'static str>],
 ) -> HashMap<(&'r str, &'r str), &'static str> {
     newest_stale(
         all,
         |r| (r.solver.as_str(), r.benchmark.as_str()),
-        |r| l.current.run_stale(r),
+        |i, _| why[i],
         "solver not configured",
     )
 }
@@ -185,7 +209,7 @@ pub fn stale_check_keys<'r>(
     newest_stale(
         all,
         |r| (r.hash.as_str(), r.checker.as_str()),
-        |r| l.current.check_stale(r),
+        |_, r| l.current.check_stale(r),
         "checker not configured",
     )
 }

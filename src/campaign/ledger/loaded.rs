@@ -24,6 +24,18 @@ use std::sync::atomic::AtomicBool;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairId(u32, u32);
 
+impl PairId {
+    /// The solver's place in the configuration's solvers under test.
+    pub fn solver(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The benchmark's place in the named index.
+    pub fn bench(self) -> usize {
+        self.1 as usize
+    }
+}
+
 /// What `runs.jsonl` holds that is not scored, as
 /// [`super::current::runs`] found it.
 #[derive(Clone, Debug, Default)]

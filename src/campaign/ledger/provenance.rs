@@ -510,11 +510,32 @@ impl Current {
 /// The source of a core-only benchmark: the benchmark's hash and the core's
 /// names, so that a core record is used only for the run it was built from.
 pub fn core_source(bench_hash: Option<&str>, core: &[String]) -> String {
+    core_source_hash(bench_hash, core).to_hex().to_string()
+}
+
+/// Whether `source` (hex) is [`core_source`] of the benchmark's hash and
+/// the core, without making the text of either (a million pairs are
+/// compared when a stage reads `cores.jsonl`).
+pub fn is_core_source(source: &str, bench_hash: Option<&str>, core: &[String]) -> bool {
+    blake3::Hash::from_hex(source).is_ok_and(|h| h == core_source_hash(bench_hash, core))
+}
+
+/// The hash of the benchmark's hash and the sorted distinct names, one a
+/// line.
+fn core_source_hash(bench_hash: Option<&str>, core: &[String]) -> blake3::Hash {
     let mut names: Vec<&str> = core.iter().map(String::as_str).collect();
     names.sort_unstable();
     names.dedup();
-    let text = format!("{}\n{}", bench_hash.unwrap_or(""), names.join("\n"));
-    blake3::hash(text.as_bytes()).to_hex().to_string()
+    let mut h = blake3::Hasher::new();
+    h.update(bench_hash.unwrap_or("").as_bytes());
+    h.update(b"\n");
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            h.update(b"\n");
+        }
+        h.update(n.as_bytes());
+    }
+    h.finalize()
 }
 
 #[cfg(test)]

@@ -158,6 +158,21 @@ fn cache_keys_change_with_the_program_and_need_a_version() {
         core_source(Some("h"), &["a".into()]),
         core_source(Some("g"), &["a".into()])
     );
+    // The comparison without text agrees with the text it compares to.
+    let cases: [(Option<&str>, Vec<String>); 4] = [
+        (Some("h"), vec!["b".into(), "a".into(), "b".into()]),
+        (None, vec![]),
+        (Some(""), vec!["x y".into()]),
+        (Some("ab"), vec!["c".into()]),
+    ];
+    for (i, (bench, core)) in cases.iter().enumerate() {
+        let source = core_source(*bench, core);
+        assert!(is_core_source(&source, *bench, core));
+        for (j, (other, other_core)) in cases.iter().enumerate() {
+            assert_eq!(is_core_source(&source, *other, other_core), i == j);
+        }
+    }
+    assert!(!is_core_source("not hex", Some("h"), &[]));
 }
 
 #[test]

@@ -473,9 +473,13 @@ impl Campaign {
     /// (`shards/*/name`), so that any stage sees all finished work whether
     /// or not `coreval merge` ran. Torn or bad lines are warned about.
     pub fn read_journal<T: DeserializeOwned + Send>(&self, name: &str) -> Result<Vec<T>> {
-        let mut out = Vec::new();
-        self.for_each_record(name, |r| out.push(r))?;
-        Ok(out)
+        let out = std::cell::RefCell::new(Vec::new());
+        self.for_each_record_hinted(
+            name,
+            |n| out.borrow_mut().reserve(n),
+            |r| out.borrow_mut().push(r),
+        )?;
+        Ok(out.into_inner())
     }
 
     /// [`Campaign::read_journal`] one record at a time (nothing is held):
@@ -483,7 +487,30 @@ impl Campaign {
     pub fn for_each_record<T: DeserializeOwned + Send>(
         &self,
         name: &str,
-        mut f: impl FnMut(T),
+        f: impl FnMut(T),
+    ) -> Result<()> {
+        self.for_each_record_hinted(name, |_| {}, f)
+    }
+
+    /// [`Campaign::for_each_record`], telling `hint` about how many more
+    /// records each journal holds ([`crate::journal::for_each_hinted`]).
+    pub fn for_each_record_hinted<T: DeserializeOwned + Send>(
+        &self,
+        name: &str,
+        hint: impl FnMut(usize),
+        f: impl FnMut(T),
+    ) -> Result<()> {
+        self.for_each_record_mapped(name, hint, &|r| r, f)
+    }
+
+    /// [`Campaign::for_each_record_hinted`], each record first turned by
+    /// `map` on the threads that parse it ([`crate::journal::for_each_mapped`]).
+    pub fn for_each_record_mapped<T: DeserializeOwned + Send, U: Send>(
+        &self,
+        name: &str,
+        mut hint: impl FnMut(usize),
+        map: &(dyn Fn(T) -> U + Sync),
+        mut f: impl FnMut(U),
     ) -> Result<()> {
         let mut paths = vec![self.dir.join(name)];
         if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
@@ -495,7 +522,7 @@ impl Campaign {
             paths.extend(shards.into_iter().filter(|p| p.exists()));
         }
         for p in paths {
-            let report = crate::journal::for_each::<T>(&p, &mut f)?;
+            let report = crate::journal::for_each_mapped(&p, &mut hint, map, &mut f)?;
             for w in report.warnings(&p) {
                 crate::journal::warn_once(w);
             }
