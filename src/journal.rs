@@ -56,9 +56,10 @@ pub fn warn_once(text: String) {
 /// Read every record of a journal; a missing file is an empty journal.
 pub fn read_all<T: DeserializeOwned + Send>(path: &Path) -> Result<(Vec<T>, ReadReport)> {
     let records = std::cell::RefCell::new(Vec::new());
-    let report = for_each_hinted(
+    let report = for_each_mapped(
         path,
         |n| records.borrow_mut().reserve(n),
+        &|r| r,
         |r| records.borrow_mut().push(r),
     )?;
     Ok((records.into_inner(), report))
@@ -74,25 +75,17 @@ const BLOCK: usize = 4 << 20;
 /// parsed on every core (reading JSON is most of what a stage with
 /// nothing to do does), then given to `f` in order.
 pub fn for_each<T: DeserializeOwned + Send>(path: &Path, f: impl FnMut(T)) -> Result<ReadReport> {
-    for_each_hinted(path, |_| {}, f)
+    for_each_mapped(path, |_| {}, &|r| r, f)
 }
 
-/// [`for_each`], telling `hint` first, once its first block is parsed, about
-/// how many records the whole journal holds (its size over the first
-/// block's bytes per line, and 1/16 more): a caller that keeps them all
-/// sizes its vector once, rather than doubling it (a copy of everything
-/// so far, into fresh pages the kernel must clear, at each step).
-pub fn for_each_hinted<T: DeserializeOwned + Send>(
-    path: &Path,
-    hint: impl FnOnce(usize),
-    f: impl FnMut(T),
-) -> Result<ReadReport> {
-    for_each_mapped(path, hint, &|r| r, f)
-}
-
-/// [`for_each_hinted`], each record first turned by `map` on the threads
-/// that parse it (work per record that needs no order: lookups, hashes),
-/// then given to `f` in file order.
+/// [`for_each`], each record first turned by `map` on the threads that
+/// parse it (work per record that needs no order: lookups, hashes), then
+/// given to `f` in file order; and `hint` told first, once the first block
+/// is parsed, about how many records the whole journal holds (its size
+/// over the first block's bytes per line, and 1/16 more): a caller that
+/// keeps them all sizes its vector once, rather than doubling it (a copy
+/// of everything so far, into fresh pages the kernel must clear, at each
+/// step).
 pub fn for_each_mapped<T: DeserializeOwned + Send, U: Send>(
     path: &Path,
     hint: impl FnOnce(usize),

@@ -124,6 +124,35 @@ pub fn keep_transcript(rec: &mut RunRecord, out: &RunOutcome) {
     rec.core = None;
 }
 
+/// The pairs with a run record that counts now, a bit per (solver,
+/// benchmark) place in the configuration and the index, and the pairs
+/// whose records are all stale, with why. Whether each record counts,
+/// and its pair, is worked out once and on every core (a million records
+/// when there is nothing to do).
+#[allow(clippy::type_complexity)]
+fn done_pairs<'r>(
+    l: &Loaded,
+    all: &'r [RunRecord],
+) -> (
+    Vec<bool>,
+    rustc_hash::FxHashMap<(&'r str, &'r str), &'static str>,
+) {
+    use rayon::prelude::*;
+    let (why, ids): (Vec<_>, Vec<_>) = all
+        .par_iter()
+        .map(|r| (l.current.run_stale(r), l.pair_id(&r.solver, &r.benchmark)))
+        .unzip();
+    let stale = crate::campaign::ledger::current::stale_pairs(all, &why);
+    let places = l.index.len();
+    let mut done = vec![false; l.solvers.len() * places];
+    for (why, id) in why.iter().zip(&ids) {
+        if let (None, Some(id)) = (why, id) {
+            done[id.solver() * places + id.bench()] = true;
+        }
+    }
+    (done, stale)
+}
+
 /// What a solve pass did.
 #[derive(Debug, Default, Clone)]
 pub struct SolveSummary {
@@ -148,34 +177,20 @@ pub fn solve(
     let journal_path = c.journal_path(RUNS);
     // Only a record of what the configuration runs now counts as done.
     let all: Vec<RunRecord> = c.read_journal(RUNS)?;
-    // Whether each record counts now, and its pair, worked out once and
-    // on every core (a million records when there is nothing to do).
-    let (why, ids): (Vec<_>, Vec<_>) = {
-        use rayon::prelude::*;
-        all.par_iter()
-            .map(|r| (l.current.run_stale(r), l.pair_id(&r.solver, &r.benchmark)))
-            .unzip()
-    };
-    let stale = crate::campaign::ledger::current::stale_pairs(&all, &why);
-    // Pairs with a record that counts, by their places in the
-    // configuration and the index.
-    let mut done = vec![false; solvers.len() * index.len()];
-    for (why, id) in why.iter().zip(&ids) {
-        if let (None, Some(id)) = (why, id) {
-            done[id.solver() * index.len() + id.bench()] = true;
-        }
-    }
-    drop((why, ids));
+    let (done, stale) = done_pairs(l, &all);
     reap_orphans(c, l.say);
+    // A benchmark's place is the one its id leads to (an index that names
+    // an id twice, left by an interrupted naming, has one place for both).
+    let place: Vec<Option<usize>> = index.iter().map(|e| l.bench_place(&e.id)).collect();
     let mut todo = Vec::new();
     let mut summary = SolveSummary::default();
     for (si, s) in solvers.iter().enumerate() {
-        for (bi, e) in index.iter().enumerate() {
+        for (e, place) in index.iter().zip(&place) {
             if !filter(&s.name, &e.id) || !entered(s, e) {
                 continue;
             }
             summary.total_pairs += 1;
-            if done[si * index.len() + bi] {
+            if place.is_some_and(|b| done[si * index.len() + b]) {
                 summary.already_done += 1;
             } else {
                 todo.push((s, e));

@@ -157,6 +157,11 @@ impl<'a> Loaded<'a> {
             .take()
     }
 
+    /// The place in the index of the benchmark of an id.
+    pub fn bench_place(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
     /// The benchmark of an id.
     pub fn bench(&self, id: &str) -> Option<&Bench> {
         self.by_id.get(id).map(|&i| &self.index[i])

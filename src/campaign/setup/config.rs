@@ -22,7 +22,7 @@ use super::config_lines::{bad_value, BadValue, BadValues, Key};
 use crate::campaign::verdict::policy::Policy;
 use crate::campaign::verdict::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -467,67 +467,6 @@ impl Campaign {
     /// folder when it runs one shard of a cluster job.
     pub fn journal_path(&self, name: &str) -> PathBuf {
         self.shard_dir.as_deref().unwrap_or(&self.dir).join(name)
-    }
-
-    /// Every record of journal `name`: the campaign's own and every shard's
-    /// (`shards/*/name`), so that any stage sees all finished work whether
-    /// or not `coreval merge` ran. Torn or bad lines are warned about.
-    pub fn read_journal<T: DeserializeOwned + Send>(&self, name: &str) -> Result<Vec<T>> {
-        let out = std::cell::RefCell::new(Vec::new());
-        self.for_each_record_hinted(
-            name,
-            |n| out.borrow_mut().reserve(n),
-            |r| out.borrow_mut().push(r),
-        )?;
-        Ok(out.into_inner())
-    }
-
-    /// [`Campaign::read_journal`] one record at a time (nothing is held):
-    /// `f` gets every record of `name`, then of the shards' journals.
-    pub fn for_each_record<T: DeserializeOwned + Send>(
-        &self,
-        name: &str,
-        f: impl FnMut(T),
-    ) -> Result<()> {
-        self.for_each_record_hinted(name, |_| {}, f)
-    }
-
-    /// [`Campaign::for_each_record`], telling `hint` about how many more
-    /// records each journal holds ([`crate::journal::for_each_hinted`]).
-    pub fn for_each_record_hinted<T: DeserializeOwned + Send>(
-        &self,
-        name: &str,
-        hint: impl FnMut(usize),
-        f: impl FnMut(T),
-    ) -> Result<()> {
-        self.for_each_record_mapped(name, hint, &|r| r, f)
-    }
-
-    /// [`Campaign::for_each_record_hinted`], each record first turned by
-    /// `map` on the threads that parse it ([`crate::journal::for_each_mapped`]).
-    pub fn for_each_record_mapped<T: DeserializeOwned + Send, U: Send>(
-        &self,
-        name: &str,
-        mut hint: impl FnMut(usize),
-        map: &(dyn Fn(T) -> U + Sync),
-        mut f: impl FnMut(U),
-    ) -> Result<()> {
-        let mut paths = vec![self.dir.join(name)];
-        if let Ok(rd) = std::fs::read_dir(self.dir.join("shards")) {
-            let mut shards: Vec<PathBuf> = rd
-                .filter_map(|e| e.ok())
-                .map(|e| e.path().join(name))
-                .collect();
-            shards.sort();
-            paths.extend(shards.into_iter().filter(|p| p.exists()));
-        }
-        for p in paths {
-            let report = crate::journal::for_each_mapped(&p, &mut hint, map, &mut f)?;
-            for w in report.warnings(&p) {
-                crate::journal::warn_once(w);
-            }
-        }
-        Ok(())
     }
 
     pub fn cores_dir(&self) -> PathBuf {

@@ -4,12 +4,14 @@
 //! of its team left out ([`selection`]), participants and validators, the
 //! preflight that refuses a configuration that cannot work before any work
 //! starts ([`preflight`]), and the loaded campaign ([`context::Context`])
-//! built once from all of it. Imports only [`crate::campaign::verdict`]
+//! built once from all of it, and the reading of its journals with the
+//! shards' ([`Campaign::read_journal`]). Imports only [`crate::campaign::verdict`]
 //! among the campaign's rooms.
 
 pub mod config;
 pub mod config_lines;
 pub mod context;
+mod journals;
 pub mod participants;
 pub mod preflight;
 pub mod selection;
