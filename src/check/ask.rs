@@ -182,15 +182,13 @@ impl<'a> Asker<'a> {
             let spec =
                 crate::campaign::setup::solvers::spec_for(k, &path, self.c, limit.min(left), false);
             let out = crate::runner::run(&spec, self.cancel);
-            if let crate::runner::Exit::FailedToStart(why) = &out.exit {
-                if !out.cancelled {
-                    self.failed
-                        .lock()
-                        .unwrap()
-                        .entry(k.name.clone())
-                        .or_insert_with(|| why.clone());
-                    continue;
-                }
+            if let Some(why) = out.start_failure() {
+                self.failed
+                    .lock()
+                    .unwrap()
+                    .entry(k.name.clone())
+                    .or_insert_with(|| why.to_string());
+                continue;
             }
             if out.cancelled || (out.timed_out && left < limit) {
                 self.stats.lock().unwrap().cut += 1;

@@ -51,7 +51,7 @@ use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::SolverDef;
 use crate::journal::Journal;
 use crate::message::Say;
-use crate::runner::{self, Exit};
+use crate::runner;
 use anyhow::Result;
 use plan::Plan;
 use serde::Serialize;
@@ -456,11 +456,12 @@ fn record_run(
 ) -> Option<CheckRecord> {
     let mut st = stats.lock().unwrap();
     st.wall += out.wall;
-    if let Exit::FailedToStart(why) = &out.exit {
+    // A job cancelled before it started (early stop) is no failure.
+    if let Some(why) = out.start_failure() {
         st.failed += 1;
         st.failures
             .entry(k.name.clone())
-            .or_insert_with(|| why.clone());
+            .or_insert_with(|| why.to_string());
         return None;
     }
     if out.cancelled {

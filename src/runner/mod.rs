@@ -235,6 +235,16 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
+    /// Why the program could not be started; `None` when it started, or
+    /// when it was cancelled before it could (an early stop is not a
+    /// failure of the program).
+    pub fn start_failure(&self) -> Option<&str> {
+        match &self.exit {
+            Exit::FailedToStart(why) if !self.cancelled => Some(why),
+            _ => None,
+        }
+    }
+
     fn failed_to_start(msg: String, cancelled: bool) -> RunOutcome {
         RunOutcome {
             exit: Exit::FailedToStart(msg),
@@ -557,6 +567,22 @@ mod tests {
 
     thread_local! {
         pub(super) static NO_PIDFD: Cell<bool> = const { Cell::new(false) };
+    }
+
+    #[test]
+    fn a_run_cancelled_before_it_starts_is_no_start_failure() {
+        let spec = RunSpec::new("/bin/true", vec![], Duration::from_secs(5));
+        let out = run(&spec, &std::sync::atomic::AtomicBool::new(true));
+        assert!(out.cancelled && matches!(out.exit, Exit::FailedToStart(_)));
+        assert_eq!(out.start_failure(), None);
+        let missing = RunSpec::new(
+            "/nonexistent/coreval-no-such-solver",
+            vec![],
+            Duration::from_secs(5),
+        );
+        let out = run(&missing, &std::sync::atomic::AtomicBool::new(false));
+        assert!(!out.cancelled);
+        assert!(out.start_failure().is_some(), "{:?}", out.exit);
     }
 
     fn run_without_pidfd(name: &str, limit: f64) -> (RunOutcome, f64) {
