@@ -5,16 +5,21 @@
 //! `wide` assertions (~800 bytes) and a single `giant` assertion (with a
 //! comment on every line). For each it measures:
 //!
-//! - copying the file in a child process, best of 3: with `cp` (which may
-//!   copy inside the kernel) and with a plain read + write loop of 1 MB
-//!   blocks (this binary, `--copy`), the baseline of the ratio;
-//! - `coreval name FILE -o DIR` in a child process, best of 3.
+//! - copying the file in a child process: with `cp` (which may copy inside
+//!   the kernel) and with a plain read + write loop of 1 MB blocks (this
+//!   binary, `--copy`), the baseline of the ratio;
+//! - `coreval name FILE -o DIR` in a child process;
+//!
+//! the three in turn, for 5 rounds (`COREVAL_BENCH_ROUNDS`), so that a
+//! neighbour's load falls on all three alike; each is shown by its best
+//! round.
 //!
 //! `naming --inputs DIR` only writes the three inputs into `DIR` (to time
 //! or profile `coreval name` on them by hand).
 //!
 //! The ratios are naming's speed over the read + write copy's and over
-//! `cp`'s (the yardstick of issue 31: ≥ 0.5× `cp`), wall and CPU.
+//! `cp`'s (the yardstick of issue 31: ≥ 0.5× `cp`), wall and CPU, and for
+//! `cp` also the median over the rounds of the ratio within a round.
 //!
 //! Each is shown as wall-clock MB/s and as CPU MB/s (size / (user + sys) of
 //! the child, from `wait4`: on a shared machine the wall clock measures the
@@ -62,12 +67,14 @@ fn main() {
     let baseline = name_in_child(&tiny, &dir.path().join("out-tiny")).rss;
     println!(
         "coreval {BIN}\nbaseline peak RSS (tiny file): {:.1} MB\n\
-         MB/s as wall / CPU (user + sys of the child); ratio = name / read+write copy; \
-         vs cp = name / cp\n",
-        baseline as f64 / 1e6
+         MB/s as wall / CPU (user + sys of the child), best of {} rounds; \
+         ratio = name / read+write copy; vs cp = name / cp (best wall, best CPU, \
+         median of the rounds' wall ratios)\n",
+        baseline as f64 / 1e6,
+        bench_rounds()
     );
     println!(
-        "{:<6} {:>6} {:>9} | {:>13} | {:>13} | {:>13} | {:>11} | {:>11} | {:>8} {:>8} {:>8}",
+        "{:<6} {:>6} {:>9} | {:>13} | {:>13} | {:>13} | {:>11} | {:>17} | {:>8} {:>8} {:>8}",
         "input",
         "MB",
         "largest",
@@ -90,24 +97,30 @@ fn main() {
         let largest = generate(&input, mb << 20, shape);
         let size = std::fs::metadata(&input).unwrap().len();
         let copy = dir.path().join("copy.smt2");
-        let copy_with = |cmd: &mut Command| {
-            best_of(3, || {
+        let out = dir.path().join(format!("out-{label}"));
+        // `cp`, the read + write copy and naming in turn, round after
+        // round: a neighbour's load falls on all three alike.
+        let rounds: Vec<[Usage; 3]> = (0..bench_rounds())
+            .map(|_| {
                 let _ = std::fs::remove_file(&copy);
-                run_child(cmd)
+                let cp = run_child(Command::new("cp").arg(&input).arg(&copy));
+                let _ = std::fs::remove_file(&copy);
+                let rw = run_child(Command::new(&me).arg("--copy").arg(&input).arg(&copy));
+                let _ = std::fs::remove_dir_all(&out);
+                [cp, rw, name_in_child(&input, &out)]
             })
-        };
-        let cp = copy_with(Command::new("cp").arg(&input).arg(&copy));
-        let rw = copy_with(Command::new(&me).arg("--copy").arg(&input).arg(&copy));
+            .collect();
         std::fs::remove_file(&copy).unwrap();
-        let name = best_of(3, || {
-            let out = dir.path().join(format!("out-{label}"));
-            let _ = std::fs::remove_dir_all(&out);
-            name_in_child(&input, &out)
-        });
+        let best = |k: usize| best_of(rounds.iter().map(|r| r[k]));
+        let (cp, rw, name) = (best(0), best(1), best(2));
+        // The median over the rounds of `cp`'s wall time over naming's.
+        let mut ratios: Vec<f64> = rounds.iter().map(|r| r[0].wall / r[2].wall).collect();
+        ratios.sort_by(f64::total_cmp);
+        let median = ratios[ratios.len() / 2];
         let mbs = |secs: f64| size as f64 / 1e6 / secs;
         let over = name.rss.saturating_sub(baseline);
         println!(
-            "{:<6} {:>6.1} {:>9} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>5.2} {:>5.2} | {:>5.2} {:>5.2} | {:>7.1}M {:>7.1}M {:>8.2}",
+            "{:<6} {:>6.1} {:>9} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>6.0} {:>6.0} | {:>5.2} {:>5.2} | {:>5.2} {:>5.2} {:>5.2} | {:>7.1}M {:>7.1}M {:>8.2}",
             label,
             size as f64 / 1e6,
             human(largest),
@@ -121,6 +134,7 @@ fn main() {
             rw.cpu / name.cpu,
             cp.wall / name.wall,
             cp.cpu / name.cpu,
+            median,
             name.rss as f64 / 1e6,
             over as f64 / 1e6,
             over as f64 / largest as f64
@@ -170,10 +184,20 @@ struct Usage {
     rss: u64,
 }
 
-/// The run with the least CPU time (its own wall time and the largest
-/// peak RSS of all runs).
-fn best_of(n: usize, mut f: impl FnMut() -> Usage) -> Usage {
-    let runs: Vec<Usage> = (0..n).map(|_| f()).collect();
+/// Rounds of `cp`, copy and naming (`COREVAL_BENCH_ROUNDS`, 5 by
+/// default).
+fn bench_rounds() -> usize {
+    std::env::var("COREVAL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(5)
+}
+
+/// The run with the least CPU time, with the least wall time of all runs
+/// and the largest peak RSS.
+fn best_of(runs: impl Iterator<Item = Usage>) -> Usage {
+    let runs: Vec<Usage> = runs.collect();
     let rss = runs.iter().map(|u| u.rss).max().unwrap_or(0);
     let best = runs
         .iter()
