@@ -145,10 +145,16 @@ fn main() {
 
 /// The inputs' size in MB (`COREVAL_BENCH_MB`, 100 by default).
 fn bench_mb() -> u64 {
-    std::env::var("COREVAL_BENCH_MB")
+    env_number("COREVAL_BENCH_MB", 100) as u64
+}
+
+/// A positive number from the environment variable `name`, else `default`.
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(100)
+        .filter(|&n| n > 0)
+        .unwrap_or(default)
 }
 
 /// The baseline copy: read 1 MB blocks and write them (no
@@ -187,11 +193,7 @@ struct Usage {
 /// Rounds of `cp`, copy and naming (`COREVAL_BENCH_ROUNDS`, 5 by
 /// default).
 fn bench_rounds() -> usize {
-    std::env::var("COREVAL_BENCH_ROUNDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(5)
+    env_number("COREVAL_BENCH_ROUNDS", 5)
 }
 
 /// The run with the least CPU time, with the least wall time of all runs
