@@ -303,7 +303,7 @@ fn section(a: &Args, jobs: usize, tmp: &Path, files: &[PathBuf], real: &Path) {
     }
     let [ours, theirs] = sys_per;
     println!(
-        "median N = {jobs}: coreval/xargs wall {:.2} (target ≤ 1.2), CPU {:.2} (target ≤ 1.5); \
+        "median N = {jobs}: coreval/xargs wall {:.2} (target ≤ 1.0), CPU {:.2} (target ≤ 1.5); \
          sys per job {:.0} µs (xargs {:.0} µs)",
         median(wall),
         median(cpu),

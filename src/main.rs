@@ -66,6 +66,8 @@ fn main() -> ExitCode {
         Command::Shrink(a) => coreval::cmd::shrink::run(a),
         Command::ShrinkJudge(a) => coreval::cmd::shrink::judge(a),
     };
+    // No run is going on any more: the job slots' pid record files go.
+    coreval::runner::remove_slot_files();
     coreval::trace::phase("exit");
     match result {
         Ok(code) => ExitCode::from(code),

@@ -396,17 +396,18 @@ fn reap_orphans_kills_groups_of_a_killed_coreval() {
         .spawn()
         .unwrap();
     let waited = Instant::now();
+    // The slot's record file holds the group id first (blanks between
+    // runs).
     let pgid = loop {
-        let names: Vec<String> = std::fs::read_dir(pid_dir.path())
+        let records: Vec<String> = std::fs::read_dir(pid_dir.path())
             .unwrap()
             .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
             .collect();
-        if let [name] = names.as_slice() {
-            let pgid = name
-                .strip_prefix("run-")
-                .and_then(|n| n.strip_suffix(".pid"));
-            break pgid.unwrap().parse::<i32>().unwrap();
+        if let [record] = records.as_slice() {
+            if let Some(pgid) = record.split_whitespace().next() {
+                break pgid.parse::<i32>().unwrap();
+            }
         }
         assert!(waited.elapsed() < Duration::from_secs(20), "no pid record");
         std::thread::sleep(Duration::from_millis(20));

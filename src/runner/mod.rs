@@ -81,7 +81,7 @@ mod workdir;
 mod zygote;
 
 pub use entry::{binary_main as trampoline_binary_main, main_if_asked as trampoline_main};
-pub use pidfile::reap_orphans;
+pub use pidfile::{reap_orphans, remove_slot_files};
 pub use trampoline::{sibling_or_self as trampoline_for, use_trampoline};
 
 use capture::Capture;

@@ -87,6 +87,36 @@ fn tree(leader: libc::pid_t) -> Vec<libc::pid_t> {
     out
 }
 
+/// The children of this process when it has one thread (the trampoline,
+/// the zygote): one file read, no listing of its threads (twice a run).
+pub(super) fn own_children() -> Vec<libc::pid_t> {
+    // SAFETY: getpid cannot fail.
+    let me = unsafe { libc::getpid() };
+    let Ok(mut f) = std::fs::File::open(format!("/proc/{me}/task/{me}/children")) else {
+        return children("self");
+    };
+    String::from_utf8_lossy(&read_all(&mut f))
+        .split_whitespace()
+        .filter_map(|w| w.parse::<libc::pid_t>().ok())
+        .collect()
+}
+
+/// The bytes `f` gives until its end, an error or no more for now (a
+/// non-blocking pipe): reads into a stack buffer, without the size and
+/// position queries of a `File`'s `read_to_end` (a pipe or a `/proc` file
+/// has neither).
+pub(super) fn read_all(f: &mut impl std::io::Read) -> Vec<u8> {
+    let (mut buf, mut bytes) = ([0u8; 512], Vec::new());
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => return bytes,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return bytes,
+        }
+    }
+}
+
 /// The children of `/proc/<pid>` (of each of its threads).
 pub(super) fn children(pid: &str) -> Vec<libc::pid_t> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {

@@ -272,24 +272,60 @@ unsafe fn exec(a: &ChildArgs) -> libc::c_int {
 /// # Safety
 /// Only in a child between fork (or clone) and exec.
 pub(super) unsafe fn reset_signals(also: &[libc::c_int]) {
-    let mut old: libc::sigaction = std::mem::zeroed();
-    let mut default: libc::sigaction = std::mem::zeroed();
-    default.sa_sigaction = libc::SIG_DFL;
-    for sig in 1..NSIG {
-        if sig == libc::SIGKILL
-            || sig == libc::SIGSTOP
-            || libc::sigaction(sig, ptr::null(), &mut old) != 0
-        {
-            continue;
+    SignalReset::new(also).apply();
+}
+
+/// The signals [`reset_signals`] resets, found once by a single-threaded
+/// process whose actions no longer change (the zygote), so that each child
+/// it forks resets only those (a handful of calls instead of one per
+/// signal: ~15 µs a run).
+pub(super) struct SignalReset {
+    signals: [libc::c_int; NSIG as usize],
+    len: usize,
+}
+
+impl SignalReset {
+    /// The caught signals of this process, and those of `also` not at
+    /// their default action.
+    pub(super) fn new(also: &[libc::c_int]) -> Self {
+        let mut r = SignalReset {
+            signals: [0; NSIG as usize],
+            len: 0,
+        };
+        for sig in 1..NSIG {
+            // SAFETY: zeroed sigaction is a valid out-parameter; a query
+            // changes nothing.
+            let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+            if sig == libc::SIGKILL
+                || sig == libc::SIGSTOP
+                || unsafe { libc::sigaction(sig, ptr::null(), &mut old) } != 0
+            {
+                continue;
+            }
+            let handled = old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN;
+            let ignored = old.sa_sigaction == libc::SIG_IGN;
+            if handled || (ignored && also.contains(&sig)) {
+                r.signals[r.len] = sig;
+                r.len += 1;
+            }
         }
-        let handled = old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN;
-        if handled || also.contains(&sig) {
+        r
+    }
+
+    /// Resets the signals found and unblocks all signals.
+    ///
+    /// # Safety
+    /// Only in a child between fork (or clone) and exec.
+    pub(super) unsafe fn apply(&self) {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        for &sig in &self.signals[..self.len] {
             libc::sigaction(sig, &default, ptr::null_mut());
         }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &none, ptr::null_mut());
     }
-    let mut none: libc::sigset_t = std::mem::zeroed();
-    libc::sigemptyset(&mut none);
-    libc::pthread_sigmask(libc::SIG_SETMASK, &none, ptr::null_mut());
 }
 
 /// As `execvp`: `execve` each candidate in turn (NULL-terminated arrays);

@@ -43,7 +43,7 @@
 //! group and environment are set up by the runner before the trampoline
 //! starts.
 
-use super::observe::children;
+use super::observe::own_children;
 use super::reap::{wait4, Usage};
 use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals};
 use std::ffi::{CString, OsString};
@@ -303,10 +303,10 @@ pub(super) fn wait_for(solver: libc::pid_t, total: &mut Usage) {
 /// Kills and reaps every child but `solver` (a group leader with its
 /// group), round after round, until no other child is left.
 pub(super) fn sweep(solver: libc::pid_t, total: &mut Usage) {
-    // SAFETY: getpid and getpgrp cannot fail.
-    let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
+    // SAFETY: getpgrp cannot fail.
+    let group = unsafe { libc::getpgrp() };
     for _ in 0..SWEEP_ROUNDS {
-        let others: Vec<libc::pid_t> = children(&me.to_string())
+        let others: Vec<libc::pid_t> = own_children()
             .into_iter()
             .filter(|&c| c != solver)
             .collect();
@@ -343,14 +343,14 @@ pub(super) enum Report {
 /// Reads the report of a trampoline that has ended; `None` when it wrote
 /// none (it was killed).
 pub(super) fn read_report(fd: std::os::fd::OwnedFd) -> Option<Report> {
-    use std::io::Read;
     use std::os::fd::AsRawFd;
     // The trampoline has ended: what it wrote is in the pipe. Non-blocking,
     // in case a copy of the write end lingers.
     // SAFETY: fcntl on a descriptor we own.
     unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
-    let mut bytes = Vec::new();
-    let _ = std::fs::File::from(fd).read_to_end(&mut bytes);
+    // Reads into a buffer larger than a report (a `File`'s `read_to_end`
+    // would first ask for its size and position: a pipe has neither).
+    let bytes = super::observe::read_all(&mut std::fs::File::from(fd));
     let text = String::from_utf8_lossy(&bytes);
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {

@@ -34,7 +34,7 @@
 //! `P PID`, `W STATUS USER_US SYS_US MAXRSS_KIB`, or `E ERRNO`.
 
 use super::reap::{self, Status, Usage};
-use super::spawn::{errno, exec_candidates, reset_signals, Prepared};
+use super::spawn::{errno, exec_candidates, Prepared, SignalReset};
 use super::trampoline::{self, list};
 use super::RunSpec;
 use std::cell::RefCell;
@@ -191,13 +191,17 @@ fn ask(z: &mut Zygote, kind: u8, payload: &[u8], fds: &[RawFd]) -> io::Result<An
     head[1..].copy_from_slice(&(payload.len() as u32).to_le_bytes());
     send_with_fds(z.sock.as_raw_fd(), &head, fds)?;
     z.sock.write_all(payload)?;
+    // The zygote writes one line per request and nothing before the next
+    // request, so reading more than a byte at a time takes nothing of the
+    // next answer.
     let mut line = Vec::with_capacity(64);
-    let mut byte = [0u8; 1];
-    while byte[0] != b'\n' {
-        if z.sock.read(&mut byte)? == 0 {
+    let mut buf = [0u8; 128];
+    while line.last() != Some(&b'\n') {
+        let n = z.sock.read(&mut buf)?;
+        if n == 0 {
             return Err(io::ErrorKind::UnexpectedEof.into());
         }
-        line.push(byte[0]);
+        line.extend_from_slice(&buf[..n]);
     }
     let text = String::from_utf8_lossy(&line);
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -271,6 +275,8 @@ pub(super) unsafe fn serve(sock: RawFd) -> i32 {
     }
     libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     libc::fcntl(sock, libc::F_SETFD, libc::FD_CLOEXEC);
+    // The actions are set: what each solver resets is known.
+    let reset = SignalReset::new(&[libc::SIGPIPE, libc::SIGTERM, libc::SIGINT, libc::SIGHUP]);
     // SAFETY: descriptor 0, handed to us by the runner, is ours.
     let mut stream = UnixStream::from_raw_fd(sock);
     loop {
@@ -278,7 +284,7 @@ pub(super) unsafe fn serve(sock: RawFd) -> i32 {
             return 0;
         };
         let started = match kind {
-            b'S' if fds.len() == FDS => start_solver(&fds, &payload),
+            b'S' if fds.len() == FDS => start_solver(&fds, &payload, &reset),
             _ => Err(libc::EINVAL),
         };
         // Only the solver holds its end of the output pipes (their end of
@@ -353,7 +359,11 @@ fn receive(stream: &mut UnixStream) -> Option<(u8, Vec<OwnedFd>, Vec<u8>)> {
 ///
 /// # Safety
 /// Only in the single-threaded zygote.
-unsafe fn start_solver(fds: &[OwnedFd], payload: &[u8]) -> Result<(libc::pid_t, Instant), i32> {
+unsafe fn start_solver(
+    fds: &[OwnedFd],
+    payload: &[u8],
+    reset: &SignalReset,
+) -> Result<(libc::pid_t, Instant), i32> {
     // Every string ends with a NUL: without the last one, the splits are
     // the strings.
     let mut words = payload
@@ -372,7 +382,7 @@ unsafe fn start_solver(fds: &[OwnedFd], payload: &[u8]) -> Result<(libc::pid_t, 
     let at = Instant::now();
     let pid = libc::fork();
     if pid == 0 {
-        let mut error = become_solver(me, &raw, &workdir, limit.as_ref());
+        let mut error = become_solver(me, &raw, &workdir, limit.as_ref(), reset);
         if error == 0 {
             error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp.as_ptr());
         }
@@ -444,8 +454,9 @@ unsafe fn become_solver(
     fds: &[RawFd],
     workdir: &CString,
     limit: Option<&libc::rlimit>,
+    reset: &SignalReset,
 ) -> i32 {
-    reset_signals(&[libc::SIGPIPE, libc::SIGTERM, libc::SIGINT, libc::SIGHUP]);
+    reset.apply();
     if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
     {
         return errno();
