@@ -111,9 +111,10 @@ fn line(text: &str) -> [u8; LINE] {
 }
 
 /// The record of one running group, in this thread's record file of its
-/// directory; [`PidFile::remove`] it when the group is gone.
+/// directory (its place in [`SLOTS`]); [`PidFile::remove`] it when the
+/// group is gone.
 pub(super) struct PidFile {
-    dir: PathBuf,
+    slot: usize,
 }
 
 impl PidFile {
@@ -122,7 +123,8 @@ impl PidFile {
     pub(super) fn create(dir: &Path, pgid: libc::pid_t) -> Option<PidFile> {
         let start = start_time(pgid)?;
         let (owner, owner_start) = owner()?;
-        // At most 4 numbers of 20 digits and 3 spaces: within a line.
+        // Two pids (10 digits at most), two start times (20 at most) and
+        // three spaces: 63 bytes at most, the line's newline after them.
         let record = line(&format!("{pgid} {start} {owner} {owner_start}"));
         SLOTS.with(|slots| {
             let mut slots = slots.borrow_mut();
@@ -138,16 +140,14 @@ impl PidFile {
                     slots.len() - 1
                 }
             };
-            slots[k].put(&record).then(|| PidFile {
-                dir: dir.to_path_buf(),
-            })
+            slots[k].put(&record).then_some(PidFile { slot: k })
         })
     }
 
     /// Blanks the record (the file stays for the slot's next run).
     pub(super) fn remove(self) {
         SLOTS.with(|slots| {
-            if let Some(f) = slots.borrow().iter().find(|f| f.dir == self.dir) {
+            if let Some(f) = slots.borrow().get(self.slot) {
                 f.put(&line(""));
             }
         });
