@@ -44,8 +44,8 @@ pub(super) struct Prepared {
     pub(super) workdir: CString,
 }
 
-/// What the child reads (and its error number, which it writes) in the
-/// memory it shares with the suspended parent thread.
+/// What the runner's child reads, in the memory it shares with the
+/// suspended parent thread.
 struct ChildArgs {
     candidates: *const *const libc::c_char,
     argv: *const *const libc::c_char,
@@ -56,7 +56,6 @@ struct ChildArgs {
     fds: [RawFd; 4],
     limit: Option<libc::rlimit>,
     parent: libc::pid_t,
-    error: libc::c_int,
 }
 
 impl Prepared {
@@ -118,7 +117,7 @@ impl Prepared {
                 .collect()
         };
         let (candidates, argv, envp) = (list(&self.candidates), list(&self.argv), list(&self.envp));
-        let mut args = ChildArgs {
+        let args = ChildArgs {
             candidates: candidates.as_ptr(),
             argv: argv.as_ptr(),
             envp: envp.as_ptr(),
@@ -127,47 +126,69 @@ impl Prepared {
             limit,
             // SAFETY: getpid cannot fail.
             parent: unsafe { libc::getpid() },
-            error: 0,
         };
-        let mut stack = vec![0u8; CHILD_STACK];
-        // The stack grows down from its (16-byte aligned) top.
-        let top = (stack.as_mut_ptr() as usize + CHILD_STACK) & !15;
-        // SAFETY: sigset_t values are plain data, filled by sigfillset; the
-        // mask is restored right after the clone.
-        let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
-        let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
-        unsafe {
-            libc::sigfillset(&mut all);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-        }
-        // SAFETY: CLONE_VFORK suspends this thread until the child has
-        // exec'd or exited, so `args`, the arrays it points to and `stack`
-        // outlive every use the child makes of them; `child_main` only makes
-        // async-signal-safe system calls and never returns.
-        let pid = unsafe {
-            libc::clone(
-                child_main,
-                top as *mut libc::c_void,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                ptr::addr_of_mut!(args).cast(),
-            )
-        };
-        let clone_error = io::Error::last_os_error();
-        // SAFETY: restores the mask saved above.
-        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, ptr::null_mut()) };
-        drop(stack);
-        if pid < 0 {
-            return Err(clone_error);
-        }
-        // SAFETY: the child wrote `error` (if at all) before it exited; it
-        // no longer runs in our memory.
-        let error = unsafe { ptr::read_volatile(ptr::addr_of!(args.error)) };
-        if error != 0 {
-            let _ = super::reap::reap(pid);
-            return Err(io::Error::from_raw_os_error(error));
-        }
-        Ok(pid)
+        // SAFETY: `exec` only makes async-signal-safe system calls on data
+        // prepared above, which outlives the suspended clone.
+        unsafe { vfork_exec(&mut || exec(&args)) }
     }
+}
+
+/// Runs `child` in a new process that shares our memory
+/// (`clone(CLONE_VM | CLONE_VFORK)`, on a stack of its own): `child` sets
+/// the process up and calls `execve`, or returns the error number of the
+/// step that failed. Returns the pid once it has called `execve` (the
+/// calling thread is suspended until then); the error when it could not
+/// (the child is reaped then).
+///
+/// # Safety
+/// `child` must only make async-signal-safe system calls (no allocation,
+/// no lock, no panic): it runs in the caller's memory while the caller is
+/// suspended.
+pub(super) unsafe fn vfork_exec(child: &mut dyn FnMut() -> libc::c_int) -> io::Result<libc::pid_t> {
+    let mut shared = Shared {
+        child: child as *mut (dyn FnMut() -> libc::c_int + '_),
+        error: 0,
+    };
+    // Only written by the child: a stack needs no zeroing.
+    let mut stack: Vec<u8> = Vec::with_capacity(CHILD_STACK);
+    // The stack grows down from its (16-byte aligned) top.
+    let top = (stack.as_mut_ptr() as usize + CHILD_STACK) & !15;
+    // SAFETY: sigset_t values are plain data, filled by sigfillset; the
+    // mask is restored right after the clone.
+    let mut all: libc::sigset_t = std::mem::zeroed();
+    let mut old: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut all);
+    libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+    // SAFETY: CLONE_VFORK suspends this thread until the child has exec'd
+    // or exited, so `shared`, what `child` refers to and `stack` outlive
+    // every use the child makes of them; `child_main` never returns.
+    let pid = libc::clone(
+        child_main,
+        top as *mut libc::c_void,
+        libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+        ptr::addr_of_mut!(shared).cast(),
+    );
+    let clone_error = io::Error::last_os_error();
+    libc::pthread_sigmask(libc::SIG_SETMASK, &old, ptr::null_mut());
+    drop(stack);
+    if pid < 0 {
+        return Err(clone_error);
+    }
+    // SAFETY: the child wrote `error` (if at all) before it exited; it no
+    // longer runs in our memory.
+    let error = ptr::read_volatile(ptr::addr_of!(shared.error));
+    if error != 0 {
+        let _ = super::reap::reap(pid);
+        return Err(io::Error::from_raw_os_error(error));
+    }
+    Ok(pid)
+}
+
+/// What [`child_main`] runs, and the error number it writes back, in the
+/// memory it shares with the suspended parent thread.
+struct Shared<'a> {
+    child: *mut (dyn FnMut() -> libc::c_int + 'a),
+    error: libc::c_int,
 }
 
 /// The paths `execvp` would try for `name`: itself when it holds a `/`,
@@ -204,12 +225,11 @@ pub(super) fn cstring(s: &OsStr) -> io::Result<CString> {
 /// The child between clone and exec. It never returns: `execve` replaces
 /// it, or it records why not and exits with 127.
 extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
-    let args = arg.cast::<ChildArgs>();
-    // SAFETY: `arg` is the parent's `ChildArgs`, alive while it waits.
-    let error = unsafe { exec(&*args) };
-    // SAFETY: as above; `_exit` ends only the child.
+    let shared = arg.cast::<Shared<'_>>();
+    // SAFETY: `arg` is the parent's `Shared`, alive while it waits.
     unsafe {
-        ptr::write_volatile(ptr::addr_of_mut!((*args).error), error.max(1));
+        let error = (*(*shared).child)();
+        ptr::write_volatile(ptr::addr_of_mut!((*shared).error), error.max(1));
         libc::_exit(127)
     }
 }

@@ -1,6 +1,7 @@
 //! One trampoline per job slot, kept from run to run, so that a run costs
-//! one `fork` of a small process, as under `xargs`, instead of the
-//! `execve` of the trampoline executable and a second fork.
+//! one `clone` of a small process sharing its memory (less than the `fork`
+//! of `xargs`), instead of the `execve` of the trampoline executable and a
+//! second fork.
 //!
 //! The first run of a thread starts the trampoline executable once as a
 //! *zygote* (`--zygote`, connected by a Unix socket): a small,
@@ -9,9 +10,10 @@
 //! the child subreaper of the runs it starts. For each run the runner sends
 //! it the prepared solver command (`PATH` candidates, arguments,
 //! environment, working directory, memory limit) with the run's
-//! descriptors 0–3 (`SCM_RIGHTS`). The zygote forks the solver — whose
-//! memory before `execve` is a copy of the zygote's few hundred KB, so its
-//! `ru_maxrss` is its own — in a process group of its own, answers its pid
+//! descriptors 0–3 (`SCM_RIGHTS`). The zygote starts the solver with
+//! `clone(CLONE_VM | CLONE_VFORK)` (`spawn::vfork_exec`) — its memory
+//! before `execve` is the zygote's few hundred KB, so its `ru_maxrss` is
+//! its own — in a process group of its own, answers its pid
 //! once it has called `execve` (or the error number), and then does for it
 //! what the exec'd trampoline does (`trampoline.rs`): reaps the orphans
 //! that end while it runs, and when it has ended kills and reaps every
@@ -34,7 +36,7 @@
 //! `P PID`, `W STATUS USER_US SYS_US MAXRSS_KIB`, or `E ERRNO`.
 
 use super::reap::{self, Status, Usage};
-use super::spawn::{errno, exec_candidates, Prepared, SignalReset};
+use super::spawn::{errno, exec_candidates, vfork_exec, Prepared, SignalReset};
 use super::trampoline::{self, list};
 use super::RunSpec;
 use std::cell::RefCell;
@@ -268,7 +270,7 @@ fn send_with_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
 /// file; returns its exit code.
 ///
 /// # Safety
-/// Only in a single-threaded process (it forks).
+/// Only in a single-threaded process (it starts children in its memory).
 pub(super) unsafe fn serve(sock: RawFd) -> i32 {
     for sig in trampoline::STOP_SIGNALS.into_iter().chain([libc::SIGPIPE]) {
         libc::signal(sig, libc::SIG_IGN);
@@ -353,9 +355,9 @@ fn receive(stream: &mut UnixStream) -> Option<(u8, Vec<OwnedFd>, Vec<u8>)> {
     Some((head[0], fds, payload))
 }
 
-/// Forks and starts the solver of a spawn request: its pid and when it was
-/// forked once it has called `execve`, or the error number (the failed
-/// child reaped).
+/// Starts the solver of a spawn request: its pid and when it was started
+/// once it has called `execve`, or the error number (the failed child
+/// reaped).
 ///
 /// # Safety
 /// Only in the single-threaded zygote.
@@ -374,41 +376,25 @@ unsafe fn start_solver(
     let (limit, workdir, cands, argv, envp) = parse_spawn(&mut words).ok_or(libc::EINVAL)?;
     let (cands, argv, envp) = (list(&cands), list(&argv), list(&envp));
     let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
-    let mut pipe = [0; 2];
-    if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-        return Err(errno());
-    }
     let me = libc::getpid();
     let at = Instant::now();
-    let pid = libc::fork();
-    if pid == 0 {
-        let mut error = become_solver(me, &raw, &workdir, limit.as_ref(), reset);
-        if error == 0 {
-            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp.as_ptr());
+    // Not `fork`: copying the zygote's page tables, and the child's `execve`
+    // dropping the copy, cost more than the rest of a run's start. The
+    // child's `ru_maxrss` starts all the same from the zygote's few hundred
+    // KB (the kernel keeps the peak of the memory `execve` leaves).
+    let mut child = || {
+        let error = become_solver(me, &raw, &workdir, limit.as_ref(), reset);
+        if error != 0 {
+            return error;
         }
-        libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
-        libc::_exit(127);
-    }
-    libc::close(pipe[1]);
-    if pid < 0 {
-        libc::close(pipe[0]);
-        return Err(errno());
-    }
-    // Also here, so that the group exists before the runner signals it.
-    libc::setpgid(pid, pid);
-    let mut error: libc::c_int = 0;
-    let n = loop {
-        let n = libc::read(pipe[0], ptr::addr_of_mut!(error).cast(), 4);
-        if n >= 0 || errno() != libc::EINTR {
-            break n;
-        }
+        exec_candidates(cands.as_ptr(), argv.as_ptr(), envp.as_ptr())
     };
-    libc::close(pipe[0]);
-    if n == 4 {
-        let _ = reap::wait4(pid, 0);
-        return Err(error.max(1));
+    match vfork_exec(&mut child) {
+        // The child made its process group before `execve`, so it exists
+        // before the runner can signal it.
+        Ok(pid) => Ok((pid, at)),
+        Err(e) => Err(e.raw_os_error().unwrap_or(libc::EIO)),
     }
-    Ok((pid, at))
 }
 
 /// The fields of a spawn request: limit, working directory, candidates,
@@ -442,13 +428,13 @@ fn parse_spawn(words: &mut impl Iterator<Item = CString>) -> Option<Spawn> {
     Some((limit, workdir, cands, argv, words.collect()))
 }
 
-/// In the forked solver before `execve`: what `spawn.rs` does for a child
+/// In the solver's process before `execve`: what `spawn.rs` does for a child
 /// (signals as a program starts with them, a process group of its own,
 /// killed with its parent, descriptors 0–3, the working directory) and the
 /// memory limit; 0 or the error number.
 ///
 /// # Safety
-/// Only in the child of the zygote's fork.
+/// Only in the child of [`vfork_exec`]: async-signal-safe calls only.
 unsafe fn become_solver(
     zygote: libc::pid_t,
     fds: &[RawFd],
@@ -490,7 +476,7 @@ unsafe fn become_solver(
     0
 }
 
-/// The trampoline's work for the started `solver` (forked at `at`): waits
+/// The trampoline's work for the started `solver` (started at `at`): waits
 /// for it, reaping other children as they end, then for the runner's reap
 /// request; kills and reaps what is left, writes the report on `report`
 /// and answers the solver's status. False when the runner is gone.
