@@ -11,13 +11,13 @@
 //! (`src/bin/coreval-trampoline.rs`: no allocator of its own, no runtime
 //! set-up, a fraction of coreval's start-up cost per run), or, when that
 //! file is missing, coreval's own executable started with [`ARGV0`] (see
-//! [`sibling_or_self`]). Single-threaded, it `fork`s the solver (whose
-//! memory before `execve` is then a copy of the trampoline's few hundred
-//! KB, the same as under `/usr/bin/time`), waits for it, and reports its
-//! usage on descriptor 3.
+//! [`sibling_or_self`]). Single-threaded, it starts the solver in its own
+//! memory (`spawn::vfork_exec`: the solver's memory before `execve` is the
+//! trampoline's few hundred KB, as under `/usr/bin/time`), waits for it,
+//! and reports its usage on descriptor 3.
 //!
 //! A job slot keeps one such process from run to run (`zygote.rs`), which
-//! forks each run's solver itself and does the same work for it; the
+//! starts each run's solver itself and does the same work for it; the
 //! executable is started per run only where that is not possible.
 //!
 //! It is also the run's child subreaper: descendants whose parent ends —
@@ -45,7 +45,7 @@
 
 use super::observe::own_children;
 use super::reap::{wait4, Usage};
-use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals};
+use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals, vfork_exec};
 use std::ffi::{CString, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -110,7 +110,7 @@ pub fn sibling_or_self(exe: Option<&Path>) -> PathBuf {
 /// The trampoline's work; returns its exit code.
 ///
 /// # Safety
-/// Only in a single-threaded process (it forks and the child runs Rust
+/// Only in a single-threaded process (its child runs in its memory, Rust
 /// code that allocates nothing).
 pub(super) unsafe fn trampoline(args: &[OsString]) -> i32 {
     libc::fcntl(REPORT_FD, libc::F_SETFD, libc::FD_CLOEXEC);
@@ -171,49 +171,34 @@ pub(super) unsafe fn run_solver(
         }
     }
     libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    let mut pipe = [0; 2];
-    if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-        report(&format!("exec-error {}\n", errno()));
-        return 127;
-    }
     let me = libc::getpid();
     let forked = std::time::Instant::now();
-    let solver = libc::fork();
-    if solver == 0 {
+    // In our memory until `execve`, as in the zygote (`zygote.rs`).
+    let mut child = || {
         reset_signals(&restore);
-        let mut error = 0;
         if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-            error = errno();
-        } else if libc::getppid() != me {
-            error = libc::ESRCH;
-        } else if let Some(limit) = &limit {
+            return errno();
+        }
+        if libc::getppid() != me {
+            return libc::ESRCH;
+        }
+        if let Some(limit) = &limit {
             if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
-                error = errno();
+                return errno();
             }
         }
-        if error == 0 {
-            error = exec_candidates(cands.as_ptr(), argv.as_ptr(), envp);
-        }
-        libc::write(pipe[1], ptr::addr_of!(error).cast(), 4);
-        libc::_exit(127);
-    }
-    libc::close(pipe[1]);
-    if solver < 0 {
-        report(&format!("exec-error {}\n", errno()));
-        return 127;
-    }
-    let mut error: libc::c_int = 0;
-    let n = loop {
-        let n = libc::read(pipe[0], ptr::addr_of_mut!(error).cast(), 4);
-        if n >= 0 || errno() != libc::EINTR {
-            break n;
+        exec_candidates(cands.as_ptr(), argv.as_ptr(), envp)
+    };
+    let solver = match vfork_exec(&mut child) {
+        Ok(pid) => pid,
+        Err(e) => {
+            report(&format!(
+                "exec-error {}\n",
+                e.raw_os_error().unwrap_or(libc::EIO)
+            ));
+            return 127;
         }
     };
-    if n == 4 {
-        let _ = wait4(solver, 0);
-        report(&format!("exec-error {}\n", error.max(1)));
-        return 127;
-    }
     let mut total = Usage::default();
     wait_for(solver, &mut total);
     let wall = forked.elapsed().as_secs_f64();
