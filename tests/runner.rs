@@ -562,3 +562,31 @@ fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
         o.exit
     );
 }
+
+/// Instant runs in a row through each job slot's zygote
+/// (`runner/zygote.rs`), more slots than cores so that a run often ends
+/// before its runner has read that it started: each run starts once and is
+/// measured — its status and its own peak.
+#[test]
+fn instant_runs_in_a_row_start_once_and_are_measured() {
+    through_trampoline();
+    let dir = tempfile::tempdir().unwrap();
+    let (slots, runs) = (8, 60);
+    std::thread::scope(|s| {
+        for slot in 0..slots {
+            let log = dir.path().join(format!("starts-{slot}"));
+            s.spawn(move || {
+                for k in 0..runs {
+                    let script = format!("echo {k} >> '{}'; exit 3", log.display());
+                    let (o, _) = timed(&sh(&script, 10.0));
+                    assert_eq!(o.exit, Exit::Exited(3), "slot {slot} run {k}: {o:?}");
+                    assert!(!o.timed_out && !o.cancelled, "slot {slot} run {k}: {o:?}");
+                    assert!(o.max_rss > 0 && o.max_rss < 64 << 20, "run {k}: {o:?}");
+                }
+                let starts = std::fs::read_to_string(&log).unwrap();
+                let expected: String = (0..runs).map(|k| format!("{k}\n")).collect();
+                assert_eq!(starts, expected, "slot {slot}");
+            });
+        }
+    });
+}

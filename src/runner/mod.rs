@@ -23,12 +23,12 @@
 //! largest `ru_maxrss` among reaped processes.
 //!
 //! With [`use_trampoline`] (the `coreval` binary sets it), runs go through
-//! a trampoline (`trampoline.rs`) that forks the solver: a child started
+//! a trampoline (`trampoline.rs`) that starts the solver: a child started
 //! from coreval's memory would carry coreval's peak resident set in its
 //! `ru_maxrss`. The trampoline is the run's subreaper (daemons that leave
 //! the group are its children, killed and reaped when the solver ends) and
 //! reports the solver's status and the usage of its whole tree; its own
-//! usage is not counted. Each job slot keeps one (`zygote.rs`), which forks
+//! usage is not counted. Each job slot keeps one (`zygote.rs`), which starts
 //! every run's solver; without it, a trampoline executable is started per
 //! run and leads the run's group.
 //!
@@ -37,11 +37,13 @@
 //! neither the child's nor its descendants' CPU time could be recovered.
 //!
 //! One thread supervises each run with a `poll` loop over the two output
-//! pipes and a pidfd (`pidfd_open`; without it, short growing polls of
+//! pipes and the zygote's socket (its answer is the run's end), or a pidfd
+//! of our own child (`pidfd_open`; without it, short growing polls of
 //! `waitid(WNOWAIT)`), instead of reader and waiter threads: no threads are
 //! created per run, and the child's exit is noticed before it is reaped, so
 //! its pid — and the process-group id — stay reserved until the group has
-//! been killed, which rules out signalling a recycled group id. Output is
+//! been killed, which rules out signalling a recycled group id (the
+//! zygote's window: `zygote.rs`). Output is
 //! capped per stream (`capture.rs`); after the group is dead, reading stops
 //! at end of file or after [`DRAIN_AFTER_EXIT`] (a process that left the
 //! group may hold the pipe open forever).
@@ -342,7 +344,8 @@ enum Stop {
     Running,
     /// SIGTERM sent; SIGKILL due at this instant.
     Terminating(Instant),
-    Killed,
+    /// SIGKILL sent at this instant.
+    Killed(Instant),
 }
 
 /// True when the child died of SIGTERM, SIGINT or SIGHUP that the runner did
@@ -383,6 +386,12 @@ fn supervise(
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
     let pidfd = pidfd.filter(|_| !tests::NO_PIDFD.with(|no| no.get()));
+    // Readable at the run's end: the zygote's socket (its answer), or the
+    // pidfd of our own child.
+    let ended = match zygote {
+        Some(_) => zygote::socket(),
+        None => pidfd,
+    };
     let mut out = Capture::new(child.stdout, spec.output_cap);
     let mut err = Capture::new(child.stderr, spec.output_cap);
     let mut buf = vec![0u8; READ_BUF];
@@ -408,36 +417,49 @@ fn supervise(
         if let Stop::Terminating(kill_at) = stop {
             if now >= kill_at {
                 process::signal_group(pid, libc::SIGKILL);
-                stop = Stop::Killed;
+                stop = Stop::Killed(now);
+            }
+        }
+        // A zygote that has not answered long after the kill (a solver
+        // stuck in the kernel, or a lost answer) is killed itself: the end
+        // of file on its socket ends the run, and the slot starts the
+        // trampoline executable from then on.
+        if let (Stop::Killed(at), Some(z)) = (stop, zygote) {
+            if now >= at + REAP_BOUND {
+                // SAFETY: SIGKILL to our own child, the zygote.
+                unsafe { libc::kill(z, libc::SIGKILL) };
             }
         }
         let mut wake = match stop {
             Stop::Running => deadline.min(now + CANCEL_TICK),
             Stop::Terminating(kill_at) => kill_at,
-            Stop::Killed => now + CANCEL_TICK,
+            Stop::Killed(_) => now + CANCEL_TICK,
         };
         if let Some(o) = observer.as_mut() {
             o.sample(pid, false);
             wake = wake.min(now + observe::SAMPLE);
         }
-        if pidfd.is_none() {
+        if ended.is_none() {
             wake = wake.min(now + no_pidfd_tick);
             no_pidfd_tick = (no_pidfd_tick * 2).min(CANCEL_TICK);
         }
-        let fds = [out.raw_fd(), err.raw_fd(), pidfd];
+        let fds = [out.raw_fd(), err.raw_fd(), ended];
         let (ready, exited) = poll_once(&fds, wake.saturating_duration_since(now));
         read_ready(ready, [&mut out, &mut err], &mut buf);
-        if exited || (pidfd.is_none() && process::has_exited(pid)) {
+        if exited || (ended.is_none() && process::has_exited(pid)) {
             break Instant::now();
         }
     };
 
-    // The leader is a zombie and still holds the group id: kill stragglers,
-    // then reap the leader and everything left in its group.
+    // Our own child is a zombie and still holds the group id: kill
+    // stragglers, then reap the leader and everything left in its group (a
+    // zygote has done so before it answered).
     if let Some(o) = observer.as_mut() {
         o.sample(pid, true);
     }
-    process::signal_group(pid, libc::SIGKILL);
+    if zygote.is_none() {
+        process::signal_group(pid, libc::SIGKILL);
+    }
     let reaped = process::reap_leader(pid, zygote.is_some());
     let through = report.map(trampoline::read_report);
     let reported = matches!(through, Some(Some(_)));

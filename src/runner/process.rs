@@ -76,13 +76,14 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         Some((exe, name)) => {
             let (report_r, report_w) = pipe()?;
             fds[3] = report_w.as_raw_fd();
-            // A fork of this thread's zygote when it has one.
+            // Started by this thread's zygote when it has one.
             let solver = super::spawn::Prepared::new(&program, spec, workdir)?;
             if let Some(started) = super::zygote::spawn(exe, &solver, fds, limit) {
                 let (pid, zygote) = started?;
                 return Ok(Spawned {
                     pid,
-                    pidfd: pidfd_open(pid),
+                    // The zygote's answer marks the end (`zygote.rs`).
+                    pidfd: None,
                     stdout: stdout_r,
                     stderr: stderr_r,
                     report: Some(report_r),
@@ -124,14 +125,14 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     })
 }
 
-/// Reaps the run's leader `pid`: through the zygote that started it
+/// Reaps the run's leader `pid`: the answer of the zygote that started it
 /// (`via_zygote`, `zygote.rs`), or as our own child.
 pub(super) fn reap_leader(
     pid: libc::pid_t,
     via_zygote: bool,
 ) -> io::Result<(super::reap::Status, super::reap::Usage)> {
     if via_zygote {
-        super::zygote::reap(pid)
+        super::zygote::finished()
     } else {
         super::reap::reap(pid)
     }

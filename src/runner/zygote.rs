@@ -16,24 +16,29 @@
 //! its own — in a process group of its own, answers its pid
 //! once it has called `execve` (or the error number), and then does for it
 //! what the exec'd trampoline does (`trampoline.rs`): reaps the orphans
-//! that end while it runs, and when it has ended kills and reaps every
-//! other child left (daemons that left the group). The runner watches the
-//! solver through a pidfd (it is not the runner's child), signals its
-//! group as it would the trampoline's, and once the solver has ended asks
-//! the zygote to finish ([`reap`]): the zygote kills what is left of the
-//! group (the unreaped solver still holds the group id), reaps it all,
-//! writes the trampoline's report on the run's descriptor 3 and answers
-//! the solver's own status.
+//! that end while it runs, and when it has ended kills what is left of its
+//! group (the unreaped solver still holds the group id) and every other
+//! child left (daemons that left the group), reaps them all, writes the
+//! trampoline's report on the run's descriptor 3 and sends the solver's
+//! own status unasked. The runner signals the solver's group as it would
+//! the trampoline's (a time-out, a cancel) until that answer arrives on
+//! the socket, which is the run's end ([`finished`]): one message each way
+//! per run, and no pidfd. The group id is free again only once the zygote
+//! has killed the group and reaped the solver; a signal the runner sends
+//! in the microseconds between that reap and its reading of the answer
+//! finds no such group (another group could take the id only after the
+//! pids wrapped around in between).
 //!
-//! Without a pidfd (Linux < 5.3), or when the zygote cannot be started or
-//! has died, runs start the trampoline executable as before.
+//! When the zygote cannot be started or has died, runs start the
+//! trampoline executable as before.
 //!
-//! Messages: a request is one kind byte (`S` spawn, `R` reap) and a
-//! little-endian `u32` length, then that many bytes of NUL-terminated
-//! strings (spawn: limit or `-`, working directory, the number of
-//! candidates and the candidates, the number of arguments and the
-//! arguments, then the environment; reap: the pid). The answer is one line:
-//! `P PID`, `W STATUS USER_US SYS_US MAXRSS_KIB`, or `E ERRNO`.
+//! Messages: a request is one kind byte (`S`, spawn) and a little-endian
+//! `u32` length, then that many bytes of NUL-terminated strings (limit or
+//! `-`, working directory, the number of candidates and the candidates,
+//! the number of arguments and the arguments, then the environment). The
+//! zygote answers with one line, `P PID` or `E ERRNO`, and after a `P`
+//! with a second once the run has ended: `W STATUS USER_US SYS_US
+//! MAXRSS_KIB` or `E ERRNO`; each padded with spaces to [`ANSWER`] bytes.
 
 use super::reap::{self, Status, Usage};
 use super::spawn::{errno, exec_candidates, vfork_exec, Prepared, SignalReset};
@@ -52,6 +57,10 @@ pub(super) const ARG: &str = "--zygote";
 
 /// Descriptors passed with a spawn request.
 const FDS: usize = 4;
+
+/// The length of an answer: its text, spaces and a newline (the longest,
+/// `W` with four 64-bit numbers, is 82 bytes).
+const ANSWER: usize = 96;
 
 /// This thread's zygote.
 enum Slot {
@@ -81,21 +90,6 @@ thread_local! {
     static SLOT: RefCell<Slot> = const { RefCell::new(Slot::Unstarted) };
 }
 
-/// Whether `pidfd_open` works here (needed to watch a trampoline that is
-/// not our child).
-fn have_pidfd() -> bool {
-    static HAVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAVE.get_or_init(|| {
-        // SAFETY: pidfd_open of our own pid; the descriptor is closed.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
-        if fd >= 0 {
-            // SAFETY: a descriptor we just opened.
-            unsafe { libc::close(fd as libc::c_int) };
-        }
-        fd >= 0
-    })
-}
-
 /// Starts the zygote: the trampoline executable `exe` with [`ARG`], its
 /// descriptor 0 the socket.
 fn start(exe: &std::path::Path) -> io::Result<Zygote> {
@@ -119,8 +113,9 @@ pub(super) fn spawn(
     fds: [RawFd; FDS],
     limit: Option<libc::rlimit>,
 ) -> Option<io::Result<(libc::pid_t, libc::pid_t)>> {
-    if !have_pidfd() {
-        return None;
+    #[cfg(test)]
+    if super::tests::NO_PIDFD.with(|no| no.get()) {
+        return None; // the exec'd trampoline's fallback is under test
     }
     SLOT.with(|slot| {
         let mut slot = slot.borrow_mut();
@@ -161,15 +156,25 @@ pub(super) fn spawn(
     })
 }
 
-/// Asks this thread's zygote to finish the run of `pid` (see the module
-/// documentation): the solver's status and own usage.
-pub(super) fn reap(pid: libc::pid_t) -> io::Result<(Status, Usage)> {
+/// This thread's zygote's socket, readable once the run it started has
+/// ended (its answer: [`finished`]).
+pub(super) fn socket() -> Option<RawFd> {
+    SLOT.with(|slot| match &*slot.borrow() {
+        Slot::Running(z) => Some(z.sock.as_raw_fd()),
+        _ => None,
+    })
+}
+
+/// The end of the run this thread's zygote started (see the module
+/// documentation): the solver's status and own usage, once the zygote has
+/// killed and reaped what was left of it.
+pub(super) fn finished() -> io::Result<(Status, Usage)> {
     SLOT.with(|slot| {
         let mut slot = slot.borrow_mut();
         let Slot::Running(z) = &mut *slot else {
             return Err(io::Error::from_raw_os_error(libc::ECHILD));
         };
-        match ask(z, b'R', format!("{pid}\0").as_bytes(), &[]) {
+        match answer(z) {
             Ok(Answer::Waited(status, usage)) => Ok((reap::decode(status), usage)),
             Ok(Answer::Error(e)) => Err(io::Error::from_raw_os_error(e)),
             Ok(Answer::Pid(_)) | Err(_) => {
@@ -191,20 +196,16 @@ enum Answer {
 fn ask(z: &mut Zygote, kind: u8, payload: &[u8], fds: &[RawFd]) -> io::Result<Answer> {
     let mut head = [kind, 0, 0, 0, 0];
     head[1..].copy_from_slice(&(payload.len() as u32).to_le_bytes());
-    send_with_fds(z.sock.as_raw_fd(), &head, fds)?;
-    z.sock.write_all(payload)?;
-    // The zygote writes one line per request and nothing before the next
-    // request, so reading more than a byte at a time takes nothing of the
-    // next answer.
-    let mut line = Vec::with_capacity(64);
-    let mut buf = [0u8; 128];
-    while line.last() != Some(&b'\n') {
-        let n = z.sock.read(&mut buf)?;
-        if n == 0 {
-            return Err(io::ErrorKind::UnexpectedEof.into());
-        }
-        line.extend_from_slice(&buf[..n]);
-    }
+    send_with_fds(&mut z.sock, &[&head, payload], fds)?;
+    answer(z)
+}
+
+/// Reads one answer: exactly [`ANSWER`] bytes, so that the second answer
+/// of a run that ended at once stays on the socket, whose readability is
+/// the run's end.
+fn answer(z: &mut Zygote) -> io::Result<Answer> {
+    let mut line = [0u8; ANSWER];
+    z.sock.read_exact(&mut line)?;
     let text = String::from_utf8_lossy(&line);
     let words: Vec<&str> = text.split_whitespace().collect();
     let bad = || io::Error::from(io::ErrorKind::InvalidData);
@@ -224,17 +225,19 @@ fn ask(z: &mut Zygote, kind: u8, payload: &[u8], fds: &[RawFd]) -> io::Result<An
     }
 }
 
-/// `sendmsg` of `bytes` with `fds` as `SCM_RIGHTS` (all bytes or an error).
-fn send_with_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
+/// `sendmsg` of `parts` (two: the head and the payload) with `fds` as
+/// `SCM_RIGHTS` on the first byte; what a full socket buffer leaves is
+/// written after it.
+fn send_with_fds(sock: &mut UnixStream, parts: &[&[u8]; 2], fds: &[RawFd]) -> io::Result<()> {
     let mut control = [0u8; 64];
-    let mut iov = libc::iovec {
-        iov_base: bytes.as_ptr() as *mut libc::c_void,
-        iov_len: bytes.len(),
-    };
+    let mut iov = parts.map(|p| libc::iovec {
+        iov_base: p.as_ptr() as *mut libc::c_void,
+        iov_len: p.len(),
+    });
     // SAFETY: msghdr is plain data; the pointers set below outlive the call.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
+    msg.msg_iov = iov.as_mut_ptr();
+    msg.msg_iovlen = iov.len();
     if !fds.is_empty() {
         let len = std::mem::size_of_val(fds) as u32;
         // SAFETY: CMSG_SPACE/CMSG_LEN compute sizes; `control` is large
@@ -249,11 +252,11 @@ fn send_with_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
             ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(c).cast(), fds.len());
         }
     }
-    loop {
+    let sent = loop {
         // SAFETY: a valid msghdr on our socket.
-        let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
-        if n == bytes.len() as isize {
-            return Ok(());
+        let n = unsafe { libc::sendmsg(sock.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+        if n > 0 {
+            break n as usize;
         }
         if n < 0 && errno() == libc::EINTR {
             continue;
@@ -263,7 +266,13 @@ fn send_with_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
         } else {
             io::ErrorKind::WriteZero.into()
         });
+    };
+    let [head, payload] = *parts;
+    if sent < head.len() {
+        sock.write_all(&head[sent..])?;
+        return sock.write_all(payload);
     }
+    sock.write_all(payload.get(sent - head.len()..).unwrap_or_default())
 }
 
 /// The zygote's loop on the socket `sock`: serves requests until end of
@@ -294,10 +303,10 @@ pub(super) unsafe fn serve(sock: RawFd) -> i32 {
         let report = fds.pop();
         drop(fds);
         let answer = match &started {
-            Ok((pid, _)) => format!("P {pid}\n"),
-            Err(e) => format!("E {e}\n"),
+            Ok((pid, _)) => format!("P {pid}"),
+            Err(e) => format!("E {e}"),
         };
-        if stream.write_all(answer.as_bytes()).is_err() {
+        if !send_answer(&mut stream, &answer) {
             return 0;
         }
         if let (Ok((pid, at)), Some(report)) = (started, report) {
@@ -477,9 +486,9 @@ unsafe fn become_solver(
 }
 
 /// The trampoline's work for the started `solver` (started at `at`): waits
-/// for it, reaping other children as they end, then for the runner's reap
-/// request; kills and reaps what is left, writes the report on `report`
-/// and answers the solver's status. False when the runner is gone.
+/// for it, reaping other children as they end; kills and reaps what is
+/// left, writes the report on `report` and sends the solver's status.
+/// False when the runner is gone.
 ///
 /// # Safety
 /// Only in the single-threaded zygote.
@@ -487,10 +496,7 @@ unsafe fn follow(stream: &mut UnixStream, solver: libc::pid_t, at: Instant, repo
     let mut total = Usage::default();
     trampoline::wait_for(solver, &mut total);
     let wall = at.elapsed().as_secs_f64();
-    trampoline::sweep(solver, &mut total);
-    // The runner is done with the group when it asks; without it (it is
-    // gone), the rest is killed all the same.
-    let asked = receive(stream).is_some_and(|(kind, _, _)| kind == b'R');
+    // The unreaped solver still holds the group id.
     libc::kill(-solver, libc::SIGKILL);
     trampoline::sweep(solver, &mut total);
     let mut status = 0;
@@ -503,8 +509,7 @@ unsafe fn follow(stream: &mut UnixStream, solver: libc::pid_t, at: Instant, repo
         }
     };
     if r < 0 {
-        let answer = format!("E {}\n", errno());
-        return asked && stream.write_all(answer.as_bytes()).is_ok();
+        return send_answer(stream, &format!("E {}", errno()));
     }
     let us = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
     let (user, sys, kib) = (us(ru.ru_utime), us(ru.ru_stime), ru.ru_maxrss);
@@ -518,6 +523,15 @@ unsafe fn follow(stream: &mut UnixStream, solver: libc::pid_t, at: Instant, repo
         total.user, total.sys, total.max_rss
     );
     libc::write(report, line.as_ptr().cast(), line.len());
-    let answer = format!("W {status} {user} {sys} {kib}\n");
-    asked && stream.write_all(answer.as_bytes()).is_ok()
+    send_answer(stream, &format!("W {status} {user} {sys} {kib}"))
+}
+
+/// Writes `text` as one answer: padded with spaces to [`ANSWER`] bytes,
+/// the last a newline. False when the runner is gone.
+fn send_answer(stream: &mut UnixStream, text: &str) -> bool {
+    let mut line = [b' '; ANSWER];
+    let n = text.len().min(ANSWER - 1);
+    line[..n].copy_from_slice(&text.as_bytes()[..n]);
+    line[ANSWER - 1] = b'\n';
+    stream.write_all(&line).is_ok()
 }
