@@ -1,6 +1,7 @@
 //! The runner's own tests: a start failure is not a cancellation, and the
 //! fallback without pidfd (kernels before 5.3), on the same fixtures as
-//! `tests/runner.rs`, exit noticed by `waitid(WNOWAIT)` polls.
+//! `tests/runner.rs`, exit noticed by `waitid(WNOWAIT)` polls (runs then
+//! start the trampoline executable: the zygote needs no pidfd).
 use super::*;
 use std::cell::Cell;
 
