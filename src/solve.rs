@@ -8,9 +8,9 @@
 //! each finished pair appends one record, so a re-run (after a kill,
 //! Ctrl-C or a crash) picks up exactly the missing pairs. `jobs` workers
 //! each take the next pair the moment their run ends (one slot each, never
-//! idle while pairs are left); a writer thread appends the records in
-//! groups, one fsync per group ([`Journal::write_behind`]), so that no
-//! worker waits for the disk. A kill loses at most the few records not yet
+//! idle while pairs are left); a writer thread appends the records as they
+//! come, one fsync at most every few milliseconds for all of them
+//! ([`Journal::write_behind`]), so that no worker waits for the disk. A kill loses at most the few records not yet
 //! written, whose pairs run again. Runs go through
 //! the runner ([`crate::runner`]) with the campaign's limits (a solver marked
 //! `cached`, a selfcheck reference, first looks in the cross-campaign run

@@ -32,7 +32,8 @@
 //! - **Provenance**: only answers of the checkers as configured now count
 //!   ([`crate::campaign::ledger::current`]); a new build of a checker is asked again.
 //! - **Throughput**: workers only run checkers; one writer thread journals
-//!   their records in groups (one fsync per group). `benches/check.rs` measures dedupe, cache, early-stop
+//!   their records as they come (one fsync at most every few milliseconds).
+//!   `benches/check.rs` measures dedupe, cache, early-stop
 //!   savings and utilisation.
 
 pub mod ask;
@@ -282,9 +283,9 @@ impl Run<'_> {
         let last_end = Mutex::new(0f64);
         let (tx, rx) = std::sync::mpsc::channel::<CheckRecord>();
         std::thread::scope(|scope| {
-            // Records are written by one thread, off the workers' path, in
-            // groups (one fsync each); a kill loses the few not yet written,
-            // whose jobs run again.
+            // Records are written by one thread, off the workers' path, as
+            // they come (fsynced together at most every few milliseconds); a
+            // kill loses the few not yet written, whose jobs run again.
             let (first_error, stats, sched) = (&first_error, &stats, &sched);
             scope.spawn(move || {
                 let result = self.journal.write_behind(rx, |group| {
