@@ -503,7 +503,11 @@ fn supervise(
     }
     out.close();
     err.close();
-    usage.add(reap::reap_group(pid, REAP_BOUND));
+    // A zygote that reported has reaped the whole group; without it, what
+    // is left is ours (orphans come to us, the subreaper of last resort).
+    if zygote.is_none() || !reported {
+        usage.add(reap::reap_group(pid, REAP_BOUND));
+    }
     if !reported {
         reap::kill_strays();
     }

@@ -106,11 +106,21 @@ pub(super) fn own_children() -> Vec<libc::pid_t> {
 /// position queries of a `File`'s `read_to_end` (a pipe or a `/proc` file
 /// has neither).
 pub(super) fn read_all(f: &mut impl std::io::Read) -> Vec<u8> {
+    read_until(f, None)
+}
+
+/// [`read_all`], stopping as well once what was read ends with `last`.
+pub(super) fn read_until(f: &mut impl std::io::Read, last: Option<u8>) -> Vec<u8> {
     let (mut buf, mut bytes) = ([0u8; 512], Vec::new());
     loop {
         match f.read(&mut buf) {
             Ok(0) => return bytes,
-            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                bytes.extend_from_slice(&buf[..n]);
+                if last.is_some() && bytes.last() == last.as_ref() {
+                    return bytes;
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return bytes,
         }

@@ -61,9 +61,9 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         spec.program.clone()
     };
     let limit = spec.memory_limit.map(address_space_limit);
-    let (stdout_r, stdout_w) = pipe()?;
-    let (stderr_r, stderr_w) = pipe()?;
-    let null = std::fs::File::open("/dev/null")?;
+    let (stdout_r, stdout_w) = pipe(0)?;
+    let (stderr_r, stderr_w) = pipe(0)?;
+    let null = dev_null()?;
     let mut fds = [
         null.as_raw_fd(),
         stdout_w.as_raw_fd(),
@@ -74,7 +74,8 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     let trampoline = super::trampoline::exe().zip(program.to_str());
     let (pid, report) = match trampoline {
         Some((exe, name)) => {
-            let (report_r, report_w) = pipe()?;
+            // Non-blocking: a report is one short line, written at once.
+            let (report_r, report_w) = pipe(libc::O_NONBLOCK)?;
             fds[3] = report_w.as_raw_fd();
             // Started by this thread's zygote when it has one.
             let solver = super::spawn::Prepared::new(&program, spec, workdir)?;
@@ -138,11 +139,21 @@ pub(super) fn reap_leader(
     }
 }
 
-/// A pipe, both ends close-on-exec: (read end, write end).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+/// `/dev/null`, the runs' standard input, opened once.
+fn dev_null() -> io::Result<&'static std::fs::File> {
+    static NULL: std::sync::OnceLock<std::fs::File> = std::sync::OnceLock::new();
+    if let Some(f) = NULL.get() {
+        return Ok(f);
+    }
+    let f = std::fs::File::open("/dev/null")?;
+    Ok(NULL.get_or_init(|| f))
+}
+
+/// A pipe, both ends close-on-exec and with `flags`: (read end, write end).
+fn pipe(flags: libc::c_int) -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 fills two fresh descriptors that we then own.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | flags) } != 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: both descriptors are fresh and owned by nobody else.

@@ -328,14 +328,10 @@ pub(super) enum Report {
 /// Reads the report of a trampoline that has ended; `None` when it wrote
 /// none (it was killed).
 pub(super) fn read_report(fd: std::os::fd::OwnedFd) -> Option<Report> {
-    use std::os::fd::AsRawFd;
-    // The trampoline has ended: what it wrote is in the pipe. Non-blocking,
-    // in case a copy of the write end lingers.
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
-    // Reads into a buffer larger than a report (a `File`'s `read_to_end`
-    // would first ask for its size and position: a pipe has neither).
-    let bytes = super::observe::read_all(&mut std::fs::File::from(fd));
+    // The trampoline has ended: what it wrote is in the pipe, made
+    // non-blocking (`process.rs`) in case a copy of the write end lingers.
+    // Its one line, written at once, is the whole report.
+    let bytes = super::observe::read_until(&mut std::fs::File::from(fd), Some(b'\n'));
     let text = String::from_utf8_lossy(&bytes);
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
