@@ -30,6 +30,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+/// The `coreval` binary's allocator (`src/main.rs`), so that the solve
+/// stage measured here allocates as it does there.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const SCRIPT: &str = "echo unsat; echo \"(cv1 cv2)\"";
 
@@ -341,6 +346,7 @@ fn section(a: &Args, jobs: usize, tmp: &Path, files: &[PathBuf], real: &Path) {
 }
 
 fn main() {
+    coreval::allocator::configure();
     let a = parse_args();
     match a.through.as_str() {
         "small" => coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline")),

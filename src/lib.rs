@@ -4,6 +4,7 @@
 //! checking, scoring, reporting) driven by the `coreval` binary; tests and
 //! benchmarks use the same modules.
 
+pub mod allocator;
 pub mod answer;
 pub mod benchmark;
 pub mod campaign;
