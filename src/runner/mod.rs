@@ -87,7 +87,7 @@ pub use pidfile::{reap_orphans, remove_slot_files};
 pub use trampoline::{sibling_or_self as trampoline_for, use_trampoline};
 
 use capture::Capture;
-use reap::{Status, Usage};
+use reap::Usage;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -420,16 +420,7 @@ fn supervise(
                 stop = Stop::Killed(now);
             }
         }
-        // A zygote that has not answered long after the kill (a solver
-        // stuck in the kernel, or a lost answer) is killed itself: the end
-        // of file on its socket ends the run, and the slot starts the
-        // trampoline executable from then on.
-        if let (Stop::Killed(at), Some(z)) = (stop, zygote) {
-            if now >= at + REAP_BOUND {
-                // SAFETY: SIGKILL to our own child, the zygote.
-                unsafe { libc::kill(z, libc::SIGKILL) };
-            }
-        }
+        give_up_on_zygote(stop, zygote, now);
         let mut wake = match stop {
             Stop::Running => deadline.min(now + CANCEL_TICK),
             Stop::Terminating(kill_at) => kill_at,
@@ -486,21 +477,8 @@ fn supervise(
         (None, Ok((status, usage))) => (Ok(status), usage),
         (_, Err(e)) => (Err(e), Usage::default()),
     };
-    let exit = match status {
-        Ok(Status::Exited(code)) => Exit::Exited(code),
-        Ok(Status::Signaled(sig)) => Exit::Signaled(sig),
-        Err(e) => Exit::FailedToStart(format!("process {pid} was reaped elsewhere: {e}")),
-    };
-    let drain_until = Instant::now() + DRAIN_AFTER_EXIT;
-    loop {
-        let now = Instant::now();
-        if now >= drain_until || (out.raw_fd().is_none() && err.raw_fd().is_none()) {
-            break;
-        }
-        let fds = [out.raw_fd(), err.raw_fd(), None];
-        let (ready, _) = poll_once(&fds, drain_until - now);
-        read_ready(ready, [&mut out, &mut err], &mut buf);
-    }
+    let exit = reap::exit_of(pid, status);
+    drain([&mut out, &mut err], &mut buf);
     out.close();
     err.close();
     // A zygote that reported has reaped the whole group; without it, what
@@ -543,6 +521,35 @@ fn supervise(
                 seen
             })
             .unwrap_or_default(),
+    }
+}
+
+/// Kills the `zygote` of a run that it has not answered long after the
+/// run's SIGKILL (a solver stuck in the kernel, or a lost answer): the end
+/// of file on its socket ends the run, and the slot starts the trampoline
+/// executable from then on.
+fn give_up_on_zygote(stop: Stop, zygote: Option<libc::pid_t>, now: Instant) {
+    if let (Stop::Killed(at), Some(z)) = (stop, zygote) {
+        if now >= at + REAP_BOUND {
+            // SAFETY: SIGKILL to our own child, the zygote.
+            unsafe { libc::kill(z, libc::SIGKILL) };
+        }
+    }
+}
+
+/// Reads what the ended run's streams still hold, until their end of file
+/// or [`DRAIN_AFTER_EXIT`] (a process that left the group may hold them).
+fn drain(mut streams: [&mut Capture; 2], buf: &mut Vec<u8>) {
+    let until = Instant::now() + DRAIN_AFTER_EXIT;
+    loop {
+        let now = Instant::now();
+        let fds = [streams[0].raw_fd(), streams[1].raw_fd(), None];
+        if now >= until || (fds[0].is_none() && fds[1].is_none()) {
+            return;
+        }
+        let (ready, _) = poll_once(&fds, until - now);
+        let [a, b] = &mut streams;
+        read_ready(ready, [&mut **a, &mut **b], buf);
     }
 }
 

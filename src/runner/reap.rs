@@ -140,3 +140,13 @@ pub(super) fn kill_strays() {
         }
     }
 }
+
+/// How the run's leader `pid` ended, from its reaped status.
+pub(super) fn exit_of(pid: libc::pid_t, status: io::Result<Status>) -> super::Exit {
+    use super::Exit;
+    match status {
+        Ok(Status::Exited(code)) => Exit::Exited(code),
+        Ok(Status::Signaled(sig)) => Exit::Signaled(sig),
+        Err(e) => Exit::FailedToStart(format!("process {pid} was reaped elsewhere: {e}")),
+    }
+}
