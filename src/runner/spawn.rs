@@ -250,18 +250,9 @@ pub(super) fn errno() -> libc::c_int {
 /// calling process.
 unsafe fn exec(a: &ChildArgs) -> libc::c_int {
     reset_signals(&[libc::SIGPIPE]);
-    if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
-    {
-        return errno();
-    }
-    // The parent died before PDEATHSIG was set: do not run unsupervised.
-    if libc::getppid() != a.parent {
-        return libc::ESRCH;
-    }
-    if let Some(limit) = &a.limit {
-        if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
-            return errno();
-        }
+    let error = bind_to_parent(a.parent, true, a.limit.as_ref());
+    if error != 0 {
+        return error;
     }
     if libc::chdir(a.workdir) != 0 {
         return errno();
@@ -283,6 +274,32 @@ unsafe fn exec(a: &ChildArgs) -> libc::c_int {
         }
     }
     exec_candidates(a.candidates, a.argv, a.envp)
+}
+
+/// In a child before `execve`, what every solver's process gets: a process
+/// group of its own (with `own_group`), SIGKILL when its `parent` dies (and
+/// no start at all when it has died already: nothing runs unsupervised),
+/// and the address-space `limit`. 0 or the error number.
+///
+/// # Safety
+/// Only in a child between fork (or clone) and exec.
+pub(super) unsafe fn bind_to_parent(
+    parent: libc::pid_t,
+    own_group: bool,
+    limit: Option<&libc::rlimit>,
+) -> libc::c_int {
+    if (own_group && libc::setpgid(0, 0) != 0)
+        || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
+    {
+        return errno();
+    }
+    if libc::getppid() != parent {
+        return libc::ESRCH;
+    }
+    match limit {
+        Some(limit) if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 => errno(),
+        _ => 0,
+    }
 }
 
 /// Resets every caught signal, and those of `also` (ignored ones), to the

@@ -45,7 +45,9 @@
 
 use super::observe::own_children;
 use super::reap::{wait4, Usage};
-use super::spawn::{candidates, cstring, errno, exec_candidates, reset_signals, vfork_exec};
+use super::spawn::{
+    bind_to_parent, candidates, cstring, errno, exec_candidates, reset_signals, vfork_exec,
+};
 use std::ffi::{CString, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -176,16 +178,10 @@ pub(super) unsafe fn run_solver(
     // In our memory until `execve`, as in the zygote (`zygote.rs`).
     let mut child = || {
         reset_signals(&restore);
-        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-            return errno();
-        }
-        if libc::getppid() != me {
-            return libc::ESRCH;
-        }
-        if let Some(limit) = &limit {
-            if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
-                return errno();
-            }
+        // The runner made the trampoline's group: the solver stays in it.
+        let error = bind_to_parent(me, false, limit.as_ref());
+        if error != 0 {
+            return error;
         }
         exec_candidates(cands.as_ptr(), argv.as_ptr(), envp)
     };

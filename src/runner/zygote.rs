@@ -41,7 +41,7 @@
 //! MAXRSS_KIB` or `E ERRNO`; each padded with spaces to [`ANSWER`] bytes.
 
 use super::reap::{self, Status, Usage};
-use super::spawn::{errno, exec_candidates, vfork_exec, Prepared, SignalReset};
+use super::spawn::{bind_to_parent, errno, exec_candidates, vfork_exec, Prepared, SignalReset};
 use super::trampoline::{self, list};
 use super::RunSpec;
 use std::cell::RefCell;
@@ -452,12 +452,9 @@ unsafe fn become_solver(
     reset: &SignalReset,
 ) -> i32 {
     reset.apply();
-    if libc::setpgid(0, 0) != 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
-    {
-        return errno();
-    }
-    if libc::getppid() != zygote {
-        return libc::ESRCH;
+    let error = bind_to_parent(zygote, true, limit);
+    if error != 0 {
+        return error;
     }
     // Copies above the targets first, so that no source is a target
     // already written (the copies are closed by `execve`).
@@ -476,11 +473,6 @@ unsafe fn become_solver(
     }
     if libc::chdir(workdir.as_ptr()) != 0 {
         return errno();
-    }
-    if let Some(limit) = limit {
-        if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 {
-            return errno();
-        }
     }
     0
 }
