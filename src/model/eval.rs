@@ -41,6 +41,8 @@ pub struct Env {
     /// not be distinct, so a `false` resting on it is not to be trusted.
     pub compared_abstract: std::cell::Cell<bool>,
     memo: RefCell<HashMap<String, Value>>,
+    /// The constants whose definitions are being evaluated.
+    active: RefCell<Vec<String>>,
 }
 
 type Scope = Vec<(String, Value)>;
@@ -59,6 +61,12 @@ impl Env {
         if depth > MAX_DEPTH {
             return unsupported("terms nested too deeply");
         }
+        // A level of this recursion takes a few KB of stack: MAX_DEPTH of
+        // them need more than a thread's 2 MiB.
+        super::sexp::deep(|| self.term_at(t, sc, depth))
+    }
+
+    fn term_at(&self, t: &Sexp, sc: &mut Scope, depth: usize) -> Res<Value> {
         match t {
             Sexp::Atom(TokenKind::Literal, s) => literal(s),
             Sexp::Atom(TokenKind::Symbol | TokenKind::QuotedSymbol, s) => self.symbol(s, sc, depth),
@@ -81,7 +89,7 @@ impl Env {
         }
         let before = self.completed.borrow().len();
         let v = if let Some(f) = self.funs.get(s).filter(|f| f.params.is_empty()) {
-            self.term(&f.body, &mut Vec::new(), depth + 1)?
+            self.defined(s, f, depth)?
         } else if self.elements.contains(s) || s.contains("!val!") || s.starts_with('@') {
             // z3's `U!val!0` and the `@…` abstract values of cvc5 and yices
             // name elements of uninterpreted sorts.
@@ -98,6 +106,19 @@ impl Env {
             self.memo.borrow_mut().insert(s.to_string(), v.clone());
         }
         Ok(v)
+    }
+
+    /// The value of the constant `s` defined as `f`; a definition that
+    /// needs its own value (z3's `(define-fun x () Real (root-obj (+ (^ x
+    /// 2) (- 2)) 2))`, where `x` is root-obj's variable) has none here.
+    fn defined(&self, s: &str, f: &Fun, depth: usize) -> Res<Value> {
+        if self.active.borrow().iter().any(|a| a == s) {
+            return unsupported(format!("the definition of {s}, which refers to {s}"));
+        }
+        self.active.borrow_mut().push(s.to_string());
+        let v = self.term(&f.body, &mut Vec::new(), depth + 1);
+        self.active.borrow_mut().pop();
+        v
     }
 
     fn list(&self, items: &[Sexp], sc: &mut Scope, depth: usize) -> Res<Value> {

@@ -1,11 +1,15 @@
 //! S-expressions of a script or of a solver's model, built from the
 //! [`Lexer`](crate::smtlib::lexer::Lexer)'s tokens: what the model
 //! evaluator walks. Symbols are kept in normal form (bars removed).
+//!
+//! A term nests as deep as its input says (a benchmark's let chain, a
+//! model's nested `ite`): whatever walks it recursively does so through
+//! [`deep`], which continues on a new stack segment on the heap when the
+//! thread's stack runs low, and a tree is dropped without recursion.
 
 use crate::smtlib::lexer::{Lexer, TokenKind};
 
 /// One s-expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sexp {
     /// A symbol (normal form), keyword, numeral, decimal, `#x…`/`#b…` or
     /// string literal (quotes kept).
@@ -36,8 +40,72 @@ impl Sexp {
     }
 }
 
+/// Stack left below which [`deep`] continues on a new segment, and the
+/// size of a segment.
+const RED_ZONE: usize = 128 << 10;
+const SEGMENT: usize = 2 << 20;
+
+/// `f()`, on a new stack segment when the current one has less than
+/// [`RED_ZONE`] left: each level of a recursion over a term calls it.
+pub fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
+impl Clone for Sexp {
+    fn clone(&self) -> Sexp {
+        match self {
+            Sexp::Atom(k, s) => Sexp::Atom(*k, s.clone()),
+            Sexp::List(v) => deep(|| Sexp::List(v.clone())),
+        }
+    }
+}
+
+impl PartialEq for Sexp {
+    fn eq(&self, other: &Sexp) -> bool {
+        match (self, other) {
+            (Sexp::Atom(k, s), Sexp::Atom(l, t)) => k == l && s == t,
+            (Sexp::List(v), Sexp::List(w)) => deep(|| v == w),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Sexp {}
+
+impl std::fmt::Debug for Sexp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sexp::Atom(k, s) => f.debug_tuple("Atom").field(k).field(s).finish(),
+            Sexp::List(v) => deep(|| f.debug_tuple("List").field(v).finish()),
+        }
+    }
+}
+
+impl Drop for Sexp {
+    /// Without recursion: the lists below are taken apart onto a heap
+    /// stack, so that each `Sexp` dropped holds no list.
+    fn drop(&mut self) {
+        let Sexp::List(v) = self else { return };
+        if v.iter().all(|x| matches!(x, Sexp::Atom(..))) {
+            return;
+        }
+        let mut pending = std::mem::take(v);
+        while let Some(mut x) = pending.pop() {
+            if let Sexp::List(inner) = &mut x {
+                pending.append(inner);
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for Sexp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        deep(|| self.write(f))
+    }
+}
+
+impl Sexp {
+    fn write(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Sexp::Atom(TokenKind::QuotedSymbol, s) if !crate::smtlib::symbol::is_simple(s) => {
                 write!(f, "|{s}|")
@@ -49,7 +117,7 @@ impl std::fmt::Display for Sexp {
                     if i > 0 {
                         f.write_str(" ")?;
                     }
-                    write!(f, "{x}")?;
+                    deep(|| x.write(f))?;
                 }
                 f.write_str(")")
             }

@@ -211,3 +211,67 @@ fn values_of_the_declared_symbols() {
         ]
     );
 }
+
+/// `f` on a thread with a small stack: what nests as deep as its input
+/// says must not overflow it.
+fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .expect("no stack overflow, no panic")
+}
+
+#[test]
+fn a_definition_that_names_itself_is_not_evaluated_forever() {
+    // z3 writes an algebraic number with the constant's own name as
+    // root-obj's variable (a real z3 4.x model of `(= (* x x) 2)`).
+    let script = "(set-logic QF_NRA)(declare-fun x () Real)(assert (= (* x x) 2))(assert (> x 0))";
+    let model = "(\n  (define-fun x () Real\n    (root-obj (+ (^ x 2) (- 2)) 2))\n)";
+    match on_small_stack(move || run(script, model)) {
+        ModelCheck::Unsupported(what) => assert!(what.contains("definition of x"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    // Two constants defined by each other.
+    let script = "(declare-fun a () Int)(declare-fun b () Int)(assert (= a b))";
+    let model = "((define-fun a () Int (+ b 1)) (define-fun b () Int (- a 1)))";
+    match on_small_stack(move || run(script, model)) {
+        ModelCheck::Unsupported(what) => assert!(what.contains("definition of"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn terms_nested_a_hundred_thousand_deep_are_judged_without_overflow() {
+    const N: usize = 100_000;
+    let deep = format!("{}p{}", "(not ".repeat(N), ")".repeat(N));
+    // Named, so that the named term is cloned, and false under the model,
+    // so that its text is printed.
+    let script = format!("(declare-fun p () Bool)(assert (! {deep} :named a1))");
+    let got = on_small_stack(move || run(&script, "((define-fun p () Bool true))"));
+    match got {
+        ModelCheck::Unsupported(what) => assert!(what.contains("nested too deeply"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    // A depth the evaluator takes (each level a few KB of stack), false.
+    let n = 1_500;
+    let deep = format!("{}p{}", "(not ".repeat(n), ")".repeat(n));
+    let script = format!("(declare-fun p () Bool)(assert (not {deep}))");
+    let got = on_small_stack(move || run(&script, "((define-fun p () Bool true))"));
+    match got {
+        ModelCheck::Violates { assertion: 1, text } => {
+            assert!(text.starts_with("(not (not"), "{text}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Printed, compared, cloned and dropped at full depth.
+    let text = format!("{}x{}", "(f ".repeat(N), ")".repeat(N));
+    on_small_stack(move || {
+        let t = sexp::parse_all(text.as_bytes()).unwrap();
+        let copy = t.clone();
+        assert_eq!(t, copy);
+        assert_eq!(t[0].to_string(), text);
+        assert!(format!("{:?}", copy[0]).starts_with("List([Atom(Symbol, \"f\")"));
+    });
+}
