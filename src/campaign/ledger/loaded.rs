@@ -87,8 +87,14 @@ impl<'a> Loaded<'a> {
         let campaign = &ctx.campaign;
         let index = super::index::read_index_telling(campaign, say)?;
         // The checkers run here are identified (hashed, probed); the other
-        // definitions only name answers that may be in the journals.
-        let run = selection::configured_checkers(campaign, &ctx.defs).unwrap_or_default();
+        // definitions only name answers that may be in the journals. Only
+        // checking and scoring (which leaves out what another version of a
+        // checker answered) need them: naming and solving start no checker
+        // (each probe is a process, a Python one for the PyPI wrappers).
+        let run = match ctx.stages.check || ctx.stages.score {
+            true => selection::configured_checkers(campaign, &ctx.defs).unwrap_or_default(),
+            false => Vec::new(),
+        };
         let others: Vec<SolverDef> = ctx
             .defs
             .iter()
