@@ -13,6 +13,7 @@ pub mod checkers;
 pub mod cmd;
 pub mod compact;
 pub mod csv_table;
+pub mod deep;
 pub mod diff;
 pub mod evidence;
 pub mod explain;

@@ -336,13 +336,32 @@ fn collect_names(t: &Sexp, into: &mut HashSet<String>) {
         }
     }
     for x in v {
-        collect_names(x, into);
+        crate::deep::deep(|| collect_names(x, into));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_core_nested_a_hundred_thousand_deep_takes_the_model_without_overflow() {
+        use crate::deep::{nested_not, on_small_stack};
+        let n = 100_000;
+        let script = format!(
+            "(declare-fun p () Bool)(assert (! {} :named a1))(check-sat)",
+            nested_not(n)
+        );
+        let s = on_small_stack(move || {
+            let e = model::entries("((define-fun p () Bool true))").unwrap();
+            with_model(script.as_bytes(), &e).unwrap()
+        });
+        assert!(
+            s.starts_with("(define-fun p () Bool true)\n(assert (! (not (not"),
+            "{}",
+            &s[..80]
+        );
+    }
 
     #[test]
     fn model_values_replace_declarations_and_auxiliaries_come_first() {

@@ -11,13 +11,56 @@
 //! match its command, not an unreadable output), and names keep the text
 //! they were written with (`|a b|`), so the messages quote them as printed.
 
+use crate::deep::{deep, drop_flat};
 use std::fmt;
 
-/// An atom or a list.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An atom or a list. It nests as deep as the text it was read from:
+/// cloning, comparing, printing and dropping it take no stack per level
+/// ([`crate::deep`]).
 pub enum Sexp {
     Atom(String),
     List(Vec<Sexp>),
+}
+
+impl Clone for Sexp {
+    fn clone(&self) -> Sexp {
+        match self {
+            Sexp::Atom(a) => Sexp::Atom(a.clone()),
+            Sexp::List(l) => deep(|| Sexp::List(l.clone())),
+        }
+    }
+}
+
+impl PartialEq for Sexp {
+    fn eq(&self, other: &Sexp) -> bool {
+        match (self, other) {
+            (Sexp::Atom(a), Sexp::Atom(b)) => a == b,
+            (Sexp::List(l), Sexp::List(m)) => deep(|| l == m),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Sexp {}
+
+impl fmt::Debug for Sexp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sexp::Atom(a) => f.debug_tuple("Atom").field(a).finish(),
+            Sexp::List(l) => deep(|| f.debug_tuple("List").field(l).finish()),
+        }
+    }
+}
+
+impl Drop for Sexp {
+    fn drop(&mut self) {
+        if let Sexp::List(l) = self {
+            drop_flat(l, |x| match x {
+                Sexp::List(inner) => Some(inner),
+                Sexp::Atom(_) => None,
+            });
+        }
+    }
 }
 
 impl Sexp {
@@ -44,6 +87,12 @@ impl Sexp {
 
 impl fmt::Display for Sexp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        deep(|| self.write(f))
+    }
+}
+
+impl Sexp {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Sexp::Atom(a) => f.write_str(a),
             Sexp::List(l) => {
@@ -52,7 +101,7 @@ impl fmt::Display for Sexp {
                     if i > 0 {
                         f.write_str(" ")?;
                     }
-                    write!(f, "{s}")?;
+                    deep(|| s.write(f))?;
                 }
                 f.write_str(")")
             }
@@ -143,5 +192,28 @@ mod tests {
         assert_eq!(v[1].to_string(), "(b)");
         assert!(parse_all("(a").is_err() && parse_all("a)").is_err());
         assert!(parse_all("(error \"x\")").unwrap()[0].is_error());
+    }
+
+    #[test]
+    fn a_script_nested_two_hundred_thousand_deep_is_read_printed_and_dropped() {
+        use crate::deep::{nested_not, on_small_stack};
+        let n = 200_000;
+        let text = format!(
+            "(set-logic QF_UF)(declare-const p Bool)(assert {})(check-sat)",
+            nested_not(n)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deep.smt2");
+        std::fs::write(&path, &text).unwrap();
+        // What `selfcheck` does with every benchmark (not incremental).
+        let cmds = on_small_stack(move || super::super::read_commands(&path).map(|c| c.len()));
+        assert_eq!(cmds, Some(4));
+        on_small_stack(move || {
+            let v = parse_all(&text).unwrap();
+            let copy = v.clone();
+            assert!(copy == v);
+            assert_eq!(v[2].to_string(), format!("(assert {})", nested_not(n)));
+            assert!(format!("{:?}", v[2]).starts_with("List([Atom(\"assert\")"));
+        });
     }
 }

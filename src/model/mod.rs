@@ -352,7 +352,7 @@ fn named_terms(t: &Sexp, env: &mut Env) {
         }
     }
     for x in v {
-        sexp::deep(|| named_terms(x, env));
+        crate::deep::deep(|| named_terms(x, env));
     }
 }
 

@@ -2,11 +2,11 @@
 //! [`Lexer`](crate::smtlib::lexer::Lexer)'s tokens: what the model
 //! evaluator walks. Symbols are kept in normal form (bars removed).
 //!
-//! A term nests as deep as its input says (a benchmark's let chain, a
-//! model's nested `ite`): whatever walks it recursively does so through
-//! [`deep`], which continues on a new stack segment on the heap when the
-//! thread's stack runs low, and a tree is dropped without recursion.
+//! A term nests as deep as its input says: whatever walks it recursively
+//! does so through [`deep`](crate::deep::deep), and a tree is dropped
+//! without recursion.
 
+use crate::deep::{deep, drop_flat};
 use crate::smtlib::lexer::{Lexer, TokenKind};
 
 /// One s-expression.
@@ -38,17 +38,6 @@ impl Sexp {
     pub fn head(&self) -> Option<&str> {
         self.list()?.first()?.sym()
     }
-}
-
-/// Stack left below which [`deep`] continues on a new segment, and the
-/// size of a segment.
-const RED_ZONE: usize = 128 << 10;
-const SEGMENT: usize = 2 << 20;
-
-/// `f()`, on a new stack segment when the current one has less than
-/// [`RED_ZONE`] left: each level of a recursion over a term calls it.
-pub fn deep<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
 impl Clone for Sexp {
@@ -85,15 +74,11 @@ impl Drop for Sexp {
     /// Without recursion: the lists below are taken apart onto a heap
     /// stack, so that each `Sexp` dropped holds no list.
     fn drop(&mut self) {
-        let Sexp::List(v) = self else { return };
-        if v.iter().all(|x| matches!(x, Sexp::Atom(..))) {
-            return;
-        }
-        let mut pending = std::mem::take(v);
-        while let Some(mut x) = pending.pop() {
-            if let Sexp::List(inner) = &mut x {
-                pending.append(inner);
-            }
+        if let Sexp::List(v) = self {
+            drop_flat(v, |x| match x {
+                Sexp::List(inner) => Some(inner),
+                Sexp::Atom(..) => None,
+            });
         }
     }
 }

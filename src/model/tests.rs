@@ -212,16 +212,7 @@ fn values_of_the_declared_symbols() {
     );
 }
 
-/// `f` on a thread with a small stack: what nests as deep as its input
-/// says must not overflow it.
-fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(256 << 10)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .expect("no stack overflow, no panic")
-}
+use crate::deep::{nested_not, on_small_stack};
 
 #[test]
 fn a_definition_that_names_itself_is_not_evaluated_forever() {
@@ -245,7 +236,7 @@ fn a_definition_that_names_itself_is_not_evaluated_forever() {
 #[test]
 fn terms_nested_a_hundred_thousand_deep_are_judged_without_overflow() {
     const N: usize = 100_000;
-    let deep = format!("{}p{}", "(not ".repeat(N), ")".repeat(N));
+    let deep = nested_not(N);
     // Named, so that the named term is cloned, and false under the model,
     // so that its text is printed.
     let script = format!("(declare-fun p () Bool)(assert (! {deep} :named a1))");
@@ -256,7 +247,7 @@ fn terms_nested_a_hundred_thousand_deep_are_judged_without_overflow() {
     }
     // A depth the evaluator takes (each level a few KB of stack), false.
     let n = 1_500;
-    let deep = format!("{}p{}", "(not ".repeat(n), ")".repeat(n));
+    let deep = nested_not(n);
     let script = format!("(declare-fun p () Bool)(assert (not {deep}))");
     let got = on_small_stack(move || run(&script, "((define-fun p () Bool true))"));
     match got {

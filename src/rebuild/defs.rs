@@ -86,16 +86,53 @@ fn tokens(text: &[u8]) -> Option<Vec<Token>> {
     Lexer::new(text).collect::<std::result::Result<_, _>>().ok()
 }
 
+/// The nesting of a command's tokens, found in one pass, so that each
+/// named term costs what it holds, not what encloses it (nested `!`s and
+/// `ite` chains made the walks below quadratic).
+struct Nest {
+    /// The index after the item that starts at each token (after the
+    /// matching `)` of a `(`), as [`skip_item`] finds it.
+    end: Vec<usize>,
+    /// The `(` of the list around each token (`usize::MAX`: none).
+    parent: Vec<usize>,
+}
+
+impl Nest {
+    fn of(toks: &[Token]) -> Nest {
+        let n = toks.len();
+        let (mut end, mut parent) = (vec![n; n], vec![usize::MAX; n]);
+        let mut open = Vec::new();
+        for (i, t) in toks.iter().enumerate() {
+            parent[i] = open.last().copied().unwrap_or(usize::MAX);
+            match t.kind {
+                TokenKind::Open => open.push(i),
+                TokenKind::Close => {
+                    if let Some(o) = open.pop() {
+                        end[o] = i + 1;
+                    }
+                    end[i] = i + 1;
+                }
+                _ => end[i] = i + 1,
+            }
+        }
+        Nest { end, parent }
+    }
+
+    fn end(&self, i: usize) -> usize {
+        self.end.get(i).copied().unwrap_or(i + 1)
+    }
+}
+
 /// One `(! t … :named N …)` of a command: token index of its `(`, the name.
-fn named_terms(toks: &[Token], text: &[u8]) -> Vec<(usize, Vec<u8>)> {
+fn named_terms(toks: &[Token], text: &[u8], nest: &Nest) -> Vec<(usize, Vec<u8>)> {
     let mut out = Vec::new();
     for i in 0..toks.len().saturating_sub(1) {
         if toks[i].kind == TokenKind::Open
             && toks[i + 1].kind == TokenKind::Symbol
             && toks[i + 1].bytes(text) == b"!"
         {
-            let close = skip_item(toks, i) - 1;
-            let mut k = skip_item(toks, i + 2);
+            let close = nest.end(i) - 1;
+            let mut k = nest.end(i + 2);
             while k + 1 < close {
                 if toks[k].bytes(text) == b":named" && toks[k + 1].is_symbol() {
                     out.push((i, toks[k + 1].symbol(text).to_vec()));
@@ -108,65 +145,60 @@ fn named_terms(toks: &[Token], text: &[u8]) -> Vec<(usize, Vec<u8>)> {
 }
 
 /// The head symbol of the list enclosing token `at`, if any.
-fn enclosing_head<'t>(toks: &[Token], text: &'t [u8], at: usize) -> Option<&'t [u8]> {
-    let mut depth = 0i64;
-    for j in (0..at).rev() {
-        match toks[j].kind {
-            TokenKind::Close => depth += 1,
-            TokenKind::Open if depth == 0 => {
-                return toks
-                    .get(j + 1)
-                    .filter(|t| t.kind == TokenKind::Symbol)
-                    .map(|t| t.bytes(text));
-            }
-            TokenKind::Open => depth -= 1,
-            _ => {}
-        }
-    }
-    None
+fn enclosing_head<'t>(toks: &[Token], text: &'t [u8], nest: &Nest, at: usize) -> Option<&'t [u8]> {
+    let j = *nest.parent.get(at)?;
+    toks.get(j.checked_add(1)?)
+        .filter(|t| t.kind == TokenKind::Symbol)
+        .map(|t| t.bytes(text))
 }
 
-/// The sort of the term at token `i`, when it can be told.
+/// The sort of the term at token `i`, when it can be told: through `!`
+/// and the `then` branch of `ite` by a loop, as deep as they nest, and no
+/// further than a named term whose sort is known (`known`, by its `(`).
 fn sort_of(
     toks: &[Token],
     text: &[u8],
-    i: usize,
+    nest: &Nest,
+    mut i: usize,
     sorts: &HashMap<Vec<u8>, Vec<u8>>,
+    known: &HashMap<usize, Option<Vec<u8>>>,
 ) -> Option<Vec<u8>> {
-    let t = toks.get(i)?;
-    if t.is_symbol() {
-        let s = t.symbol(text);
-        if s == b"true" || s == b"false" {
+    loop {
+        if let Some(sort) = known.get(&i) {
+            return sort.clone();
+        }
+        let t = toks.get(i)?;
+        if t.is_symbol() {
+            let s = t.symbol(text);
+            if s == b"true" || s == b"false" {
+                return Some(b"Bool".to_vec());
+            }
+            return sorts.get(s).cloned();
+        }
+        if t.kind == TokenKind::Literal {
+            let b = t.bytes(text);
+            return match b.get(..2) {
+                Some(b"#b") => Some(format!("(_ BitVec {})", b.len() - 2).into_bytes()),
+                Some(b"#x") => Some(format!("(_ BitVec {})", 4 * (b.len() - 2)).into_bytes()),
+                _ => None,
+            };
+        }
+        if t.kind != TokenKind::Open {
+            return None;
+        }
+        let head = toks.get(i + 1)?;
+        if !head.is_symbol() {
+            return None;
+        }
+        let h = head.bytes(text);
+        if PREDICATES.iter().any(|p| p.as_bytes() == h) {
             return Some(b"Bool".to_vec());
         }
-        return sorts.get(s).cloned();
-    }
-    if t.kind == TokenKind::Literal {
-        let b = t.bytes(text);
-        return match b.get(..2) {
-            Some(b"#b") => Some(format!("(_ BitVec {})", b.len() - 2).into_bytes()),
-            Some(b"#x") => Some(format!("(_ BitVec {})", 4 * (b.len() - 2)).into_bytes()),
-            _ => None,
+        i = match h {
+            b"!" => i + 2,
+            b"ite" => nest.end(i + 2),
+            _ => return sorts.get(head.symbol(text)).cloned(),
         };
-    }
-    if t.kind != TokenKind::Open {
-        return None;
-    }
-    let head = toks.get(i + 1)?;
-    if !head.is_symbol() {
-        return None;
-    }
-    let h = head.bytes(text);
-    if PREDICATES.iter().any(|p| p.as_bytes() == h) {
-        return Some(b"Bool".to_vec());
-    }
-    match h {
-        b"!" => sort_of(toks, text, i + 2, sorts),
-        b"ite" => {
-            let then = skip_item(toks, i + 2);
-            sort_of(toks, text, then, sorts)
-        }
-        _ => sorts.get(head.symbol(text)).cloned(),
     }
 }
 
@@ -214,23 +246,27 @@ pub fn referenced<R: Read>(named: R, own_name: &dyn Fn(&str) -> bool) -> Result<
         if cmd.head() != "assert" {
             continue;
         }
-        for (i, name) in named_terms(&toks, text) {
+        let nest = Nest::of(&toks);
+        // Inner terms first: an outer term's sort may be an inner one's.
+        let mut known = HashMap::new();
+        for (i, name) in named_terms(&toks, text, &nest).into_iter().rev() {
             let top = i == 2;
             if top && own_name(&String::from_utf8_lossy(&name)) {
                 continue;
             }
             let in_formula = top
-                || enclosing_head(&toks, text, i)
+                || enclosing_head(&toks, text, &nest, i)
                     .is_some_and(|h| CONNECTIVES.iter().any(|c| c.as_bytes() == h))
-                || is_quantifier_body(&toks, text, i);
+                || is_quantifier_body(&toks, text, &nest, i);
             let sort = if in_formula {
                 Some(b"Bool".to_vec())
             } else {
-                sort_of(&toks, text, i + 2, &sorts)
+                sort_of(&toks, text, &nest, i + 2, &sorts, &known)
             };
             if let Some(s) = &sort {
                 sorts.insert(name.clone(), s.clone());
             }
+            known.insert(i, sort.clone());
             defined.insert(name, sort);
         }
     }
@@ -244,11 +280,13 @@ pub fn referenced<R: Read>(named: R, own_name: &dyn Fn(&str) -> bool) -> Result<
 }
 
 /// Whether the term at `i` is the body of a `forall`/`exists`.
-fn is_quantifier_body(toks: &[Token], text: &[u8], i: usize) -> bool {
-    matches!(enclosing_head(toks, text, i), Some(b"forall" | b"exists"))
-        && toks
-            .get(i.wrapping_sub(1))
-            .is_some_and(|t| t.kind == TokenKind::Close)
+fn is_quantifier_body(toks: &[Token], text: &[u8], nest: &Nest, i: usize) -> bool {
+    matches!(
+        enclosing_head(toks, text, nest, i),
+        Some(b"forall" | b"exists")
+    ) && toks
+        .get(i.wrapping_sub(1))
+        .is_some_and(|t| t.kind == TokenKind::Close)
 }
 
 /// Write the definitions a dropped assertion leaves behind: one
@@ -265,16 +303,17 @@ pub fn leave_definitions<W: Write>(
     let Some(toks) = tokens(text) else {
         return Ok(0);
     };
-    let mut terms: Vec<(usize, usize, &Vec<u8>, Vec<u8>)> = named_terms(&toks, text)
+    let nest = Nest::of(&toks);
+    let mut terms: Vec<(usize, usize, &Vec<u8>, Vec<u8>)> = named_terms(&toks, text, &nest)
         .into_iter()
         .filter_map(|(i, name)| {
             let (stored, sort) = referenced.0.get_key_value(&name)?;
-            Some((skip_item(&toks, i), i, stored, sort.clone()))
+            Some((nest.end(i), i, stored, sort.clone()))
         })
         .collect();
     terms.sort_by_key(|(end, ..)| *end);
     for (_, i, name, sort) in &terms {
-        let term_end = skip_item(&toks, i + 2) - 1;
+        let term_end = nest.end(i + 2) - 1;
         let term = &text[toks[i + 2].start..toks[term_end].end];
         let body = match strip_named(term, &mut HashSet::new())? {
             Ok((t, _)) => t.into_owned(),
@@ -300,6 +339,28 @@ mod tests {
         r.0.into_iter()
             .map(|(k, v)| (String::from_utf8(k).unwrap(), String::from_utf8(v).unwrap()))
             .collect()
+    }
+
+    #[test]
+    fn names_nested_a_hundred_thousand_deep_get_their_sort_without_recursion() {
+        let n = 100_000;
+        let mut term = "(= x 5)".to_string();
+        for i in 0..n {
+            term = format!("(! {term} :named n{i})");
+        }
+        // Under `ite`, so that each name's sort comes from its term.
+        let last = n - 1;
+        let src = format!(
+            "(declare-fun x () Int)\n(assert (! (ite {term} x 0) :named cv1))\n\
+             (assert (! (and n0 n{last} (= n{} n2)) :named cv2))\n",
+            n / 2
+        );
+        let started = std::time::Instant::now();
+        let d = crate::deep::on_small_stack(move || defs(&src));
+        assert_eq!(d.len(), 4, "{d:?}");
+        assert!(d.values().all(|s| s == "Bool"), "{d:?}");
+        // Linear: a quadratic walk took minutes at this depth.
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
 
     #[test]
