@@ -158,6 +158,34 @@ fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
 }
 
 #[test]
+fn a_model_that_defines_a_constant_by_itself_is_judged_not_evaluated_forever() {
+    // x*x = 2 and x > 0 without the third assertion: z3 answers sat with
+    // `(define-fun x () Real (root-obj (+ (^ x 2) (- 2)) 2))`, where the
+    // `x` inside is root-obj's variable. Evaluating it as the constant x
+    // once recursed until the check worker's stack overflowed (an abort).
+    const NRA: &str = "QF_NRA/cvc5-test_regress_cli_regress1_nl/approx-sqrt-unsat.smt2";
+    let cfg = format!(
+        "[check]\ncheckers = [\"z3\", \"yices\", \"cvc4\"]\nearly_stop = false\n\
+         [[solver]]\nname = \"wrong\"\ncommand = [\"{}\", \"{{file}}\"]\n",
+        fake("first-two-names.sh")
+    );
+    let (_dir, c) = campaign(&[NRA], &cfg);
+    let s = run(&c);
+    assert_eq!(s.cores, 1, "{s:?}");
+    let z3 = checks(&c).into_iter().find(|r| r.checker == "z3").expect("z3 checked");
+    assert_eq!(z3.answer, CheckAnswer::Sat);
+    match &z3.certification {
+        Some(Certification::Uncertified { why }) => {
+            assert!(why.contains("the definition of x, which refers to x"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let p = pairs(&c);
+    assert_eq!(p.len(), 1);
+    assert_ne!(p[0].pair.verdict, Verdict::Validated, "{:?}", p[0].pair);
+}
+
+#[test]
 fn planted_invalid_cores_are_refuted_with_certified_models_and_the_cache_keeps_them() {
     let cfg = format!(
         "[check]\ncheckers = [\"z3\", \"yices\", \"cvc4\", \"bitwuzla\"]\nearly_stop = false\n\
