@@ -172,11 +172,17 @@ fn a_model_that_defines_a_constant_by_itself_is_judged_not_evaluated_forever() {
     let (_dir, c) = campaign(&[NRA], &cfg);
     let s = run(&c);
     assert_eq!(s.cores, 1, "{s:?}");
-    let z3 = checks(&c).into_iter().find(|r| r.checker == "z3").expect("z3 checked");
+    let z3 = checks(&c)
+        .into_iter()
+        .find(|r| r.checker == "z3")
+        .expect("z3 checked");
     assert_eq!(z3.answer, CheckAnswer::Sat);
     match &z3.certification {
         Some(Certification::Uncertified { why }) => {
-            assert!(why.contains("the definition of x, which refers to x"), "{why}")
+            assert!(
+                why.contains("the definition of x, which refers to x"),
+                "{why}"
+            )
         }
         other => panic!("{other:?}"),
     }

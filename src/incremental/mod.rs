@@ -18,9 +18,16 @@ use script::Cmd;
 use std::path::Path;
 
 /// A script's commands, when it is incremental (`None`: a single-query
-/// script, or unreadable: the caller reports it).
+/// script, or unreadable: the caller reports it). Whether it is comes
+/// from the commands' heads: a single-query script (what `selfcheck` is
+/// given most) is not read into trees.
 pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
-    read_commands(path).filter(|cmds| script::is_incremental(cmds))
+    let bytes = std::fs::read(path).ok()?;
+    let cmds = crate::smtlib::scanner::commands(&bytes).ok()?;
+    if !script::incremental_heads(cmds.iter().map(|c| c.head())) {
+        return None;
+    }
+    Some(parsed(&cmds)).filter(|cmds| script::is_incremental(cmds))
 }
 
 /// Every command of the script at `path` (`None`: unreadable or not
@@ -28,15 +35,18 @@ pub fn commands(path: &Path) -> Option<Vec<Cmd>> {
 pub fn read_commands(path: &Path) -> Option<Vec<Cmd>> {
     let bytes = std::fs::read(path).ok()?;
     let cmds = crate::smtlib::scanner::commands(&bytes).ok()?;
-    let cmds: Vec<Cmd> = cmds
-        .iter()
+    Some(parsed(&cmds))
+}
+
+/// The S-expressions of the scanned commands (those that read as one).
+fn parsed(cmds: &[crate::smtlib::scanner::Command]) -> Vec<Cmd> {
+    cmds.iter()
         .filter_map(|c| {
             let text = std::str::from_utf8(&c.text).ok()?;
             let sexp = sexp::parse_all(text).ok()?.pop()?;
             Some(Cmd { sexp, line: c.line })
         })
-        .collect();
-    Some(cmds)
+        .collect()
 }
 
 /// For the S-expression of a command in tests.

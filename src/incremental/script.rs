@@ -108,9 +108,20 @@ fn reply_of(c: &Cmd, next_line: Option<u64>, out: &Sexp) -> bool {
 /// Whether the script needs the incremental check: scopes, several
 /// queries or assumptions.
 pub fn is_incremental(cmds: &[Cmd]) -> bool {
-    let n = |h: &str| cmds.iter().filter(|c| c.head() == h).count();
-    n("push") + n("pop") + n("check-sat-assuming") + n("get-unsat-assumptions") > 0
-        || n("check-sat") > 1
+    incremental_heads(cmds.iter().map(Cmd::head))
+}
+
+/// [`is_incremental`] from the commands' heads alone.
+pub fn incremental_heads<'a>(heads: impl Iterator<Item = &'a str>) -> bool {
+    let mut check_sats = 0;
+    for h in heads {
+        match h {
+            "push" | "pop" | "check-sat-assuming" | "get-unsat-assumptions" => return true,
+            "check-sat" => check_sats += 1,
+            _ => {}
+        }
+    }
+    check_sats > 1
 }
 
 /// A command the incremental check cannot match output to, if any.
