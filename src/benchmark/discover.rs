@@ -150,7 +150,9 @@ fn walk(
                 continue;
             }
             walking.push(canon);
-            walk(&path, &id, root, walking, out)?;
+            // As deep as the tree is (up to PATH_MAX, ~2 000 levels of
+            // 700 B), on a worker thread in `selfcheck`: see `crate::deep`.
+            crate::deep::deep(|| walk(&path, &id, root, walking, out))?;
             walking.pop();
         } else if is_file && name.ends_with(".smt2") {
             out.files.push(BenchmarkFile { id, path });
@@ -226,5 +228,27 @@ impl Families {
             Family::FirstFolder => &self.first_folder,
             Family::Directory => &self.directory,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tree_as_deep_as_paths_allow_is_walked_on_a_small_stack() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        // 400 levels of a ~700-byte frame need more than the 256 KiB
+        // stack (PATH_MAX allows ~2 000; resolving each level's path then
+        // takes minutes).
+        let depth = 400;
+        let mut deepest = root.clone();
+        for _ in 0..depth {
+            deepest.push("d");
+        }
+        std::fs::create_dir_all(&deepest).unwrap();
+        std::fs::write(deepest.join("x.smt2"), "(check-sat)\n").unwrap();
+        let found =
+            crate::deep::on_small_stack(move || super::discover(&root).unwrap().files.len());
+        assert_eq!(found, 1, "a tree {depth} folders deep");
     }
 }
