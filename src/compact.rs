@@ -2,7 +2,8 @@
 //! a record (a run's inline provenance, a verdict's details), a null
 //! pointer when unset; [`shared`], one copy of a text that many records
 //! repeat (a core's hash, a solver's or a family's name); [`Name`], such a
-//! shared text as a record's field.
+//! shared text as a record's field; [`let_go`], a million records freed
+//! off the caller's path.
 
 use serde::{Deserialize, Serialize};
 
@@ -170,4 +171,15 @@ impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
         *self.0 == **other
     }
+}
+
+/// Frees `value` on a thread of its own, so that the caller goes on at
+/// once: a million run records take about a second to free (each has a
+/// few allocations), time the next stage of a run need not wait for. The
+/// process may end before the thread is done; the memory goes back to the
+/// system then anyway. Freed in place when no thread can be started.
+pub fn let_go<T: Send + 'static>(value: T) {
+    // A spawn that fails drops the closure, and the value in it, here.
+    let free = std::thread::Builder::new().name("coreval-free".into());
+    let _ = free.spawn(move || drop(value));
 }

@@ -294,8 +294,48 @@ fn score(
         warnings,
         divisions: l.ctx.divisions.clone(),
     };
+    // Beside the scores, on a second thread: `pairs.jsonl` (which goes
+    // with the campaign's own reports; outputs named on the command line
+    // are the only files written otherwise) and the evidence the HTML
+    // report opens with. The other formats need only the scores.
+    let own = *outputs == default_outputs(c);
+    let (html, others) = outputs.split_html();
+    let report = std::thread::scope(|s| -> Result<ScoreReport> {
+        let side = s.spawn(|| -> Result<Vec<_>> {
+            if own {
+                let path = c.reports_dir().join("pairs.jsonl");
+                report::pairs_jsonl::write(&path, pairs, incremental, l.ctx.divisions.as_ref())?;
+            }
+            crate::trace::phase("pairs.jsonl");
+            if html.is_empty() {
+                return Ok(Vec::new());
+            }
+            let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
+            crate::trace::phase("evidence");
+            Ok(evidence)
+        });
+        let report = score_with_facts(l, pairs, incremental, options);
+        let written = report.and_then(|r| report::write_all(&r, &others).map(|()| r));
+        crate::trace::phase("reports but HTML");
+        let evidence = side.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let (report, evidence) = (written?, evidence?);
+        report::write_all_with_evidence(&report, &evidence, &html)?;
+        Ok(report)
+    })?;
+    crate::trace::phase("reports");
+    Ok((report, said))
+}
+
+/// The scores of the judged pairs with the campaign's facts, what lies
+/// beyond the scores, and the stages' occupancy.
+fn score_with_facts(
+    l: &Loaded,
+    pairs: &[PairVerdict],
+    incremental: &[crate::incremental::verdict::IncrementalPair],
+    options: ScoreOptions,
+) -> Result<ScoreReport> {
     let records: Vec<_> = pairs.iter().map(|p| &p.pair).collect();
-    let mut report = score_refs(&records, rules, &options);
+    let mut report = score_refs(&records, &l.ctx.rules, &options);
     crate::trace::phase("scored");
     report.facts = Some(crate::campaign::ledger::facts::Facts::of(l));
     report.provenance = Some(crate::campaign::ledger::facts::InputHashes::of(l));
@@ -310,20 +350,9 @@ fn score(
             .map(|d| v.of_division(&d.name))
             .collect();
     }
-    report.occupancy = occupancy(c)?;
+    report.occupancy = occupancy(l.campaign)?;
     crate::trace::phase("occupancy");
-    // `pairs.jsonl` goes with the campaign's own reports; outputs named on
-    // the command line are the only files written otherwise.
-    if *outputs == default_outputs(c) {
-        let path = c.reports_dir().join("pairs.jsonl");
-        report::pairs_jsonl::write(&path, pairs, incremental, l.ctx.divisions.as_ref())?;
-    }
-    crate::trace::phase("pairs.jsonl");
-    let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
-    crate::trace::phase("evidence");
-    report::write_all_with_evidence(&report, &evidence, outputs)?;
-    crate::trace::phase("reports");
-    Ok((report, said))
+    Ok(report)
 }
 
 /// The timelines of the solve and check stages, from the journals' timings

@@ -51,19 +51,21 @@ pub fn pairs_to_check<'a>(
     // A core record counts only for the run it was built from (and a hash
     // names a file under `cores/`): otherwise the core is rebuilt.
     let mut hash_of = crate::campaign::ledger::current::core_hashes(l, runs)?;
+    crate::trace::phase("check: core hashes");
+    // Worked out on every core (8 bytes a run), taken in journal order.
+    let checkable: Vec<Option<PairId>> = runs
+        .par_iter()
+        .map(|r| {
+            let id = l.pair_id(&r.solver, &r.benchmark)?;
+            checkable_core(r, &l.index[id.bench()]).map(|_| id)
+        })
+        .collect();
     let mut wanted = Vec::new();
     let mut seen = HashSet::default();
-    for r in runs {
-        let (Some(s), Some(e), Some(id)) = (
-            l.solver(&r.solver),
-            l.bench(&r.benchmark),
-            l.pair_id(&r.solver, &r.benchmark),
-        ) else {
-            continue;
-        };
-        let Some(core) = checkable_core(r, e) else {
-            continue;
-        };
+    for (r, id) in runs.iter().zip(checkable) {
+        let Some(id) = id else { continue };
+        let (s, e) = (&l.solvers[id.solver()], &l.index[id.bench()]);
+        let core = r.core.as_ref().expect("a checkable core");
         if filter(&r.benchmark) && seen.insert(id) {
             wanted.push((s, e, id, r, core)); // (else another shard's, or journaled twice)
         }
@@ -182,10 +184,18 @@ impl<'a> Plan<'a> {
     /// Pairs of `h` that select checker `k` and are not settled yet.
     pub fn waiting(&self, h: &str, k: &str, answers: &Answers) -> usize {
         let cfg = &self.c.config.check;
+        // Whether a pair waits depends on its solver and logic alone (the
+        // core is `h` for all): worked out once per (solver, logic), not
+        // for each of the thousands of pairs that share a core.
+        let mut known: Vec<(*const SolverUnderTest, &str, bool)> = Vec::new();
         self.hashes[h]
             .iter()
             .filter(|&&p| {
                 let (s, e, _) = &self.pairs[p];
+                let at = (*s as *const SolverUnderTest, e.logic.as_str());
+                if let Some(&(_, _, w)) = known.iter().find(|x| (x.0, x.1) == at) {
+                    return w;
+                }
                 let sel = select(
                     &self.checkers,
                     &e.logic,
@@ -193,8 +203,10 @@ impl<'a> Plan<'a> {
                     cfg.independent,
                     self.validators,
                 );
-                sel.iter().any(|x| x.name == k)
-                    && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop)
+                let w = sel.iter().any(|x| x.name == k)
+                    && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop);
+                known.push((at.0, at.1, w));
+                w
             })
             .count()
     }

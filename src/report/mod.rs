@@ -56,6 +56,19 @@ impl Outputs {
         self.json.is_none() && self.csv.is_none() && self.markdown.is_none() && self.html.is_none()
     }
 
+    /// The HTML report alone, and every other format.
+    pub fn split_html(&self) -> (Outputs, Outputs) {
+        let html = Outputs {
+            html: self.html.clone(),
+            ..Outputs::default()
+        };
+        let others = Outputs {
+            html: None,
+            ..self.clone()
+        };
+        (html, others)
+    }
+
     /// The files requested.
     pub fn paths(&self) -> impl Iterator<Item = &std::path::Path> {
         [&self.json, &self.csv, &self.markdown, &self.html]

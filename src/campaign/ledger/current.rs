@@ -8,9 +8,10 @@
 
 use super::loaded::{Loaded, PairId, UnscoredRuns};
 use super::provenance::is_core_source;
-use super::records::{CheckRecord, CoreRecord, RunRecord, CHECKS, CORES, RUNS};
+use super::records::{CheckRecord, RunRecord, CHECKS, CORES, RUNS};
 use anyhow::Result;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -87,7 +88,10 @@ pub type CoreHashes = HashMap<PairId, Arc<str>>;
 /// once and shared.
 pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
     use rayon::prelude::*;
-    // The last run of a pair is the one its core comes from.
+    // The last run of a pair is the one its core comes from; pairs are
+    // dense (solver's place × benchmark's place): a slot each, no hashing.
+    let width = l.index.len();
+    let slot = |id: PairId| id.solver() * width + id.bench();
     let ids: Vec<Option<PairId>> = runs
         .par_iter()
         .map(|r| {
@@ -96,32 +100,34 @@ pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
                 .and_then(|_| l.pair_id(&r.solver, &r.benchmark))
         })
         .collect();
-    let mut run_of: HashMap<PairId, &RunRecord> =
-        HashMap::with_capacity_and_hasher(runs.len(), Default::default());
+    let mut run_of: Vec<Option<&RunRecord>> = vec![None; l.solvers.len() * width];
+    let mut with_run = 0;
     for (r, id) in runs.iter().zip(ids) {
         if let Some(id) = id {
-            run_of.insert(id, r);
+            with_run += run_of[slot(id)].replace(r).is_none() as usize;
         }
     }
-    let mut out = HashMap::with_capacity_and_hasher(run_of.len(), Default::default());
+    let mut out = HashMap::with_capacity_and_hasher(with_run, Default::default());
     let mut distinct: HashSet<Arc<str>> = HashSet::default();
-    // Streamed: `cores.jsonl` has a record per pair. Each record is
-    // matched to its run on the threads that parse it.
-    let matched = |rec: CoreRecord| -> Option<(PairId, String)> {
+    // Streamed: `cores.jsonl` has a record per pair. Each record is read
+    // (its texts borrowed from the line) and matched to its run on the
+    // threads that parse it.
+    let matched = |rec: CoreLine| -> Option<(PairId, String)> {
         let source = rec.source.as_deref()?;
         // Written in lower case: another spelling is not this run's.
         if !super::records::is_hash(&rec.hash) || !super::records::is_hash(source) {
             return None;
         }
         let id = l.pair_id(&rec.solver, &rec.benchmark)?;
-        let r = run_of.get(&id)?;
+        let r = run_of[slot(id)]?;
         let core = r.core.as_deref().unwrap_or_default();
-        is_core_source(source, l.current.bench_hash(&r.benchmark), core).then_some((id, rec.hash))
+        let built_from_it = is_core_source(source, l.current.bench_hash(&r.benchmark), core);
+        built_from_it.then(|| (id, rec.hash.into_owned()))
     };
-    l.campaign.for_each_record_mapped(
+    l.campaign.for_each_record_parsed(
         CORES,
         |_| {},
-        &matched,
+        &|text| serde_json::from_slice::<CoreLine>(text).map(matched),
         |m: Option<(PairId, String)>| {
             if let Some((id, hash)) = m {
                 out.insert(id, crate::compact::shared(&mut distinct, &hash));
@@ -129,6 +135,24 @@ pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
         },
     )?;
     Ok(out)
+}
+
+/// The fields of a [`CoreRecord`](super::records::CoreRecord) that [`core_hashes`] reads, borrowed
+/// from the line when they hold no escape (a million records: no
+/// allocation for each text). `kept` is read only so that a line without
+/// it is a bad line here too.
+#[derive(serde::Deserialize)]
+struct CoreLine<'a> {
+    #[serde(borrow)]
+    solver: Cow<'a, str>,
+    #[serde(borrow)]
+    benchmark: Cow<'a, str>,
+    #[serde(borrow)]
+    hash: Cow<'a, str>,
+    #[serde(rename = "kept")]
+    _kept: u64,
+    #[serde(borrow, default)]
+    source: Option<Cow<'a, str>>,
 }
 
 /// Stale records of solvers (or checkers) still configured, whose work
@@ -328,5 +352,27 @@ impl<'r> Redone<'r> {
             say.note(format!("{what}{name}: {why}: {n} {records} redone"));
         }
         counts.values().sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CoreLine;
+
+    #[test]
+    fn a_core_line_is_read_borrowed_and_escaped_texts_still_read_right() {
+        let plain = br#"{"solver":"z3","benchmark":"a/b.smt2","hash":"h","kept":2,"source":"s"}"#;
+        let rec: CoreLine = serde_json::from_slice(plain).unwrap();
+        assert!(matches!(rec.benchmark, std::borrow::Cow::Borrowed("a/b.smt2")));
+        assert_eq!(rec.source.as_deref(), Some("s"));
+        let escaped = br#"{"solver":"z\u0033","benchmark":"a\"b.smt2","hash":"h","kept":2}"#;
+        let rec: CoreLine = serde_json::from_slice(escaped).unwrap();
+        assert_eq!((&*rec.solver, &*rec.benchmark), ("z3", "a\"b.smt2"));
+        assert_eq!(rec.source, None);
+        // Without `kept` the line is as bad as for the whole record.
+        let short = br#"{"solver":"z3","benchmark":"b","hash":"h"}"#;
+        assert!(serde_json::from_slice::<CoreLine>(short).is_err());
+        let whole = serde_json::from_slice::<super::super::records::CoreRecord>(short);
+        assert!(whole.is_err());
     }
 }

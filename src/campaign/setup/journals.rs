@@ -38,8 +38,21 @@ impl Campaign {
     pub fn for_each_record_mapped<T: DeserializeOwned + Send, U: Send>(
         &self,
         name: &str,
-        mut hint: impl FnMut(usize),
+        hint: impl FnMut(usize),
         map: &(dyn Fn(T) -> U + Sync),
+        f: impl FnMut(U),
+    ) -> Result<()> {
+        let parse = |text: &[u8]| serde_json::from_slice::<T>(text).map(map);
+        self.for_each_record_parsed(name, hint, &parse, f)
+    }
+
+    /// [`Campaign::for_each_record_mapped`] with the parse of a line given
+    /// ([`crate::journal::for_each_parsed`]).
+    pub fn for_each_record_parsed<U: Send>(
+        &self,
+        name: &str,
+        mut hint: impl FnMut(usize),
+        parse: &(dyn Fn(&[u8]) -> serde_json::Result<U> + Sync),
         mut f: impl FnMut(U),
     ) -> Result<()> {
         let mut paths = vec![self.dir.join(name)];
@@ -52,7 +65,7 @@ impl Campaign {
             paths.extend(shards.into_iter().filter(|p| p.exists()));
         }
         for p in paths {
-            let report = crate::journal::for_each_mapped(&p, &mut hint, map, &mut f)?;
+            let report = crate::journal::for_each_parsed(&p, &mut hint, parse, &mut f)?;
             for w in report.warnings(&p) {
                 crate::journal::warn_once(w);
             }
