@@ -363,7 +363,10 @@ mod tests {
     fn a_core_line_is_read_borrowed_and_escaped_texts_still_read_right() {
         let plain = br#"{"solver":"z3","benchmark":"a/b.smt2","hash":"h","kept":2,"source":"s"}"#;
         let rec: CoreLine = serde_json::from_slice(plain).unwrap();
-        assert!(matches!(rec.benchmark, std::borrow::Cow::Borrowed("a/b.smt2")));
+        assert!(matches!(
+            rec.benchmark,
+            std::borrow::Cow::Borrowed("a/b.smt2")
+        ));
         assert_eq!(rec.source.as_deref(), Some("s"));
         let escaped = br#"{"solver":"z\u0033","benchmark":"a\"b.smt2","hash":"h","kept":2}"#;
         let rec: CoreLine = serde_json::from_slice(escaped).unwrap();
