@@ -52,7 +52,7 @@ pub fn pairs_to_check<'a>(
     // names a file under `cores/`): otherwise the core is rebuilt.
     let mut hash_of = crate::campaign::ledger::current::core_hashes(l, runs)?;
     crate::trace::phase("check: core hashes");
-    // Worked out on every core (8 bytes a run), taken in journal order.
+    // Worked out in parallel (8 bytes a run), taken in journal order.
     let checkable: Vec<Option<PairId>> = runs
         .par_iter()
         .map(|r| {
@@ -187,13 +187,15 @@ impl<'a> Plan<'a> {
         // Whether a pair waits depends on its solver and logic alone (the
         // core is `h` for all): worked out once per (solver, logic), not
         // for each of the thousands of pairs that share a core.
-        let mut known: Vec<(*const SolverUnderTest, &str, bool)> = Vec::new();
+        let mut known: Vec<(&SolverUnderTest, &str, bool)> = Vec::new();
         self.hashes[h]
             .iter()
             .filter(|&&p| {
                 let (s, e, _) = &self.pairs[p];
-                let at = (*s as *const SolverUnderTest, e.logic.as_str());
-                if let Some(&(_, _, w)) = known.iter().find(|x| (x.0, x.1) == at) {
+                let same = |x: &&(&SolverUnderTest, &str, bool)| {
+                    std::ptr::eq(x.0, *s) && x.1 == e.logic.as_str()
+                };
+                if let Some(&(_, _, w)) = known.iter().find(same) {
                     return w;
                 }
                 let sel = select(
@@ -205,7 +207,7 @@ impl<'a> Plan<'a> {
                 );
                 let w = sel.iter().any(|x| x.name == k)
                     && !pair_settled(cfg.policy, h, &sel, s, answers, cfg.early_stop);
-                known.push((at.0, at.1, w));
+                known.push((s, e.logic.as_str(), w));
                 w
             })
             .count()

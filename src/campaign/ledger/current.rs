@@ -137,9 +137,9 @@ pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
     Ok(out)
 }
 
-/// The fields of a [`CoreRecord`](super::records::CoreRecord) that [`core_hashes`] reads, borrowed
-/// from the line when they hold no escape (a million records: no
-/// allocation for each text). `kept` is read only so that a line without
+/// The fields of a [`CoreRecord`](super::records::CoreRecord) that
+/// [`core_hashes`] reads, borrowed from the line when they hold no escape
+/// (a million records: no allocation for each text). `kept` is read only so that a line without
 /// it is a bad line here too.
 #[derive(serde::Deserialize)]
 struct CoreLine<'a> {
