@@ -41,12 +41,11 @@ impl<'l> Evidence<'l> {
             .filter_map(|p| p.core_hash.as_deref())
             .collect();
         let mut runs = HashMap::new();
-        crate::campaign::ledger::current::for_each_run(l, |r| {
-            if wanted.contains(&(r.solver.as_str(), r.benchmark.as_str())) {
-                // The first record of a pair counts, as in the verdicts.
-                runs.entry((r.solver.clone(), r.benchmark.clone()))
-                    .or_insert(r);
-            }
+        let wanted = |s: &str, b: &str| wanted.contains(&(s, b));
+        crate::campaign::ledger::current::for_each_run_of(l, &wanted, |r| {
+            // The first record of a pair counts, as in the verdicts.
+            runs.entry((r.solver.clone(), r.benchmark.clone()))
+                .or_insert(r);
         })?;
         let mut checks_of: HashMap<String, Vec<CheckRecord>> = HashMap::new();
         for k in crate::campaign::ledger::current::checks(l)? {

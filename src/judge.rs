@@ -24,6 +24,7 @@ use crate::checkers::SolverDef;
 use crate::compact::Name;
 use crate::scramble::DescrambleMap;
 use anyhow::Result;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 
@@ -88,41 +89,33 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     let firsts = first_of_each_pair(l, &runs);
-    let mut shared = Shared::new(policy);
-    let mut maps = HashMap::default();
-    let mut distinct: HashSet<std::sync::Arc<BTreeMap<String, CheckAnswer>>> = HashSet::default();
-    // Sized once: grown by doubling, the last copy would hold half the
-    // verdicts twice.
-    let mut out = Vec::with_capacity(runs.len());
-    // The records are taken apart as they are judged: their names and
-    // cores move into the verdicts instead of being copied.
-    for (r, id) in runs.into_iter().zip(firsts) {
-        let Some(id) = id else {
-            continue; // a pair journaled twice (re-run shard): counted once
-        };
-        let (Some(s), Some(name), Some(e)) = (
-            l.solver(&r.solver),
-            l.solver_name(&r.solver),
-            l.bench(&r.benchmark),
-        ) else {
-            continue;
-        };
+    // Judged in parallel, in a few long runs of pairs (each with its own
+    // shared names and maps, so that a name is held a few times at most);
+    // the verdicts keep the journal's order.
+    let judge = |(shared, distinct): &mut (Shared, HashSet<_>), (r, id): (RunRecord, _)| {
+        let id = id?; // None: a pair journaled twice (re-run shard), counted once
+        let (s, name, e) = (
+            l.solver(&r.solver)?,
+            l.solver_name(&r.solver)?,
+            l.bench(&r.benchmark)?,
+        );
         // Judged query by query (crate::incremental::verdict), not scored.
         if e.incremental {
-            continue;
+            return None;
         }
         let hash = core_of.get(&id).cloned();
         let all_answers = hash.as_deref().and_then(|h| answers.get(h));
+        let validators = l.ctx.validators.as_ref();
         let mut v = pair_verdict(
             c,
             r,
             e,
             (s, name),
             &checkers,
-            l.ctx.validators.as_ref(),
-            hash.clone(),
+            validators,
+            hash,
             all_answers,
-            &mut shared,
+            shared,
         );
         // One map per distinct set of answers, shared by its pairs (a
         // million pairs have a handful of them).
@@ -132,16 +125,35 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
                 distinct.insert(std::sync::Arc::clone(&v.checkers));
             }
         }
-        if let Some(o) = original_core(c, e, v.pair.core.as_deref(), &mut maps, l.say) {
-            v.details.original_core = Some(o);
-        }
-        if let Some(h) = hash.as_deref() {
-            let mine = of_core.get(h).map_or(&[][..], Vec::as_slice);
+        if let Some(h) = v.core_hash.clone() {
+            let mine = of_core.get(&*h).map_or(&[][..], Vec::as_slice);
             explain_votes(&mut v, mine, policy, &checkers, e, s, l);
         }
         // Most pairs have no details: no box is kept for them.
         v.details.tidy();
-        out.push(v);
+        Some(v)
+    };
+    let runs_per_task = runs.len() / (4 * rayon::current_num_threads()) + 1;
+    let judged: Vec<Option<PairVerdict>> = runs
+        .into_par_iter()
+        .zip(firsts)
+        .with_min_len(runs_per_task)
+        .map_init(|| (Shared::new(policy), HashSet::default()), judge)
+        .collect();
+    // In place: the verdicts take the slots they were judged into.
+    let mut out: Vec<PairVerdict> = judged.into_iter().flatten().collect();
+    // The original positions of scrambled benchmarks' cores, in order (a
+    // map that cannot be read is warned about once).
+    if l.index.iter().any(|e| e.descramble.is_some()) {
+        let mut maps = HashMap::default();
+        for v in out.iter_mut() {
+            let Some(e) = l.bench(&v.pair.benchmark) else {
+                continue;
+            };
+            if let Some(o) = original_core(c, e, v.pair.core.as_deref(), &mut maps, l.say) {
+                v.details.original_core = Some(o);
+            }
+        }
     }
     attach_beyond(c, &mut out)?;
     // In place (a stable sort would take half the verdicts' size again):

@@ -7,7 +7,7 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
-use crate::campaign::ledger::records::{RunRecord, Timed, CHECKS, RUNS};
+use crate::campaign::ledger::records::{RunRecord, Timed, Timing, CHECKS, RUNS};
 use crate::campaign::setup::context::Context;
 pub use crate::campaign::setup::context::Stages;
 use crate::campaign::verdict::pair::PairVerdict;
@@ -350,34 +350,47 @@ fn score_with_facts(
             .map(|d| v.of_division(&d.name))
             .collect();
     }
-    report.occupancy = occupancy(l.campaign)?;
+    report.occupancy = occupancy(l)?;
     crate::trace::phase("occupancy");
     Ok(report)
 }
 
 /// The timelines of the solve and check stages, from the journals' timings
-/// (runs journaled by earlier versions have none and are left out).
-fn occupancy(c: &Campaign) -> Result<Vec<Occupancy>> {
-    // Streamed: each run's start and end alone are kept (at a million runs
-    // the records would be hundreds of megabytes).
-    let stage = |name: &str, journal: &str| -> Result<Option<Occupancy>> {
+/// (runs journaled by earlier versions have none and are left out). The
+/// solve stage's comes from judging's reading of `runs.jsonl` when it kept
+/// them ([`Loaded::take_run_timings`]).
+fn occupancy(l: &Loaded) -> Result<Vec<Occupancy>> {
+    let c = l.campaign;
+    let timeline = |name: &str, timings: &mut dyn Iterator<Item = Timing>| {
         let (mut runs, mut slots) = (Vec::new(), c.jobs);
-        c.for_each_record(journal, |r: Timed| {
-            if let Some(t) = r.timing {
-                slots = slots.max(t.slot + 1);
-                runs.push((t.start, t.end));
-            }
-        })?;
-        Ok((!runs.is_empty()).then(|| Occupancy {
+        for t in timings {
+            slots = slots.max(t.slot + 1);
+            runs.push((t.start, t.end));
+        }
+        (!runs.is_empty()).then(|| Occupancy {
             stage: name.to_string(),
             slots,
             runs,
-        }))
+        })
     };
-    Ok([stage("solve", RUNS)?, stage("check", CHECKS)?]
-        .into_iter()
-        .flatten()
-        .collect())
+    // Streamed: each run's start and end alone are kept (at a million runs
+    // the records would be hundreds of megabytes).
+    let read = |journal: &str| -> Result<Vec<Timing>> {
+        let mut all = Vec::new();
+        c.for_each_record(journal, |r: Timed| all.extend(r.timing))?;
+        Ok(all)
+    };
+    let solve = match l.take_run_timings() {
+        Some(kept) => kept,
+        None => read(RUNS)?,
+    };
+    Ok([
+        timeline("solve", &mut solve.into_iter()),
+        timeline("check", &mut read(CHECKS)?.into_iter()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect())
 }
 
 /// Where the HTML report of a campaign is.

@@ -91,23 +91,26 @@ pub fn write_all_with_evidence(
     outputs: &Outputs,
 ) -> Result<()> {
     let html = html::Html { evidence };
-    let formats: [(&Option<PathBuf>, &dyn Exporter); 4] = [
+    let formats: [(&Option<PathBuf>, &(dyn Exporter + Sync)); 4] = [
         (&outputs.json, &json::Json),
         (&outputs.csv, &pairs_csv::PairsCsv),
         (&outputs.markdown, &markdown::Markdown),
         (&outputs.html, &html),
     ];
-    for (path, exporter) in formats {
-        if let Some(path) = path {
-            // Atomically: a reader (or a killed run) never sees half a report.
-            crate::journal::write_atomic_with(path, |w| {
-                exporter.write_to(report, w).map_err(|e| {
-                    std::io::Error::other(Box::<dyn std::error::Error + Send + Sync>::from(e))
-                })
-            })?;
-        }
-    }
-    Ok(())
+    // Each file on its own thread where there are several: at a million
+    // pairs `scores.json` and `pairs.csv` take seconds each.
+    use rayon::prelude::*;
+    formats.par_iter().try_for_each(|(path, exporter)| {
+        let Some(path) = path else {
+            return Ok(());
+        };
+        // Atomically: a reader (or a killed run) never sees half a report.
+        crate::journal::write_atomic_with(path, |w| {
+            exporter.write_to(report, w).map_err(|e| {
+                std::io::Error::other(Box::<dyn std::error::Error + Send + Sync>::from(e))
+            })
+        })
+    })
 }
 
 /// A score for tables: integers without decimals, others with three.

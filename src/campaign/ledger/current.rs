@@ -24,6 +24,9 @@ pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
         Some(all) => all,
         None => l.campaign.read_journal(RUNS)?,
     };
+    // The solve stage's timeline counts every record (the report's
+    // occupancy): kept now, so that scoring need not read the journal again.
+    l.keep_run_timings(all.iter().filter_map(|r| r.timing).collect());
     // In place: the records that count keep the buffer they were read in.
     let stale: Vec<RunRecord> = all
         .extract_if(.., |r| l.current.run_stale(r).is_some())
@@ -55,13 +58,41 @@ fn unscored_runs(l: &Loaded, current: &[RunRecord], stale: &[RunRecord]) -> Unsc
 }
 
 /// [`runs`] one at a time, without keeping them: `f` gets each run of
-/// `runs.jsonl` that counts now.
-pub fn for_each_run(l: &Loaded, mut f: impl FnMut(RunRecord)) -> Result<()> {
-    l.campaign.for_each_record(RUNS, |r: RunRecord| {
-        if l.current.run_stale(&r).is_none() {
-            f(r)
+/// `runs.jsonl` that counts now and whose (solver, benchmark) is `wanted`.
+/// Only those lines are read whole: the others are read for their pair
+/// alone (a report shows a few thousand pairs of a million).
+pub fn for_each_run_of(
+    l: &Loaded,
+    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
+    mut f: impl FnMut(RunRecord),
+) -> Result<()> {
+    let parse = |text: &[u8]| -> serde_json::Result<Option<RunRecord>> {
+        let pair: PairLine = serde_json::from_slice(text)?;
+        match wanted(&pair.solver, &pair.benchmark) {
+            true => serde_json::from_slice(text).map(Some),
+            false => Ok(None),
         }
-    })
+    };
+    l.campaign.for_each_record_parsed(
+        RUNS,
+        |_| {},
+        &parse,
+        |r: Option<RunRecord>| {
+            if let Some(r) = r.filter(|r| l.current.run_stale(r).is_none()) {
+                f(r)
+            }
+        },
+    )
+}
+
+/// The pair of a journal line, borrowed from it when its texts hold no
+/// escape.
+#[derive(serde::Deserialize)]
+struct PairLine<'a> {
+    #[serde(borrow)]
+    solver: Cow<'a, str>,
+    #[serde(borrow)]
+    benchmark: Cow<'a, str>,
 }
 
 /// The checker answers of journal `name` (`checks.jsonl`, or a journal of

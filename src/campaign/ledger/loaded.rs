@@ -6,7 +6,7 @@
 
 use super::index::{Bench, INDEX_FILE};
 use super::provenance;
-use super::records::RunRecord;
+use super::records::{RunRecord, Timing};
 use crate::campaign::setup::context::{Context, Stages};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::{selection, Campaign};
@@ -72,6 +72,10 @@ pub struct Loaded<'a> {
     /// What the last reading of `runs.jsonl` found not scored, for the
     /// reports' warnings (`current::warnings`).
     unscored: std::sync::Mutex<Option<UnscoredRuns>>,
+    /// The timings of every record of `runs.jsonl` as the last reading
+    /// found them, in journal order: the solve stage's timeline without
+    /// reading the journal again ([`Loaded::take_run_timings`]).
+    timings: std::sync::Mutex<Option<Vec<Timing>>>,
 }
 
 impl<'a> Loaded<'a> {
@@ -126,6 +130,7 @@ impl<'a> Loaded<'a> {
             solver_at,
             runs: std::sync::Mutex::new(None),
             unscored: std::sync::Mutex::new(None),
+            timings: std::sync::Mutex::new(None),
         })
     }
 
@@ -158,6 +163,20 @@ impl<'a> Loaded<'a> {
     /// What [`Loaded::keep_unscored_runs`] kept (once).
     pub fn take_unscored_runs(&self) -> Option<UnscoredRuns> {
         self.unscored
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// Keep the timings of every record of `runs.jsonl`, current or not,
+    /// in journal order.
+    pub fn keep_run_timings(&self, t: Vec<Timing>) {
+        *self.timings.lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
+    }
+
+    /// What [`Loaded::keep_run_timings`] kept (once).
+    pub fn take_run_timings(&self) -> Option<Vec<Timing>> {
+        self.timings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()
