@@ -118,11 +118,14 @@ pub fn run(
     let say = Say::to(&hear);
     let mut out = Summary::default();
     crate::trace::phase("start");
+    // The index as naming left it, handed to the next stages rather than
+    // read again when the observer lets the entries go.
+    let mut named = None;
     if stages.name {
         let mut n = name(c, say, cancel)?;
         observer.named(&n);
         if !observer.needs_named() {
-            n.forget_named();
+            named = Some(n.hand_over());
         }
         out.name = Some(n);
     }
@@ -131,7 +134,7 @@ pub fn run(
         return Ok(out);
     }
     crate::trace::phase("named");
-    let l = Loaded::telling(ctx, say)?;
+    let l = Loaded::from_named(ctx, say, named)?;
     crate::trace::phase("loaded");
     if stages.solve && !stopped() {
         let owns =

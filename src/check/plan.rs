@@ -29,7 +29,7 @@ use crate::journal::Journal;
 use crate::rebuild::Dialect;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -61,23 +61,28 @@ pub fn pairs_to_check<'a>(
         })
         .collect();
     let mut wanted = Vec::new();
-    let mut seen = HashSet::default();
+    // Pairs are dense (solver's place × benchmark's place): a flag each.
+    let width = l.index.len();
+    let mut seen = vec![false; l.solvers.len() * width];
     for (r, id) in runs.iter().zip(checkable) {
         let Some(id) = id else { continue };
         let (s, e) = (&l.solvers[id.solver()], &l.index[id.bench()]);
         let core = r.core.as_ref().expect("a checkable core");
-        if filter(&r.benchmark) && seen.insert(id) {
+        let first = !std::mem::replace(&mut seen[id.solver() * width + id.bench()], true);
+        if filter(&r.benchmark) && first {
             wanted.push((s, e, id, r, core)); // (else another shard's, or journaled twice)
         }
     }
     drop(seen);
     let missing: Vec<_> = {
-        // Each distinct core-only file looked for once (many pairs share one).
+        // Each distinct core-only file looked for once (many pairs share
+        // one): by the shared text's address, not by hashing the text for
+        // each pair (a text held twice is looked for twice, no more).
         let (cores, mut on_disk) = (c.cores_dir(), HashMap::default());
         let mut stored = |id: &PairId| {
             hash_of.get(id).is_some_and(|h| {
                 *on_disk
-                    .entry(std::sync::Arc::clone(h))
+                    .entry(std::sync::Arc::as_ptr(h) as *const u8 as usize)
                     .or_insert_with(|| cores.join(format!("{h}.smt2")).exists())
             })
         };
@@ -160,13 +165,28 @@ impl<'a> Plan<'a> {
         pairs: Vec<Pair<'a>>,
         validators: Option<&'a Validators>,
     ) -> Plan<'a> {
-        let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        // Grouped by the shared text's address first (a million pairs, a
+        // few thousand cores), then by text: the key copied once per core.
+        let mut group_at: HashMap<usize, usize> = HashMap::default();
+        let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
         for (i, (_, _, h)) in pairs.iter().enumerate() {
-            // The key copied once per distinct core, not once per pair.
-            match hashes.get_mut(&**h) {
-                Some(of) => of.push(i),
+            let at = std::sync::Arc::as_ptr(h) as *const u8 as usize;
+            let g = *group_at.entry(at).or_insert_with(|| {
+                groups.push((h, Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push(i);
+        }
+        let mut hashes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (h, of) in groups {
+            match hashes.get_mut(h) {
+                // A text held twice: its pairs in order again.
+                Some(all) => {
+                    all.extend(of);
+                    all.sort_unstable();
+                }
                 None => {
-                    hashes.insert(h.to_string(), vec![i]);
+                    hashes.insert(h.to_string(), of);
                 }
             }
         }

@@ -99,14 +99,22 @@ impl NameSummary {
     /// megabytes a `run` would hold to its end). The others stay, with
     /// their messages; [`NameSummary::line`] and the counts stay the same.
     pub fn forget_named(&mut self) {
+        self.hand_over();
+    }
+
+    /// [`NameSummary::forget_named`], every entry handed over instead (in
+    /// index order: what the index now holds), so that the next stage
+    /// need not read the index again.
+    pub fn hand_over(&mut self) -> Vec<IndexEntry> {
         let counts = FileCounts::of(&self.entries);
         let named = self.count(Outcome::Named);
-        self.entries.retain(|e| e.outcome != Outcome::Named);
-        self.entries.shrink_to_fit();
+        let others = self.entries.iter().filter(|e| e.outcome != Outcome::Named);
+        let others = others.cloned().collect();
         self.forgotten = Forgotten {
             files: Some(counts),
             named,
         };
+        std::mem::replace(&mut self.entries, others)
     }
 
     /// `N files: a named, b ineligible, c malformed, d failed, e skipped
@@ -164,7 +172,18 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
             bail!("prefix '{p}' cannot be used: {why}");
         }
     }
-    let found = discover(root)?;
+    let index_path = out.join(INDEX_FILE);
+    // The earlier index is read while the tree is walked: at 200 000
+    // benchmarks each takes most of a second, and neither needs the other.
+    let (found, earlier) = std::thread::scope(|s| {
+        let earlier = s.spawn(|| read_index(&index_path, opts.say));
+        let found = discover(root);
+        let earlier = earlier
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (found, earlier)
+    });
+    let found = found?;
     fs::create_dir_all(out).map_err(|e| {
         let why = crate::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot create {}{why}", out.display()))
@@ -178,8 +197,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         );
     }
     write_skipped(out, &found.skipped)?;
-    let index_path = out.join(INDEX_FILE);
-    let (previous, previous_lines) = read_index(&index_path, opts.say)?;
+    let (previous, previous_lines) = earlier?;
     let settings = settings(opts);
     // Opened when the first benchmark is named (a resumed run on a full or
     // read-only disk writes nothing). Not fsynced per entry: the index is

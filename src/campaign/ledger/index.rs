@@ -115,6 +115,10 @@ impl IndexEntry {
     /// its hints naming `settings` (`coreval name`'s options, or a
     /// campaign's keys).
     pub fn messages(&self, root: &Path, settings: Settings) -> Vec<String> {
+        // Most entries have none: no path is made (nor the root looked at).
+        if self.reasons.is_empty() && self.error.is_none() {
+            return Vec::new();
+        }
         let path = if root.is_file() {
             root.to_path_buf()
         } else {
@@ -285,6 +289,13 @@ pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
     for w in report.warnings(&path) {
         say.warning_once(w);
     }
+    Ok(benches_of(c, entries, say))
+}
+
+/// The benchmarks of the index entries of campaign `c` (as read from its
+/// index, or as the naming stage just wrote or found them there).
+pub fn benches_of(c: &Campaign, entries: Vec<IndexEntry>, say: Say) -> Vec<Bench> {
+    let path = c.named_dir().join(INDEX_FILE);
     let mut benches = Vec::new();
     let mut logics = FxHashSet::default();
     for e in entries {
@@ -299,7 +310,7 @@ pub fn read_index_telling(c: &Campaign, say: Say) -> Result<Vec<Bench>> {
         }
         benches.extend(Bench::from_entry(e, &mut logics));
     }
-    Ok(benches)
+    benches
 }
 
 /// Whether a solver is entered in a benchmark's division: its definition

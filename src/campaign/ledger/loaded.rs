@@ -88,8 +88,22 @@ impl<'a> Loaded<'a> {
     /// said once, here) and what its configuration runs now; the stages
     /// say their messages to `say`.
     pub fn telling(ctx: &'a Context, say: Say<'a>) -> Result<Loaded<'a>> {
+        Loaded::from_named(ctx, say, None)
+    }
+
+    /// [`Loaded::telling`] with the named index's entries as the naming
+    /// stage of this process left them in the index (`named`, every entry
+    /// in index order), when it did: the index is then not read again.
+    pub fn from_named(
+        ctx: &'a Context,
+        say: Say<'a>,
+        named: Option<Vec<super::index::IndexEntry>>,
+    ) -> Result<Loaded<'a>> {
         let campaign = &ctx.campaign;
-        let index = super::index::read_index_telling(campaign, say)?;
+        let index = match named {
+            Some(entries) => super::index::benches_of(campaign, entries, say),
+            None => super::index::read_index_telling(campaign, say)?,
+        };
         // The checkers run here are identified (hashed, probed); the other
         // definitions only name answers that may be in the journals. Only
         // checking and scoring (which leaves out what another version of a
