@@ -310,20 +310,51 @@ pub fn cactus(title: &str, y_label: &str, series: &[(String, &str, Vec<f64>)]) -
 /// is the same; its size is bounded by the plot's pixels, not by the number
 /// of pairs (a million pairs draw as a few thousand points).
 fn monotone_points(points: impl Iterator<Item = (f64, f64)>) -> Vec<String> {
-    let mut kept: Vec<(String, String)> = Vec::new();
+    // Compared as drawn (tenths of a pixel), printed only when kept.
+    let mut kept: Vec<((Tenths, Tenths), (f64, f64))> = Vec::new();
     for (x, y) in points {
-        let p = (format!("{x:.1}"), format!("{y:.1}"));
-        if kept.last() == Some(&p) {
+        let p = (Tenths::of(x), Tenths::of(y));
+        if kept.last().is_some_and(|k| k.0 == p) {
             continue;
         }
         if let [.., a, b] = kept.as_slice() {
+            let (a, b) = (&a.0, &b.0);
             if (a.0 == b.0 && b.0 == p.0) || (a.1 == b.1 && b.1 == p.1) {
                 kept.pop();
             }
         }
-        kept.push(p);
+        kept.push((p, (x, y)));
     }
-    kept.into_iter().map(|(x, y)| format!("{x},{y}")).collect()
+    kept.into_iter()
+        .map(|(_, (x, y))| format!("{x:.1},{y:.1}"))
+        .collect()
+}
+
+/// A coordinate as `{:.1}` prints it, compared without printing it: equal
+/// exactly when the printed texts are.
+#[derive(Clone, Debug, PartialEq)]
+enum Tenths {
+    /// A value printed without a sign, as a count of tenths.
+    Count(i64),
+    /// Any other value, as printed.
+    Printed(String),
+}
+
+impl Tenths {
+    fn of(v: f64) -> Tenths {
+        let t = v * 10.0;
+        let r = t.round();
+        // Away from a tie, rounding the product rounds as printing does
+        // (its error is far below the distance to the tie).
+        if v > 0.0 && t < 1e15 && (t - r).abs() < 0.499_999 {
+            return Tenths::Count(r as i64);
+        }
+        let text = format!("{v:.1}");
+        match text.replace('.', "").parse::<i64>() {
+            Ok(n) if !text.starts_with('-') => Tenths::Count(n),
+            _ => Tenths::Printed(text),
+        }
+    }
 }
 
 /// Running jobs over time against the slot count (a dashed line): per time
@@ -419,6 +450,23 @@ mod tests {
             monotone_points(flat.into_iter()),
             vec!["0.0,1.0", "2.0,1.0", "3.0,2.0"]
         );
+    }
+
+    #[test]
+    fn tenths_are_equal_exactly_when_the_printed_texts_are() {
+        // Ties (0.25 prints 0.2, 0.35 prints 0.3: the binary values), signs,
+        // zeros, large values and values near a tenth's edge.
+        let mut values = vec![0.0, -0.0, 0.04, -0.04, 0.05, 0.25, 0.35, 1e16, -3.0, 1.0];
+        values.extend((0..20_000).map(|k| k as f64 * 0.005 + 1e-12 * (k % 3) as f64));
+        values.extend((0..2_000).map(|k| 0.05 + k as f64 * 0.1));
+        for &a in &values {
+            for &b in &values[..40] {
+                let same_text = format!("{a:.1}") == format!("{b:.1}");
+                assert_eq!(Tenths::of(a) == Tenths::of(b), same_text, "{a} {b}");
+            }
+            let same_next = format!("{a:.1}") == format!("{:.1}", a + 0.005);
+            assert_eq!(Tenths::of(a) == Tenths::of(a + 0.005), same_next, "{a}");
+        }
     }
 
     #[test]
