@@ -35,7 +35,9 @@ impl crate::score::result::PairRow {
 pub fn virtual_best<'a>(
     pairs: impl IntoIterator<Item = PairView<'a>>,
 ) -> BTreeMap<&'a str, (u64, Vec<&'a str>)> {
-    let mut best: BTreeMap<&str, (u64, Vec<&str>)> = BTreeMap::new();
+    // Hashed while the pairs go by, ordered once at the end (a million
+    // pairs, a few hundred thousand benchmarks).
+    let mut best: rustc_hash::FxHashMap<&str, (u64, Vec<&str>)> = Default::default();
     for p in pairs {
         let entry = best.entry(p.benchmark).or_insert((0, Vec::new()));
         let n = if p.score.e == 0 { p.score.gain() } else { 0 };
@@ -45,7 +47,7 @@ pub fn virtual_best<'a>(
             entry.1.push(p.solver);
         }
     }
-    best
+    best.into_iter().collect()
 }
 
 fn mode_of(d: &DivisionScore, mode: Mode) -> &ModeScore {
@@ -133,17 +135,37 @@ struct Ranked {
 
 impl Ranked {
     fn of(pairs: &[PairView<'_>]) -> Ranked {
-        let mut ids: Vec<&str> = pairs.iter().map(|p| p.benchmark).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let rank: rustc_hash::FxHashMap<&str, u32> = ids
+        // By the id's address first (the rows share each benchmark's id:
+        // no text is read for a million pairs), then the few distinct ids
+        // by text, so that equal texts held apart still rank as one.
+        let mut at: rustc_hash::FxHashMap<(usize, usize), u32> = Default::default();
+        let mut texts: Vec<&str> = Vec::new();
+        let of_text: Vec<u32> = pairs
             .iter()
-            .enumerate()
-            .map(|(i, b)| (*b, i as u32))
+            .map(|p| {
+                let key = (p.benchmark.as_ptr() as usize, p.benchmark.len());
+                *at.entry(key).or_insert_with(|| {
+                    texts.push(p.benchmark);
+                    texts.len() as u32 - 1
+                })
+            })
             .collect();
+        let mut order: Vec<u32> = (0..texts.len() as u32).collect();
+        order.sort_unstable_by_key(|&t| texts[t as usize]);
+        let (mut rank, mut benchmarks) = (vec![0u32; texts.len()], 0u32);
+        for (i, &t) in order.iter().enumerate() {
+            if i > 0 && texts[order[i - 1] as usize] != texts[t as usize] {
+                benchmarks += 1;
+            }
+            rank[t as usize] = benchmarks;
+        }
         Ranked {
-            of_pair: pairs.iter().map(|p| rank[p.benchmark]).collect(),
-            benchmarks: ids.len(),
+            of_pair: of_text.iter().map(|&t| rank[t as usize]).collect(),
+            benchmarks: if texts.is_empty() {
+                0
+            } else {
+                benchmarks as usize + 1
+            },
         }
     }
 }
