@@ -64,13 +64,12 @@ pub fn pairs_to_check<'a>(
     // Pairs are dense (solver's place × benchmark's place): a flag each.
     let width = l.index.len();
     let mut seen = vec![false; l.solvers.len() * width];
+    // 16 bytes a pair: its solver, benchmark and core are found from these.
     for (r, id) in runs.iter().zip(checkable) {
         let Some(id) = id else { continue };
-        let (s, e) = (&l.solvers[id.solver()], &l.index[id.bench()]);
-        let core = r.core.as_ref().expect("a checkable core");
         let first = !std::mem::replace(&mut seen[id.solver() * width + id.bench()], true);
         if filter(&r.benchmark) && first {
-            wanted.push((s, e, id, r, core)); // (else another shard's, or journaled twice)
+            wanted.push((id, r)); // (else another shard's, or journaled twice)
         }
     }
     drop(seen);
@@ -86,7 +85,7 @@ pub fn pairs_to_check<'a>(
                     .or_insert_with(|| cores.join(format!("{h}.smt2")).exists())
             })
         };
-        wanted.iter().filter(|w| !stored(&w.2)).collect()
+        wanted.iter().filter(|w| !stored(&w.0)).collect()
     };
     // Rebuilds are mostly fsync waits: more threads than cores.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -96,7 +95,9 @@ pub fn pairs_to_check<'a>(
     let built: Vec<Result<CoreRecord>> = pool.install(|| {
         missing
             .par_iter()
-            .map(|(_, e, _, r, core)| {
+            .map(|(id, r)| {
+                let e = &l.index[id.bench()];
+                let core = r.core.as_deref().expect("a checkable core");
                 let set: std::collections::HashSet<String> = core.iter().cloned().collect();
                 let (hash, stats) = store_core(c, e, &set)?;
                 let source = core_source(l.current.bench_hash(&e.id), core);
@@ -114,17 +115,17 @@ pub fn pairs_to_check<'a>(
     if !built.is_empty() {
         Journal::open(&cores_path)?.append_all(&built)?;
     }
-    for (rec, (_, _, id, _, _)) in built.iter().zip(&missing) {
+    for (rec, (id, _)) in built.iter().zip(&missing) {
         hash_of.insert(*id, rec.hash.as_str().into());
     }
     Ok(wanted
         .into_iter()
         // Moved out, not copied: each pair is wanted once.
-        .map(|(s, e, id, _, _)| {
+        .map(|(id, _)| {
             let hash = hash_of.remove(&id);
             (
-                s,
-                e,
+                &l.solvers[id.solver()],
+                &l.index[id.bench()],
                 hash.expect("every wanted pair's core is stored or built above"),
             )
         })
