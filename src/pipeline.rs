@@ -364,7 +364,7 @@ fn score_with_facts(
 /// them ([`Loaded::take_run_timings`]).
 fn occupancy(l: &Loaded) -> Result<Vec<Occupancy>> {
     let c = l.campaign;
-    let timeline = |name: &str, timings: &mut dyn Iterator<Item = Timing>| {
+    let timeline = |name: &str, timings: Vec<Timing>| {
         let (mut runs, mut slots) = (Vec::new(), c.jobs);
         for t in timings {
             slots = slots.max(t.slot + 1);
@@ -387,13 +387,10 @@ fn occupancy(l: &Loaded) -> Result<Vec<Occupancy>> {
         Some(kept) => kept,
         None => read(RUNS)?,
     };
-    Ok([
-        timeline("solve", &mut solve.into_iter()),
-        timeline("check", &mut read(CHECKS)?.into_iter()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect())
+    Ok([timeline("solve", solve), timeline("check", read(CHECKS)?)]
+        .into_iter()
+        .flatten()
+        .collect())
 }
 
 /// Where the HTML report of a campaign is.

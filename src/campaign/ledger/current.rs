@@ -25,8 +25,11 @@ pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
         None => l.campaign.read_journal(RUNS)?,
     };
     // The solve stage's timeline counts every record (the report's
-    // occupancy): kept now, so that scoring need not read the journal again.
-    l.keep_run_timings(all.iter().filter_map(|r| r.timing).collect());
+    // occupancy): kept now when scoring follows, so that it need not read
+    // the journal again.
+    if l.ctx.stages.score {
+        l.keep_run_timings(all.iter().filter_map(|r| r.timing).collect());
+    }
     // In place: the records that count keep the buffer they were read in.
     let stale: Vec<RunRecord> = all
         .extract_if(.., |r| l.current.run_stale(r).is_some())
