@@ -141,3 +141,10 @@ fn bytes_dropped_from_a_flood_are_counted() {
     assert_eq!(o.stdout.len(), 1000);
     assert_eq!(o.stdout_dropped, 1_000_006 - 1000);
 }
+
+#[test]
+fn solvers_keep_the_huge_page_setting_coreval_turned_off_for_itself() {
+    common::procs::assert_solvers_keep_thp(|script| {
+        run_through_trampoline(Path::new("/bin/sh"), &["-c".into(), script.into()])
+    });
+}

@@ -99,6 +99,10 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
                 None => std::env::var(var).ok(),
             };
             through.env.push((var.into(), off.into()));
+            through.env.push((
+                crate::allocator::CHILDREN_VAR.into(),
+                crate::allocator::children_value().into(),
+            ));
             through.args = [
                 limit.map_or("-".to_string(), |l| l.rlim_cur.to_string()),
                 thp.map_or("-".to_string(), |v| format!("={v}")),

@@ -296,6 +296,7 @@ pub(super) unsafe fn bind_to_parent(
     if libc::getppid() != parent {
         return libc::ESRCH;
     }
+    crate::allocator::restore_in_child();
     match limit {
         Some(limit) if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 => errno(),
         _ => 0,

@@ -193,3 +193,33 @@ pub fn eventually(secs: f64, mut cond: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// This process's `THP_enabled:` line, `None` on a kernel without it.
+fn thp_line() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("THP_enabled:"))?;
+    Some(line.to_string())
+}
+
+/// After `coreval::allocator::configure` (which turns transparent huge
+/// pages off for this process), a shell script run by `run` (through a
+/// trampoline, twice: the slot's zygote starts the second) sees them as
+/// this process started with them, and not the trampoline's variable.
+pub fn assert_solvers_keep_thp(run: impl Fn(&str) -> coreval::runner::RunOutcome) {
+    let Some(before) = thp_line() else {
+        return;
+    };
+    coreval::allocator::configure();
+    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+        assert_eq!(
+            thp_line().unwrap(),
+            "THP_enabled:\t0",
+            "coreval's own THP is off"
+        );
+    }
+    let script = "grep THP_enabled /proc/self/status; env | grep -c COREVAL_CHILDREN_THP";
+    for _ in 0..2 {
+        let o = run(script);
+        assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{before}\n0\n"));
+    }
+}
