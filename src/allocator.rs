@@ -8,25 +8,11 @@
 //! number is taken from the version the build links ([`option`]); an
 //! unknown major version sets nothing rather than some other option.
 //!
-//! Transparent huge pages are turned off for the whole process
-//! (`PR_SET_THP_DISABLE`): mimalloc reserves and advises its first arena
-//! before `main`, so its own option, set in `main`, only reaches memory
-//! mapped later. The setting is inherited across `fork` and `execve`, so
-//! every child is given back the setting coreval started with before it
-//! executes anything ([`restore_in_child`], from the runner's
-//! `bind_to_parent`); the trampolines, which start the solvers, learn it
-//! from [`CHILDREN_VAR`] in their environment ([`take_from_env`]).
+//! mimalloc's `allow_thp` option, set in `main`, only reaches memory mapped
+//! later: mimalloc reserves and advises its first arena before `main`.
+//! Huge pages are turned off for the whole process by [`crate::hugepages`].
 
 use libmimalloc_sys::mi_option_t;
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// The value of `PR_SET_THP_DISABLE` children get before `execve`; −1:
-/// leave what they inherit.
-static CHILDREN_THP_DISABLE: AtomicI32 = AtomicI32::new(-1);
-
-/// The variable by which a trampoline learns [`CHILDREN_THP_DISABLE`]
-/// (`0` or `1`); it is taken out of the environment, so no solver sees it.
-pub const CHILDREN_VAR: &str = "COREVAL_CHILDREN_THP_DISABLE";
 
 /// The options set here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,65 +76,7 @@ pub fn configure() {
     // is mimalloc's setting, not the process's.
     set_unless_env(Setting::AllowThp, "MIMALLOC_ALLOW_THP", 0);
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
-        disable_thp();
-    }
-}
-
-/// THP off for this process (new faults), children to get back what it
-/// had.
-fn disable_thp() {
-    // SAFETY: prctl with integer arguments only.
-    let before = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
-    if before != 0 {
-        // Off already (or unknown): children inherit it as it was.
-        return;
-    }
-    // SAFETY: as above.
-    if unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) } == 0 {
-        CHILDREN_THP_DISABLE.store(0, Ordering::SeqCst);
-    }
-}
-
-/// In a trampoline: what its children get back, from [`CHILDREN_VAR`],
-/// which leaves the environment. Call it before any thread starts.
-pub fn take_from_env() {
-    let Some(v) = std::env::var_os(CHILDREN_VAR) else {
-        return;
-    };
-    std::env::remove_var(CHILDREN_VAR);
-    match v.to_str() {
-        Some("0") => CHILDREN_THP_DISABLE.store(0, Ordering::SeqCst),
-        Some("1") => CHILDREN_THP_DISABLE.store(1, Ordering::SeqCst),
-        _ => {}
-    }
-}
-
-/// The value of [`CHILDREN_VAR`] for a trampoline this process starts:
-/// what its own children get (the state it inherited when it changed
-/// nothing).
-pub fn children_value() -> &'static str {
-    let v = match CHILDREN_THP_DISABLE.load(Ordering::SeqCst) {
-        // SAFETY: prctl with integer arguments only.
-        -1 => unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) },
-        v => v,
-    };
-    if v == 1 {
-        "1"
-    } else {
-        "0"
-    }
-}
-
-/// In a child between `clone` and `execve`: the THP setting coreval started
-/// with. Async-signal-safe (an atomic load and a system call); a failure
-/// leaves the child as it is.
-///
-/// # Safety
-/// Only in a child between fork (or clone) and exec.
-pub unsafe fn restore_in_child() {
-    let v = CHILDREN_THP_DISABLE.load(Ordering::Relaxed);
-    if v >= 0 {
-        libc::prctl(libc::PR_SET_THP_DISABLE, v as libc::c_ulong, 0, 0, 0);
+        crate::hugepages::off_for_self();
     }
 }
 

@@ -17,6 +17,7 @@ pub mod deep;
 pub mod diff;
 pub mod evidence;
 pub mod explain;
+pub mod hugepages;
 pub mod import;
 pub mod incremental;
 pub mod jobs;

@@ -100,8 +100,8 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             };
             through.env.push((var.into(), off.into()));
             through.env.push((
-                crate::allocator::CHILDREN_VAR.into(),
-                crate::allocator::children_value().into(),
+                crate::hugepages::CHILDREN_VAR.into(),
+                crate::hugepages::children_value().into(),
             ));
             through.args = [
                 limit.map_or("-".to_string(), |l| l.rlim_cur.to_string()),

@@ -159,6 +159,10 @@ pub(super) unsafe fn vfork_exec(child: &mut dyn FnMut() -> libc::c_int) -> io::R
     let mut old: libc::sigset_t = std::mem::zeroed();
     libc::sigfillset(&mut all);
     libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+    // The child sets the huge-page setting of the memory it shares with
+    // this process for the program it executes; this process takes its
+    // own back after (`hugepages`).
+    let spawning = crate::hugepages::Spawning::begin();
     // SAFETY: CLONE_VFORK suspends this thread until the child has exec'd
     // or exited, so `shared`, what `child` refers to and `stack` outlive
     // every use the child makes of them; `child_main` never returns.
@@ -169,6 +173,7 @@ pub(super) unsafe fn vfork_exec(child: &mut dyn FnMut() -> libc::c_int) -> io::R
         ptr::addr_of_mut!(shared).cast(),
     );
     let clone_error = io::Error::last_os_error();
+    drop(spawning);
     libc::pthread_sigmask(libc::SIG_SETMASK, &old, ptr::null_mut());
     drop(stack);
     if pid < 0 {
@@ -296,7 +301,7 @@ pub(super) unsafe fn bind_to_parent(
     if libc::getppid() != parent {
         return libc::ESRCH;
     }
-    crate::allocator::restore_in_child();
+    crate::hugepages::restore_in_child();
     match limit {
         Some(limit) if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 => errno(),
         _ => 0,

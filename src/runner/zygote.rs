@@ -98,8 +98,8 @@ fn start(exe: &std::path::Path) -> io::Result<Zygote> {
     let (var, off) = trampoline::NO_THP;
     spec.env.push((var.into(), off.into()));
     spec.env.push((
-        crate::allocator::CHILDREN_VAR.into(),
-        crate::allocator::children_value().into(),
+        crate::hugepages::CHILDREN_VAR.into(),
+        crate::hugepages::children_value().into(),
     ));
     let mut prepared = Prepared::new(exe, &spec, std::path::Path::new("/"))?;
     prepared.set_argv0(trampoline::ARGV0)?;

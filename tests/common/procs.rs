@@ -222,4 +222,13 @@ pub fn assert_solvers_keep_thp(run: impl Fn(&str) -> coreval::runner::RunOutcome
         let o = run(script);
         assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{before}\n0\n"));
     }
+    // The children changed the memory they shared with this process for
+    // the programs they executed, and this process took its own back.
+    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+        assert_eq!(
+            thp_line().unwrap(),
+            "THP_enabled:\t0",
+            "coreval's own THP is off"
+        );
+    }
 }
