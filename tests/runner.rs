@@ -4,8 +4,6 @@
 //! process trees (including orphaned grandchildren) under parallel runs,
 //! cancellation, and the cleanup of groups left by a killed coreval.
 
-mod common;
-
 use coreval::runner::{reap_orphans, run, Exit, RunOutcome, RunSpec};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -590,13 +588,5 @@ fn instant_runs_in_a_row_start_once_and_are_measured() {
                 assert_eq!(starts, expected, "slot {slot}");
             });
         }
-    });
-}
-
-#[test]
-fn solvers_keep_the_huge_page_setting_under_the_fallback_trampoline() {
-    through_trampoline();
-    common::procs::assert_solvers_keep_thp(|script| {
-        run(&sh(script, 30.0), &AtomicBool::new(false))
     });
 }
