@@ -48,6 +48,19 @@ fn set(v: i32) -> bool {
     unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, v as libc::c_ulong, 0, 0, 0) == 0 }
 }
 
+/// [`off_for_self`] unless `MIMALLOC_ALLOW_THP` is set (mimalloc's own
+/// variable wins), for a constructor of the `coreval` binary: it runs before
+/// the Rust runtime's first allocation, whose 2 MiB page would otherwise be
+/// cleared whole (about a millisecond of every command). It allocates
+/// nothing and cannot panic.
+pub extern "C" fn off_before_main() {
+    // SAFETY: getenv with a NUL-terminated name; nothing runs alongside
+    // (constructors run before any thread starts).
+    if unsafe { libc::getenv(c"MIMALLOC_ALLOW_THP".as_ptr()) }.is_null() {
+        off_for_self();
+    }
+}
+
 /// Huge pages off for this process from now on (new faults); its children
 /// get back what it had. Call it before any thread starts.
 pub fn off_for_self() {

@@ -14,6 +14,14 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Transparent huge pages off before the first allocation
+/// (`coreval::hugepages`): a constructor with a priority (`.init_array.NNNNN`
+/// runs before the plain `.init_array`, where mimalloc's is), not in the
+/// library, whose tests keep the setting they started with.
+#[used]
+#[link_section = ".init_array.00200"]
+static HUGE_PAGES_OFF: extern "C" fn() = coreval::hugepages::off_before_main;
+
 fn main() -> ExitCode {
     coreval::allocator::configure();
     // Started as the runner's trampoline: do that and exit.
