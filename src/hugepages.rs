@@ -3,9 +3,9 @@
 //!
 //! coreval turns them off for its own process (`PR_SET_THP_DISABLE`,
 //! [`off_for_self`]): its heap is given back to the system after 10 ms and
-//! taken again, and each 2 MiB page taken again is cleared whole; a short
-//! command clears one for each thread's first allocation (naming one file
-//! peaked at 24–27 MB with them, 15 MB without). The setting belongs to the
+//! taken again, and each 2 MiB page taken again is cleared whole; even a
+//! short command cleared one for the runtime's first allocation (naming
+//! one file peaked at 24–27 MB with them, 15 MB without). The setting belongs to the
 //! memory (`mm`), which a child started with `clone(CLONE_VM)` shares until
 //! `execve` and whose setting the new program inherits. So each child gets
 //! back the setting coreval started with just before it executes
