@@ -69,11 +69,9 @@ pub fn configure() {
     // of mimalloc's default 1 s: what the naming and parsing threads free
     // is otherwise still resident when the next stage allocates.
     set_unless_env(Setting::PurgeDelay, "MIMALLOC_PURGE_DELAY", 10);
-    // No transparent huge pages for coreval's heap: with pages given back
-    // after 10 ms, each 2 MiB page taken again is cleared whole by the
-    // kernel, and a short command (naming one file) clears a 2 MiB page
-    // for each thread's first allocation. Solvers are not concerned: this
-    // is mimalloc's setting, not the process's.
+    // No transparent huge pages for memory mimalloc maps from now on; the
+    // process as a whole is `hugepages`' (the binary turns them off before
+    // `main`; the call below does it for the benchmarks that call this).
     set_unless_env(Setting::AllowThp, "MIMALLOC_ALLOW_THP", 0);
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
         crate::hugepages::off_for_self();

@@ -5,8 +5,8 @@
 //! [`off_for_self`]): its heap is given back to the system after 10 ms and
 //! taken again, and each 2 MiB page taken again is cleared whole; even a
 //! short command cleared one for the runtime's first allocation (naming
-//! one file peaked at 24–27 MB with them, 15 MB without). The setting belongs to the
-//! memory (`mm`), which a child started with `clone(CLONE_VM)` shares until
+//! one file peaked at 24–27 MB with them, 15 MB without). The setting
+//! belongs to the memory (`mm`), which a child started with `clone(CLONE_VM)` shares until
 //! `execve` and whose setting the new program inherits. So each child gets
 //! back the setting coreval started with just before it executes
 //! ([`restore_in_child`], from the runner's `bind_to_parent`), and the
@@ -108,7 +108,7 @@ pub fn children_value() -> &'static str {
 /// process's own setting, which the child changed for the memory they
 /// shared ([`restore_in_child`]), is taken back.
 pub struct Spawning {
-    _one: Option<std::sync::MutexGuard<'static, ()>>,
+    one: Option<std::sync::MutexGuard<'static, ()>>,
 }
 
 impl Spawning {
@@ -118,14 +118,14 @@ impl Spawning {
         let (children, own) = (CHILDREN.load(Ordering::SeqCst), OWN.load(Ordering::SeqCst));
         let differ = children >= 0 && own >= 0 && children != own;
         Spawning {
-            _one: differ.then(|| SPAWNING.lock().unwrap_or_else(|e| e.into_inner())),
+            one: differ.then(|| SPAWNING.lock().unwrap_or_else(|e| e.into_inner())),
         }
     }
 }
 
 impl Drop for Spawning {
     fn drop(&mut self) {
-        if self._one.is_some() {
+        if self.one.is_some() {
             set(OWN.load(Ordering::SeqCst));
         }
     }
@@ -140,6 +140,6 @@ impl Drop for Spawning {
 pub unsafe fn restore_in_child() {
     let v = CHILDREN.load(Ordering::Relaxed);
     if v >= 0 {
-        libc::prctl(libc::PR_SET_THP_DISABLE, v as libc::c_ulong, 0, 0, 0);
+        set(v);
     }
 }

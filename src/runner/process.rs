@@ -93,16 +93,12 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             }
             // The trampoline starts the program under the limit.
             let mut through = spec.clone();
-            let (var, off) = super::trampoline::NO_THP;
+            let var = super::trampoline::NO_THP.0;
             let thp = match spec.env.iter().rev().find(|(k, _)| k == var) {
                 Some((_, v)) => Some(v.clone()),
                 None => std::env::var(var).ok(),
             };
-            through.env.push((var.into(), off.into()));
-            through.env.push((
-                crate::hugepages::CHILDREN_VAR.into(),
-                crate::hugepages::children_value().into(),
-            ));
+            through.env.extend(super::trampoline::environment());
             through.args = [
                 limit.map_or("-".to_string(), |l| l.rlim_cur.to_string()),
                 thp.map_or("-".to_string(), |v| format!("={v}")),

@@ -60,6 +60,18 @@ use std::ptr;
 /// solver gets the variable as it was (`THP` argument).
 pub(super) const NO_THP: (&str, &str) = ("MIMALLOC_ALLOW_THP", "0");
 
+/// What the runner adds to a trampoline's environment: [`NO_THP`], and
+/// the huge-page setting its children get back (`hugepages`).
+pub(super) fn environment() -> [(String, String); 2] {
+    [
+        (NO_THP.0.into(), NO_THP.1.into()),
+        (
+            crate::hugepages::CHILDREN_VAR.into(),
+            crate::hugepages::children_value().into(),
+        ),
+    ]
+}
+
 /// `argv[0]` that makes the coreval executable a trampoline.
 pub const ARGV0: &str = "coreval-trampoline";
 /// The report descriptor.

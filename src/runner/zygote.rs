@@ -95,12 +95,7 @@ thread_local! {
 fn start(exe: &std::path::Path) -> io::Result<Zygote> {
     let (ours, theirs) = UnixStream::pair()?;
     let mut spec = RunSpec::new(exe, vec![ARG.to_string()], Duration::ZERO);
-    let (var, off) = trampoline::NO_THP;
-    spec.env.push((var.into(), off.into()));
-    spec.env.push((
-        crate::hugepages::CHILDREN_VAR.into(),
-        crate::hugepages::children_value().into(),
-    ));
+    spec.env.extend(trampoline::environment());
     let mut prepared = Prepared::new(exe, &spec, std::path::Path::new("/"))?;
     prepared.set_argv0(trampoline::ARGV0)?;
     let pid = prepared.start([theirs.as_raw_fd(), -1, -1, -1], None)?;
