@@ -19,7 +19,9 @@
 //!
 //! The ratios are naming's speed over the read + write copy's and over
 //! `cp`'s (the yardstick of issue 31: ≥ 0.5× `cp`), wall and CPU, and for
-//! `cp` also the median over the rounds of the ratio within a round.
+//! `cp` also the median over the rounds of the ratio within a round. A
+//! line per input closes the run: that median against the target, beside
+//! the best wall ratio of the read + write copy itself to `cp`.
 //!
 //! Each is shown as wall-clock MB/s and as CPU MB/s (size / (user + sys) of
 //! the child, from `wait4`: on a shared machine the wall clock measures the
@@ -88,6 +90,10 @@ fn main() {
         "/largest"
     );
     let me = std::env::current_exe().expect("bench binary");
+    // Per input: naming's median wall ratio to `cp`, and the read + write
+    // copy's best wall over `cp`'s (what a program that reads and writes
+    // every byte once, and does nothing else, reaches on this machine).
+    let mut verdicts = Vec::new();
     for (label, shape) in [
         ("many", Shape::Many),
         ("wide", Shape::Wide),
@@ -139,7 +145,16 @@ fn main() {
             over as f64 / 1e6,
             over as f64 / largest as f64
         );
+        verdicts.push((label, median, cp.wall / rw.wall));
         std::fs::remove_file(&input).unwrap();
+    }
+    println!();
+    for (label, median, copy) in verdicts {
+        println!(
+            "{label}: name/cp wall {median:.3}, median of the rounds (target ≥ 0.5: {}); \
+             the read + write copy alone reaches {copy:.2}× cp",
+            if median >= 0.5 { "met" } else { "not met" }
+        );
     }
 }
 
