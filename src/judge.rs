@@ -14,7 +14,7 @@ use crate::campaign::ledger::records::CheckRecord;
 use crate::campaign::ledger::records::RunRecord;
 use crate::campaign::setup::selection;
 use crate::campaign::setup::solvers::SolverUnderTest;
-use crate::campaign::verdict::certification::{settle, Certification, Refutation};
+use crate::campaign::verdict::certification::{Certification, Refutation, Unproven};
 use crate::campaign::verdict::pair::{
     CheckerTally, Contradiction, IllFormed, PairRecord, PairVerdict, Verdict,
 };
@@ -35,11 +35,13 @@ pub fn verdict_without_check(r: &RunRecord, e: &Bench) -> Option<Verdict> {
         return Some(Verdict::NoAnswer);
     }
     Some(match r.answer {
-        Answer::Sat => Verdict::SatAnswer,
+        // Known unsat by its status; a validated core of another solver
+        // may show it later ([`confirm_sats`]).
+        Answer::Sat => Verdict::of_sat(e.status.as_deref() == Some("unsat")),
         Answer::Unknown => Verdict::Unknown,
         Answer::Timeout | Answer::Error | Answer::NoAnswer => Verdict::NoAnswer,
         Answer::Unsat => match &r.core {
-            None => Verdict::UnsatNoCore,
+            None => Verdict::without_core(r.core_problem),
             Some(core) if core.is_empty() => Verdict::IllFormed {
                 reason: IllFormed::Empty,
             },
@@ -155,6 +157,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
             }
         }
     }
+    confirm_sats(&mut out);
     attach_beyond(c, &mut out)?;
     // In place (a stable sort would take half the verdicts' size again):
     // each pair occurs once, so the order is the same.
@@ -162,6 +165,25 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
     Ok(out)
+}
+
+/// A `sat` on a benchmark without an `unsat` status is wrong all the same
+/// when a core of that benchmark was validated: the checkers showed part
+/// of it unsat ([`Verdict::of_sat`]).
+pub fn confirm_sats(pairs: &mut [PairVerdict]) {
+    if !pairs.iter().any(|v| v.pair.verdict == Verdict::SatUnconfirmed) {
+        return;
+    }
+    let shown: HashSet<Name> = pairs
+        .iter()
+        .filter(|v| v.pair.verdict == Verdict::Validated)
+        .map(|v| v.pair.benchmark.clone())
+        .collect();
+    for v in pairs.iter_mut() {
+        if v.pair.verdict == Verdict::SatUnconfirmed && shown.contains(&v.pair.benchmark) {
+            v.pair.verdict = Verdict::of_sat(true);
+        }
+    }
 }
 
 /// The certifications, the answers that cast no vote and why a vote was
@@ -253,10 +275,11 @@ fn first_of_each_pair(l: &Loaded, runs: &[RunRecord]) -> Vec<Option<PairId>> {
 
 /// Attach the certifications of the `sat` votes on the pair's core (the
 /// newest record of each checker; `checks`: the core's records, in journal
-/// order), mark a `sat` that is no vote (model rejected, or no model under
-/// a current preset) beside an `unsat` as a dispute, say whether a
-/// refutation is certified, and settle a refutation that rests on
-/// uncertified votes only ([`crate::campaign::verdict::certification::settle`]).
+/// order), mark a `sat` that is no vote
+/// ([`Certification::voids_sat`]: its model rejected, or not certified
+/// under a current preset) as a dispute, and say whether a refutation is
+/// certified (under a current preset it always is: only certified `sat`
+/// votes count, [`CheckRecord::counted`]).
 fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
     let mut latest: BTreeMap<&str, &CheckRecord> = BTreeMap::new();
     for k in checks
@@ -266,23 +289,19 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
     {
         latest.insert(k.checker.as_str(), k);
     }
-    let unsat = v
-        .checkers
-        .values()
-        .filter(|a| **a == CheckAnswer::Unsat)
-        .count() as u32;
     for (name, k) in latest {
         if k.answer != CheckAnswer::Sat {
             continue;
         }
-        let cert = k
-            .certification
-            .clone()
-            .unwrap_or(Certification::Uncertified {
-                why: "no model asked (a record of an earlier version)".into(),
-            });
-        v.disputed |= matches!(cert, Certification::ModelRejected { .. })
-            || (unsat > 0 && cert.voids_sat(policy));
+        let cert = k.certification.clone().unwrap_or_else(|| {
+            Certification::uncertified(
+                Unproven::Unrecorded,
+                "no model asked (a record of an earlier version)",
+            )
+        });
+        // A `sat` that is no vote (its model rejected, or, under a current
+        // preset, not certified) leaves the core in question.
+        v.disputed |= matches!(cert, Certification::ModelRejected { .. }) || cert.voids_sat(policy);
         v.details.certifications.insert(name.to_string(), cert);
     }
     if v.pair.verdict == Verdict::Refuted {
@@ -293,14 +312,7 @@ fn certify(v: &mut PairVerdict, checks: &[&CheckRecord], policy: Policy) {
             .filter(|(k, _)| v.checkers.get(*k) == Some(&CheckAnswer::Sat))
             .map(|(_, c)| Some(c.clone()))
             .collect::<Vec<_>>();
-        let refutation = Refutation::of(counted.iter());
-        let (decision, unproven) = settle(policy, Decision::Refuted, unsat, refutation);
-        if unproven {
-            v.pair.verdict = decision.into();
-            v.disputed = true;
-        } else {
-            v.details.refutation = Some(refutation);
-        }
+        v.details.refutation = Some(Refutation::of(counted.iter()));
     }
 }
 

@@ -50,6 +50,15 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
+impl Summary {
+    /// Solver runs and checker answers left undone for a fault on
+    /// coreval's side (said as errors by their stages): the next run does
+    /// them, and the command exits with the tool's error code.
+    pub fn undone(&self) -> usize {
+        self.solve.as_ref().map_or(0, |s| s.undone) + self.check.as_ref().map_or(0, |c| c.undone)
+    }
+}
+
 /// What a caller hears from the stages: a call as each stage finishes (the
 /// CLI prints a line per stage as it ends, not all at the end) and every
 /// [`Message`] a stage says while it works. A stage says its messages from
@@ -269,7 +278,7 @@ fn score(
     // of another configuration) is said first, once each.
     let unscored = crate::campaign::ledger::current::warnings(l, pairs)?;
     crate::trace::phase("warnings");
-    let mut warnings = unscored.warnings;
+    let mut warnings = unscored.warnings.clone();
     warnings.extend(limit_warning(rules));
     for w in &warnings {
         l.say.warning(w.as_str());
@@ -278,13 +287,8 @@ fn score(
     // Scoring alone never publishes less than the reports had: with
     // records a run would redo, it refuses and writes nothing.
     let alone = !(l.ctx.stages.solve || l.ctx.stages.check);
-    if alone && unscored.to_redo > 0 && !l.ctx.score_partial {
-        anyhow::bail!(
-            "{}: {} record(s) are of another configuration (above); the reports are left as they \
-             were: `coreval run {0}` redoes them, `coreval score {0} --partial` scores without them",
-            c.dir.display(),
-            unscored.to_redo
-        );
+    if alone {
+        unscored.refuse(&c.dir, l.ctx.score_partial)?;
     }
     // Under the campaign lock: temporary files a killed writer left.
     crate::journal::remove_stale_temps(&c.reports_dir());
@@ -344,6 +348,8 @@ fn score_with_facts(
     report.provenance = Some(crate::campaign::ledger::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
     report.refutations = crate::score::beyond::refutations(pairs);
+    let status = |id: &str| l.bench(id).and_then(|b| b.status.clone());
+    report.unconfirmed_sats = crate::score::beyond::unconfirmed_sats(pairs, &status);
     report.incremental = crate::score::incremental::per_solver(incremental);
     if let Some(v) = &l.ctx.validators {
         report.validators_from = Some(v.source.clone());

@@ -64,7 +64,7 @@ pub fn record(
 ) -> RunRecord {
     let mut parsed = answer::parse_streams(&out.stdout, &out.stderr, stream);
     if out.stdout_dropped > 0 {
-        parsed.flag(answer::OutputFlag::Truncated);
+        parsed.truncated();
     }
     // Only after `unsat` (the answer that earns credit): after `sat`, z3
     // exits 1 because `(get-unsat-core)` is then an error, as it should be.
@@ -87,11 +87,13 @@ pub fn record(
     } else {
         (parsed.answer, parsed.core, None)
     };
+    let core_problem = parsed.core_problem.filter(|_| answer == Answer::Unsat);
     RunRecord {
         solver: solver.to_string(),
         benchmark: benchmark.to_string(),
         answer,
         core,
+        core_problem,
         flags,
         errors: parsed.errors,
         exit: out.exit.clone(),
@@ -161,6 +163,10 @@ pub struct SolveSummary {
     pub ran: usize,
     /// Pairs run again because their records were of another configuration.
     pub redone: usize,
+    /// Runs not recorded because of a fault on coreval's side (the named
+    /// file vanished or changed during the run, the program could not be
+    /// started): the pairs stay undone, and the next run does them.
+    pub undone: usize,
     pub interrupted: bool,
 }
 
@@ -225,6 +231,7 @@ pub fn solve(
     // full…) no new run starts: its record could not be kept either.
     let next = AtomicUsize::new(0);
     let (count, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let faults = Faults::default();
     let (tx, rx) = mpsc::channel::<RunRecord>();
     let sent = |s: &SolverUnderTest, e: &Bench, rec: &RunRecord| {
         ran(rec, e);
@@ -239,8 +246,8 @@ pub fn solve(
         });
         for slot in 0..c.jobs.max(1) {
             let tx = tx.clone();
-            let (todo, next, failed, bar, named, versions, cache, sent) = (
-                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent,
+            let (todo, next, failed, bar, named, versions, cache, sent, faults) = (
+                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent, &faults,
             );
             scope.spawn(move || loop {
                 if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
@@ -267,11 +274,17 @@ pub fn solve(
                     }
                     continue;
                 }
+                let before = InputState::of(&file);
                 let mut spec = spec_for(&s.def, &file, c, c.time, true);
                 spec.workdir.clone_from(&s.workdir);
                 spec.observe = s.observe;
                 let out = runner::run(&spec, cancel);
                 if out.cancelled {
+                    continue;
+                }
+                if let Some(why) = own_fault(&out, &file, &before) {
+                    faults.add(format!("{} on {}: {why}", s.name, e.id));
+                    bar.inc(1);
                     continue;
                 }
                 let memout = is_memout(&out, c.memory);
@@ -300,8 +313,74 @@ pub fn solve(
     });
     bar.finish_and_clear();
     written?;
+    summary.undone = faults.say(l.say);
     summary.redone = redone.say("", "run(s)", l.say);
     summary.ran = count.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(summary)
+}
+
+/// What a named file was before its run: its length and modification
+/// time, or `None` when it was no regular file.
+#[derive(PartialEq)]
+struct InputState(Option<(u64, Option<std::time::SystemTime>)>);
+
+impl InputState {
+    fn of(file: &std::path::Path) -> InputState {
+        InputState(
+            std::fs::metadata(file)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| (m.len(), m.modified().ok())),
+        )
+    }
+}
+
+/// Why a finished run is no outcome of the solver but a fault on
+/// coreval's side, to be left undone rather than recorded: the program
+/// could not be started (a preflight-checked program that fails to start
+/// was refused a process: EAGAIN, ENOMEM…), or the named file it was
+/// given was missing, or vanished or changed while it ran.
+fn own_fault(out: &RunOutcome, file: &std::path::Path, before: &InputState) -> Option<String> {
+    if let Some(why) = out.start_failure() {
+        return Some(format!("could not be started: {why}"));
+    }
+    let shown = file.display();
+    match (&before.0, InputState::of(file)) {
+        (None, _) => Some(format!("the named file {shown} was missing when the run began")),
+        (Some(_), InputState(None)) => Some(format!("the named file {shown} vanished during the run")),
+        (Some(_), after) if &after != before => {
+            Some(format!("the named file {shown} changed during the run"))
+        }
+        _ => None,
+    }
+}
+
+/// The runs a solve pass left undone for a fault of its own, counted and
+/// told once at the end with the first few causes.
+#[derive(Default)]
+struct Faults(std::sync::Mutex<Vec<String>>);
+
+impl Faults {
+    fn add(&self, why: String) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(why);
+    }
+
+    /// Say them (an error: the run is incomplete) and return how many.
+    fn say(self, say: crate::message::Say) -> usize {
+        let mut all = self.0.into_inner().unwrap_or_else(|p| p.into_inner());
+        all.sort();
+        if !all.is_empty() {
+            let shown: Vec<&str> = all.iter().take(3).map(String::as_str).collect();
+            let more = all.len().saturating_sub(shown.len());
+            let more = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+            say.error(format!(
+                "{} run(s) left undone, not recorded: a fault on coreval's side, not the solver's: {}{more}; \
+                 the next run does them",
+                all.len(),
+                shown.join("; ")
+            ));
+        }
+        all.len()
+    }
 }

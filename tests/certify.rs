@@ -178,7 +178,7 @@ fn a_model_that_defines_a_constant_by_itself_is_judged_not_evaluated_forever() {
         .expect("z3 checked");
     assert_eq!(z3.answer, CheckAnswer::Sat);
     match &z3.certification {
-        Some(Certification::Uncertified { why }) => {
+        Some(Certification::Uncertified { why, .. }) => {
             assert!(
                 why.contains("the definition of x, which refers to x"),
                 "{why}"

@@ -81,7 +81,8 @@ impl Cache {
     /// that it is asked again, certified or not, and its model kept here:
     /// without its model's certification (by an earlier version, or by the
     /// minimality pass, which asks for none), or with a model that is no
-    /// file of this campaign (it printed none: nothing to keep).
+    /// file of this campaign, unless the checker's own model run left it
+    /// without one ([`crate::campaign::verdict::certification::Unproven::settled_by_checker`]).
     pub fn get_vote(
         &self,
         hash: &str,
@@ -94,7 +95,8 @@ impl Cache {
             let no_model = r
                 .certification
                 .as_ref()
-                .is_some_and(|c| c.printed_no_model());
+                .and_then(|c| c.unproven())
+                .is_some_and(|why| why.settled_by_checker());
             r.answer != CheckAnswer::Sat || (r.certification.is_some() && (model_here || no_model))
         })
     }

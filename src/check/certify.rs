@@ -16,7 +16,7 @@
 
 use crate::answer::{self, Answer};
 use crate::campaign::setup::Campaign;
-use crate::campaign::verdict::certification::{Certification, BY_COREVAL};
+use crate::campaign::verdict::certification::{Certification, Unproven, BY_COREVAL};
 use crate::checkers::SolverDef;
 use crate::model::{self, sexp::Sexp, ModelCheck};
 use crate::runner::{self, RunOutcome};
@@ -41,19 +41,17 @@ pub fn certify(
     cancel: &AtomicBool,
     kept: &mut Option<String>,
 ) -> (Certification, f64) {
-    let uncertified = |why: String| Certification::Uncertified { why };
+    let uncertified = Certification::uncertified;
     let script = match std::fs::read(core) {
         Ok(s) => s,
         Err(e) => {
-            return (
-                uncertified(format!("cannot read {}: {e}", core.display())),
-                0.0,
-            )
+            let why = format!("cannot read {}: {e}", core.display());
+            return (uncertified(Unproven::OwnFault, why), 0.0);
         }
     };
-    let (text, mut cpu) = match model_run(c, k, file, cancel) {
+    let (text, mut cpu) = match asked(c, k, file, cancel) {
         (Ok(t), cpu) => (t, cpu),
-        (Err(why), cpu) => return (uncertified(why), cpu),
+        (Err((reason, why)), cpu) => return (uncertified(reason, why), cpu),
     };
     // The evidence: what the checker printed as its model, kept beside the
     // core for the report of a refutation ([`kept_model`]).
@@ -62,9 +60,12 @@ pub fn certify(
         .map(|p| crate::campaign::ledger::records::relative_to(&p.display().to_string(), &c.dir));
     let env = match model::read_model(&text) {
         Ok(env) => env,
-        Err(why) => return (uncertified(format!("no model: {why}")), cpu),
+        Err(why) => {
+            let why = format!("no model: {why}");
+            return (uncertified(Unproven::UnreadableModel, why), cpu);
+        }
     };
-    let why = match model::check(&script, env) {
+    let (reason, why) = match model::check(&script, env) {
         ModelCheck::Satisfies => {
             return (
                 Certification::Certified {
@@ -83,17 +84,21 @@ pub fn certify(
                 cpu,
             );
         }
-        ModelCheck::Incomplete { missing } => {
+        ModelCheck::Incomplete { missing } => (
+            Unproven::IncompleteModel,
             format!(
                 "the model leaves out {} and the defaults do not fit",
                 missing.join(", ")
-            )
+            ),
+        ),
+        ModelCheck::Unsupported(what) => (Unproven::Undecided, format!("not evaluated ({what})")),
+        ModelCheck::Unreadable(e) => {
+            let why = format!("not evaluated: {e}");
+            return (uncertified(Unproven::UnreadableModel, why), cpu);
         }
-        ModelCheck::Unsupported(what) => format!("not evaluated ({what})"),
-        ModelCheck::Unreadable(e) => return (uncertified(format!("not evaluated: {e}")), cpu),
     };
     let Ok(entries) = model::entries(&text) else {
-        return (uncertified(why), cpu);
+        return (uncertified(reason, why), cpu);
     };
     let mut tried = Vec::new();
     for j in others.iter().take(2) {
@@ -109,7 +114,7 @@ pub fn certify(
     } else {
         format!("{why}; with the model as definitions {}", tried.join(", "))
     };
-    (uncertified(why), cpu)
+    (uncertified(reason, why), cpu)
 }
 
 /// `k`'s model of `file` (the core or its dialect variant): the text after
@@ -120,9 +125,23 @@ pub fn model_run(
     file: &Path,
     cancel: &AtomicBool,
 ) -> (Result<String, String>, f64) {
+    let (text, cpu) = asked(c, k, file, cancel);
+    (text.map_err(|(_, why)| why), cpu)
+}
+
+/// [`model_run`], with the kind of reason when there is no model.
+fn asked(
+    c: &Campaign,
+    k: &SolverDef,
+    file: &Path,
+    cancel: &AtomicBool,
+) -> (Result<String, (Unproven, String)>, f64) {
     let asking = match model_script(c, k, file) {
         Ok(p) => p,
-        Err(e) => return (Err(format!("cannot write the model script: {e:#}")), 0.0),
+        Err(e) => {
+            let why = format!("cannot write the model script: {e:#}");
+            return (Err((Unproven::OwnFault, why)), 0.0);
+        }
     };
     let mut def = k.clone();
     // The model options take the place of the core options in this run.
@@ -133,19 +152,24 @@ pub fn model_run(
 }
 
 /// The model text after the `sat` line of the model run, or why there is none.
-fn model_text(out: &RunOutcome, k: &SolverDef) -> Result<String, String> {
+fn model_text(out: &RunOutcome, k: &SolverDef) -> Result<String, (Unproven, String)> {
     if out.cancelled {
-        return Err("the model run was stopped".into());
+        return Err((Unproven::OwnFault, "the model run was stopped".into()));
+    }
+    if let Some(why) = out.start_failure() {
+        let why = format!("the model run could not be started: {why}");
+        return Err((Unproven::OwnFault, why));
     }
     if out.timed_out {
-        return Err("the model run timed out".into());
+        return Err((Unproven::ModelTimedOut, "the model run timed out".into()));
     }
     let parsed = answer::parse_streams(&out.stdout, &out.stderr, k.answer_stream);
     if parsed.answer != Answer::Sat {
-        return Err(format!(
+        let why = format!(
             "the model run answered {} (the first run said sat)",
             answer_name(parsed.answer)
-        ));
+        );
+        return Err((Unproven::AnsweredOtherwise, why));
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let rest: String = stdout
@@ -155,7 +179,7 @@ fn model_text(out: &RunOutcome, k: &SolverDef) -> Result<String, String> {
         .collect::<Vec<_>>()
         .join("\n");
     if rest.trim().is_empty() {
-        return Err("the checker printed no model".into());
+        return Err((Unproven::NoModel, "the checker printed no model".into()));
     }
     Ok(rest)
 }

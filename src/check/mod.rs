@@ -126,6 +126,9 @@ pub struct CheckSummary {
     pub not_applicable: usize,
     /// Checker runs that could not start (no record kept: the pairs stay pending).
     pub failed_to_start: usize,
+    /// Answers not kept for a fault on coreval's side while certifying
+    /// (a script not written, the core unreadable): asked again next run.
+    pub undone: usize,
     /// `sat` answers certified now (their models checked), and the CPU
     /// seconds that took (included in `cpu`).
     pub certified_sats: usize,
@@ -359,15 +362,24 @@ impl Run<'_> {
                                 (st.cpu, st.certify_cpu, st.certify_runs) =
                                     (st.cpu + cpu, st.certify_cpu + cpu, st.certify_runs + 1);
                                 drop(st);
-                                rec.certification = Some(cert);
+                                if cert.unproven().is_some_and(|u| u.is_own_fault()) {
+                                    let why = format!("{} on core {h}: {}", k.name, cert.describe());
+                                    stats.lock().unwrap().undone.push(why);
+                                    rec.certification = None;
+                                } else {
+                                    rec.certification = Some(cert);
+                                }
                             }
-                            let counted = rec.counted(c.config.check.policy);
-                            answers
-                                .lock()
-                                .unwrap()
-                                .insert((h.clone(), k.name.clone()), counted);
-                            // Closed only when the writer stopped on an error.
-                            tx.send(rec).ok();
+                            // Not kept when certifying failed on coreval's side.
+                            if rec.answer != CheckAnswer::Sat || rec.certification.is_some() {
+                                let counted = rec.counted(c.config.check.policy);
+                                answers
+                                    .lock()
+                                    .unwrap()
+                                    .insert((h.clone(), k.name.clone()), counted);
+                                // Closed only when the writer stopped on an error.
+                                tx.send(rec).ok();
+                            }
                         }
                         bar.inc(1);
                         let settled = |core: usize| {
@@ -396,6 +408,14 @@ impl Run<'_> {
         if let Some(w) = st.cache_warning {
             self.say.warning(format!("{w} (answers not cached)"));
         }
+        if let Some(first) = st.undone.first() {
+            self.say.error(format!(
+                "{} checker answer(s) not kept: a fault on coreval's side, not the checker's \
+                 (first: {first}); the next run asks again",
+                st.undone.len()
+            ));
+        }
+        summary.undone = st.undone.len();
         for (k, why) in &st.failures {
             self.say.error(format!(
                 "checker '{k}' could not be started: {why}; its answers are missing \
@@ -447,6 +467,8 @@ struct RunStats {
     failed: usize,
     failures: BTreeMap<String, String>,
     cache_warning: Option<String>,
+    /// Why each answer left unkept (coreval's fault) was.
+    undone: Vec<String>,
 }
 
 /// Count a finished run and turn it into its record; `None` when it has

@@ -54,11 +54,14 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     else {
         return Ok(exit::OK);
     };
+    let own = done.undone() > 0;
     let s = done.check.unwrap_or_default();
     print_check_summary(&s, &done.tally.unwrap_or_default());
     let pairs = done.pairs.unwrap_or_default();
     Ok(if done.interrupted {
         exit::INTERRUPTED
+    } else if own {
+        exit::TOOL_ERROR
     } else if pairs.iter().any(|p| p.pair.verdict.is_failure()) {
         exit::FAILURES
     } else {

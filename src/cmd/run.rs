@@ -70,8 +70,16 @@ pub fn run(args: RunArgs) -> Result<u8> {
     // A benchmark that could not be named (malformed, unreadable) fails
     // the run, as README's exit codes say.
     let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
+    // Work left undone for coreval's own fault is the tool's error.
+    let own = s.undone() > 0;
     let (Some(tally), true) = (&s.tally, s.report.is_some() || s.reports_current) else {
-        return Ok(if unnamed { exit::FAILURES } else { exit::OK });
+        return Ok(if own {
+            exit::TOOL_ERROR
+        } else if unnamed {
+            exit::FAILURES
+        } else {
+            exit::OK
+        });
     };
     crate::trace::phase("ran");
     print_summary(tally);
@@ -90,7 +98,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
             p.solver, p.benchmark, p.label
         );
     }
-    Ok(if unnamed || tally.failed() {
+    Ok(if own {
+        exit::TOOL_ERROR
+    } else if unnamed || tally.failed() {
         exit::FAILURES
     } else {
         exit::OK

@@ -26,9 +26,11 @@ pub struct SolveArgs {
     pub wait: bool,
 }
 
-/// Load a campaign and apply the `--jobs` and `--shard` overrides.
+/// Load a campaign and apply the `--jobs` and `--shard` overrides; its
+/// values that cannot work are refused by the preflight that follows
+/// (`open`), with every other problem ([`Campaign::load_for_preflight`]).
 pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) -> Result<Campaign> {
-    let mut c = Campaign::load(dir)?;
+    let mut c = Campaign::load_for_preflight(dir)?;
     c.jobs = crate::jobs::noted(jobs.filter(|j| *j > 0).unwrap_or(c.config.jobs));
     c.shard_dir = shard.map(|s| s.dir(&c.dir));
     Ok(c)
@@ -68,9 +70,11 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let Some(done) = run_stage(c, stages, &args.campaign, args.shard, args.wait)? else {
         return Ok(exit::OK);
     };
-    print_solve_summary(&done.solve.unwrap_or_default());
+    print_solve_summary(&done.solve.clone().unwrap_or_default());
     Ok(if done.interrupted {
         exit::INTERRUPTED
+    } else if done.undone() > 0 {
+        exit::TOOL_ERROR
     } else {
         exit::OK
     })
@@ -79,10 +83,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
 /// `solve: N pairs, …` on stderr.
 pub fn print_solve_summary(s: &crate::solve::SolveSummary) {
     eprintln!(
-        "solve: {} pairs, {} already done, {} run now{}",
+        "solve: {} pairs, {} already done, {} run now{}{}",
         s.total_pairs,
         s.already_done,
         s.ran,
+        if s.undone > 0 {
+            format!(", {} left undone (coreval's fault: the next run does them)", s.undone)
+        } else {
+            String::new()
+        },
         if s.interrupted {
             " (interrupted: re-run to continue)"
         } else {

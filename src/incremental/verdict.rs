@@ -17,7 +17,7 @@ use super::record::{QueryAnswer, QueryCheck, QueryRecord, INCREMENTAL};
 use super::script::against_status;
 use crate::campaign::ledger::records::{CheckRecord, RunRecord};
 use crate::campaign::ledger::Loaded;
-use crate::campaign::verdict::certification::{settle, Certification, Refutation};
+use crate::campaign::verdict::certification::{Certification, Refutation};
 use crate::campaign::verdict::policy::{CheckAnswer, Decision};
 use anyhow::Result;
 use serde::Serialize;
@@ -80,6 +80,29 @@ impl IncrementalVerdict {
             Self::NoAnswer => "no-answer".into(),
             Self::NoUnsatQuery => "no-unsat-query".into(),
         }
+    }
+}
+
+impl IncrementalVerdict {
+    /// The verdict a label names ([`IncrementalVerdict::label`]'s inverse),
+    /// as `coreval diff` reads `pairs.jsonl`.
+    pub fn from_label(label: &str) -> Option<Self> {
+        if let Some(l) = label.strip_prefix("ill-formed:") {
+            return Some(Self::IllFormed { label: l.into() });
+        }
+        [
+            Self::Validated,
+            Self::Refuted,
+            Self::NoCore,
+            Self::Contradiction,
+            Self::IllFormedOutput,
+            Self::NotValidated,
+            Self::Timeout,
+            Self::NoAnswer,
+            Self::NoUnsatQuery,
+        ]
+        .into_iter()
+        .find(|v| v.label() == label)
     }
 }
 
@@ -262,18 +285,8 @@ pub fn collect(l: &Loaded) -> Result<Vec<IncrementalPair>> {
                             .filter_map(|(k, _)| mine?.get(k))
                             .map(|rec| rec.certification.clone());
                         let sats: Vec<Option<Certification>> = sats.collect();
-                        let refutation = Refutation::of(sats.iter());
-                        let policy = c.config.check.policy;
-                        if settle(policy, decision, t.unsat, refutation).1 {
-                            v.why = Some(
-                                "disputed: the `sat` votes are uncertified and an `unsat` stands"
-                                    .into(),
-                            );
-                            IncrementalVerdict::NotValidated
-                        } else {
-                            v.refutation = Some(refutation);
-                            IncrementalVerdict::Refuted
-                        }
+                        v.refutation = Some(Refutation::of(sats.iter()));
+                        IncrementalVerdict::Refuted
                     } else if decision == Decision::Validated && t.unsat > 0 {
                         IncrementalVerdict::Validated
                     } else {

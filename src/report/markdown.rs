@@ -133,6 +133,26 @@ fn refutations(out: &mut String, rows: &[crate::score::result::SolverRefutations
     out.push('\n');
 }
 
+/// The `sat` answers no evidence contradicts (campaigns that have some).
+fn unconfirmed(out: &mut String, rows: &[crate::score::result::UnconfirmedSat]) {
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("## `sat` answers without evidence against them\n\n");
+    out.push_str("A `sat` is an error only on a benchmark known to be unsat (its status, or a validated core of it). These benchmarks are not: the answers are `sat-unconfirmed`, no error.\n\n");
+    out.push_str("| solver | benchmark | declared status |\n|---|---|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&r.solver),
+            cell(&r.benchmark),
+            r.status.as_deref().map_or("none".to_string(), cell)
+        );
+    }
+    out.push('\n');
+}
+
 impl Exporter for Markdown {
     fn write_to(&self, report: &ScoreReport, sink: &mut dyn std::io::Write) -> Result<()> {
         let mut out = String::new();
@@ -168,6 +188,7 @@ impl Exporter for Markdown {
         recognitions(&mut out, &report.recognitions);
         beyond(&mut out, &report.beyond);
         refutations(&mut out, &report.refutations);
+        unconfirmed(&mut out, &report.unconfirmed_sats);
         if !report.incremental.is_empty() {
             let _ = writeln!(
                 out,

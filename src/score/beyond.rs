@@ -68,3 +68,22 @@ pub fn refutations(pairs: &[PairVerdict]) -> Vec<crate::score::result::SolverRef
     }
     rows.into_values().collect()
 }
+
+/// The `sat` answers on benchmarks not known to be unsat, by solver and
+/// benchmark (`status`: each benchmark's declared status, by id).
+pub fn unconfirmed_sats(
+    pairs: &[PairVerdict],
+    status: &dyn Fn(&str) -> Option<String>,
+) -> Vec<crate::score::result::UnconfirmedSat> {
+    let mut out: Vec<_> = pairs
+        .iter()
+        .filter(|p| p.pair.verdict == Verdict::SatUnconfirmed)
+        .map(|p| crate::score::result::UnconfirmedSat {
+            solver: p.pair.solver.to_string(),
+            benchmark: p.pair.benchmark.to_string(),
+            status: status(&p.pair.benchmark),
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.solver, &a.benchmark).cmp(&(&b.solver, &b.benchmark)));
+    out
+}

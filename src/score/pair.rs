@@ -85,7 +85,7 @@ pub fn verdict_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32
 fn clean_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, i64) {
     if rules.status_mismatch == StatusMismatch::NoScore {
         let answer = match verdict {
-            Verdict::SatAnswer => Some("sat"),
+            Verdict::SatAnswer | Verdict::SatUnconfirmed => Some("sat"),
             Verdict::Unknown | Verdict::NoAnswer => None,
             _ => Some("unsat"),
         };
@@ -113,7 +113,12 @@ fn clean_worth(rec: &PairRecord, verdict: &Verdict, rules: &Rules) -> (u32, i64)
             MissingCore::Error => (1, 0),
             MissingCore::NoScore => (0, 0),
         },
-        Verdict::NotValidated | Verdict::Unchecked | Verdict::Unknown | Verdict::NoAnswer => (0, 0),
+        // A `sat` with no evidence against it is no error (flagged instead).
+        Verdict::SatUnconfirmed
+        | Verdict::NotValidated
+        | Verdict::Unchecked
+        | Verdict::Unknown
+        | Verdict::NoAnswer => (0, 0),
     }
 }
 
@@ -169,7 +174,11 @@ pub fn score_pair(rec: &PairRecord, verdict: &Verdict, rules: &Rules, mode: Mode
     let answered = !s.discarded
         && matches!(
             verdict,
-            Verdict::Validated | Verdict::NotValidated | Verdict::Unchecked | Verdict::SatAnswer
+            Verdict::Validated
+                | Verdict::NotValidated
+                | Verdict::Unchecked
+                | Verdict::SatAnswer
+                | Verdict::SatUnconfirmed
         );
     match rules.time_accounting {
         TimeAccounting::SolvedOnly if !answered => {

@@ -52,6 +52,11 @@ pub struct ScoreReport {
     pub logics: Option<Vec<DivisionScore>>,
     /// Track-wide recognitions of the edition.
     pub recognitions: Recognitions,
+    /// Under an edition with the derived-solver rule (2026): each derived
+    /// solver against its base, per mode, over the track and per division
+    /// (absent otherwise, or when no solver is derived).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<crate::score::derived::DerivedSolver>,
     /// Things the user should know: unlisted participants, import problems.
     pub warnings: Vec<String>,
     /// Campaigns with `[check] minimality` or `best_known`: per solver, the
@@ -64,6 +69,11 @@ pub struct ScoreReport {
     /// refutations"); absent when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refutations: Vec<SolverRefutations>,
+    /// The `sat` answers on benchmarks not known to be unsat (no `unsat`
+    /// status, no validated core): no error, listed (`sat-unconfirmed`);
+    /// absent when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unconfirmed_sats: Vec<UnconfirmedSat>,
     /// Per solver with incremental or assumption scripts: their cores'
     /// verdicts, outside the divisions' scores; absent when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -427,4 +437,15 @@ pub struct SolverIncremental {
     /// Each failed script: `benchmark:line: verdict`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<String>,
+}
+
+/// A `sat` answer with no evidence against it: the benchmark has no
+/// `unsat` status and no validated core.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct UnconfirmedSat {
+    pub solver: String,
+    pub benchmark: String,
+    /// The benchmark's declared status (`sat`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }

@@ -70,7 +70,7 @@ impl Early {
 pub fn without_votes(run: &RunRecord, bench: &Bench) -> bool {
     match crate::judge::verdict_without_check(run, bench) {
         None => false,
-        Some(Verdict::SatAnswer) => bench.status.as_deref() == Some("unsat"),
+        Some(Verdict::SatUnconfirmed) => false,
         Some(_) => true,
     }
 }
@@ -79,13 +79,14 @@ pub fn without_votes(run: &RunRecord, bench: &Bench) -> bool {
 /// and before more answers come (a core shared with a reference may be
 /// asked again for it): the policy decided (the answers left cannot change
 /// that), a validated core has an independent `unsat` (or no checker at
-/// all can judge it), and a `sat` needs no reference.
-pub fn settled(v: &PairVerdict, status: Option<&str>, no_checker: bool) -> bool {
+/// all can judge it), and a `sat` needs no reference (the benchmark is
+/// known unsat: [`Verdict::of_sat`]).
+pub fn settled(v: &PairVerdict, no_checker: bool) -> bool {
     if v.pending {
         return false;
     }
     match v.pair.verdict {
-        Verdict::SatAnswer => status == Some("unsat"),
+        Verdict::SatUnconfirmed => false,
         Verdict::Validated => no_checker || v.checkers.values().any(|a| *a == CheckAnswer::Unsat),
         _ => true,
     }

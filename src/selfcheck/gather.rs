@@ -69,7 +69,7 @@ pub(super) fn check_author(
             continue;
         };
         let none = no_checker(checkers, a.sut, e.logic.as_deref().unwrap_or(""));
-        if !early::settled(v, e.status.as_deref(), none) {
+        if !early::settled(v, none) {
             continue;
         }
         let pair = Pair {
@@ -274,7 +274,9 @@ impl Gather<'_> {
         r: &mut BenchResult,
     ) -> Result<()> {
         r.details.extend(self.repro.details(i, entry, run, mine)?);
-        let sat = mine.is_some_and(|p| p.pair.verdict == Verdict::SatAnswer);
+        let sat = mine.is_some_and(|p| {
+            matches!(p.pair.verdict, Verdict::SatAnswer | Verdict::SatUnconfirmed)
+        });
         if let (true, Outcome::Failed, Some(b)) = (sat, r.outcome, &r.best) {
             let name = format!("{REFERENCE_PREFIX}{}", b.solver);
             let found = (

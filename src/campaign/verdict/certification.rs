@@ -13,13 +13,14 @@
 //! evaluator does not support and no other checker settled it: the reason
 //! is kept).
 //!
-//! Under the current presets (`smtcomp-2025`, `unanimous`, `quorum:K`, and
-//! so selfcheck) an error stands only on evidence ([`Policy::counts_uncertified_votes`]
-//! is false): a `sat` whose checker, asked for its model, printed none
-//! ([`Certification::printed_no_model`]) counts as unknown, like a
-//! model-rejected one, and a refutation whose `sat` votes are all
-//! uncertified while an `unsat` vote stands is a dispute, not an error
-//! ([`settle`]). Past editions' presets keep their own count.
+//! Under the current presets (`smtcomp-2025`, `smtcomp-2026`, `unanimous`,
+//! `quorum:K`, and so selfcheck) an error stands only on evidence
+//! ([`Policy::counts_uncertified_votes`] is false): a `sat` counts only
+//! when it is certified ([`Certification::voids_sat`]); every other `sat`,
+//! whatever the reason ([`Unproven`], every value of which is tested), is
+//! unknown, so that at worst the core is not validated (disputed), never
+//! refuted. Past editions' presets keep their own count and say
+//! "(uncertified)" beside it.
 
 use super::policy::Policy;
 use serde::{Deserialize, Serialize};
@@ -36,37 +37,118 @@ pub enum Certification {
     /// The model falsifies it: `why` names the assertion (or the checker
     /// that found the model's definitions unsatisfiable).
     ModelRejected { by: String, why: String },
-    /// Neither: why not (no model, quantifiers, unsupported theory…).
-    Uncertified { why: String },
+    /// Neither: why not, as a kind ([`Unproven`]; absent from records of
+    /// earlier versions) and in words.
+    Uncertified {
+        why: String,
+        #[serde(default)]
+        reason: Unproven,
+    },
 }
 
-/// Why a `sat` is uncertified when the checker, asked for its model, gave
-/// none: the reasons [`crate::check::certify`] writes (and journals of
-/// earlier versions hold), matched by their start.
-pub const NO_MODEL: [&str; 4] = [
-    "the checker printed no model",
-    "the model run answered ",
-    "the model run timed out",
-    "no model: ",
-];
+/// Why a `sat` could not be certified. Each value is tested
+/// (`tests::every_reason_is_unknown_under_current_presets`): a `sat` with
+/// any of them refutes nothing under a current preset, and the kinds on
+/// coreval's side ([`Unproven::is_own_fault`]) are never kept as a vote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unproven {
+    /// Asked for its model, the checker printed none.
+    NoModel,
+    /// Asked for its model, the checker answered otherwise than `sat`.
+    AnsweredOtherwise,
+    /// The model run ran past the checker's time limit.
+    ModelTimedOut,
+    /// What the checker printed as its model cannot be read as one.
+    UnreadableModel,
+    /// The model leaves out declared symbols, and no default fits.
+    IncompleteModel,
+    /// The evaluator cannot decide (quantifiers, an unsupported theory…)
+    /// and no checker of another team settled it.
+    Undecided,
+    /// A record of an earlier version, which kept no reason.
+    #[default]
+    Unrecorded,
+    /// A fault on coreval's side: the core could not be read, a script
+    /// could not be written (disk full, read-only), the run was stopped.
+    OwnFault,
+}
+
+impl Unproven {
+    /// Every value, in declaration order (checked against [`Unproven::index`]).
+    pub const ALL: [Unproven; 8] = [
+        Unproven::NoModel,
+        Unproven::AnsweredOtherwise,
+        Unproven::ModelTimedOut,
+        Unproven::UnreadableModel,
+        Unproven::IncompleteModel,
+        Unproven::Undecided,
+        Unproven::Unrecorded,
+        Unproven::OwnFault,
+    ];
+
+    /// The value's place in [`Unproven::ALL`]; the match has no wildcard,
+    /// so a new reason does not compile until it is listed and tested.
+    pub const fn index(self) -> usize {
+        match self {
+            Unproven::NoModel => 0,
+            Unproven::AnsweredOtherwise => 1,
+            Unproven::ModelTimedOut => 2,
+            Unproven::UnreadableModel => 3,
+            Unproven::IncompleteModel => 4,
+            Unproven::Undecided => 5,
+            Unproven::Unrecorded => 6,
+            Unproven::OwnFault => 7,
+        }
+    }
+
+    /// Whether the reason lies with coreval, not the checker: such a
+    /// certification is no outcome, its check is done again.
+    pub fn is_own_fault(self) -> bool {
+        matches!(self, Unproven::OwnFault)
+    }
+
+    /// Whether a cached `sat` with this reason may stand without asking
+    /// for its model again: the checker's own answer to the model run
+    /// (none, another answer, a timeout, an unreadable model) is what
+    /// asking again would give; the rest is asked again.
+    pub fn settled_by_checker(self) -> bool {
+        match self {
+            Unproven::NoModel
+            | Unproven::AnsweredOtherwise
+            | Unproven::ModelTimedOut
+            | Unproven::UnreadableModel => true,
+            Unproven::IncompleteModel
+            | Unproven::Undecided
+            | Unproven::Unrecorded
+            | Unproven::OwnFault => false,
+        }
+    }
+}
 
 impl Certification {
-    /// Whether the checker, asked for its model, printed none (or none
-    /// that can be read, or answered otherwise the second time): a sound
-    /// solver asked for a model prints one, so such a `sat` is no evidence.
-    pub fn printed_no_model(&self) -> bool {
+    /// An uncertified `sat`: why, as a kind and in words.
+    pub fn uncertified(reason: Unproven, why: impl Into<String>) -> Certification {
+        Certification::Uncertified {
+            why: why.into(),
+            reason,
+        }
+    }
+
+    /// Why the `sat` is uncertified, when it is.
+    pub fn unproven(&self) -> Option<Unproven> {
         match self {
-            Certification::Uncertified { why } => NO_MODEL.iter().any(|p| why.starts_with(p)),
-            _ => false,
+            Certification::Uncertified { reason, .. } => Some(*reason),
+            _ => None,
         }
     }
 
     /// Whether a `sat` with this certification is no vote under `policy`:
-    /// its model was rejected, or it printed none, and the policy is no
-    /// past edition's.
+    /// under a current preset, every `sat` that is not certified (its
+    /// model rejected, or no decision, whatever the reason); under a past
+    /// edition's, none.
     pub fn voids_sat(&self, policy: Policy) -> bool {
-        !policy.counts_uncertified_votes()
-            && (matches!(self, Certification::ModelRejected { .. }) || self.printed_no_model())
+        !policy.counts_uncertified_votes() && !matches!(self, Certification::Certified { .. })
     }
 
     /// `certified`, `model-rejected` or `uncertified`.
@@ -83,7 +165,7 @@ impl Certification {
         match self {
             Certification::Certified { by } => format!("certified (model checked by {by})"),
             Certification::ModelRejected { by, why } => format!("model-rejected by {by}: {why}"),
-            Certification::Uncertified { why } => format!("uncertified: {why}"),
+            Certification::Uncertified { why, .. } => format!("uncertified: {why}"),
         }
     }
 }
@@ -114,29 +196,6 @@ pub enum Refutation {
     NoSatVote,
 }
 
-/// The decision on a core once the `sat` votes' certifications are known:
-/// under a current preset, a refutation whose counted `sat` votes are all
-/// uncertified while an `unsat` vote stands is no error but a dispute
-/// (`not-validated`, disputed). Returns the decision and whether that
-/// happened. Past editions' presets keep their decision.
-pub fn settle(
-    policy: Policy,
-    decision: super::policy::Decision,
-    unsat_votes: u32,
-    refutation: Refutation,
-) -> (super::policy::Decision, bool) {
-    use super::policy::Decision;
-    let unproven = decision == Decision::Refuted
-        && refutation == Refutation::Uncertified
-        && unsat_votes > 0
-        && !policy.counts_uncertified_votes();
-    if unproven {
-        (Decision::NotValidated, true)
-    } else {
-        (decision, false)
-    }
-}
-
 impl Refutation {
     /// From the certifications of the `sat` votes that counted for it:
     /// certified when one of them is, else uncertified.
@@ -162,5 +221,70 @@ impl Refutation {
             Refutation::Uncertified => "uncertified",
             Refutation::NoSatVote => "no-sat-vote",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every policy preset, `quorum:K` as 1 and 3.
+    fn presets() -> Vec<Policy> {
+        Policy::PRESETS
+            .iter()
+            .flat_map(|p| match *p {
+                "quorum:K" => vec!["quorum:1", "quorum:3"],
+                p => vec![p],
+            })
+            .map(|p| p.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_reason_is_listed_once_in_order() {
+        for (i, r) in Unproven::ALL.iter().enumerate() {
+            assert_eq!(r.index(), i, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn every_reason_is_unknown_under_current_presets() {
+        let current: Vec<Policy> = presets()
+            .into_iter()
+            .filter(|p| !p.counts_uncertified_votes())
+            .collect();
+        assert!(current.contains(&Policy::Smtcomp2025) && current.contains(&Policy::Unanimous));
+        for reason in Unproven::ALL {
+            let c = Certification::uncertified(reason, "why");
+            for &p in &current {
+                assert!(c.voids_sat(p), "{reason:?} under {p}");
+            }
+            for p in presets().into_iter().filter(|p| p.counts_uncertified_votes()) {
+                assert!(!c.voids_sat(p), "{reason:?} under {p}: the edition's count");
+            }
+            // Kept in journals: the reason reads back as written.
+            let back: Certification =
+                serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+            assert_eq!(back, c);
+            // Only coreval's own faults are not kept as votes.
+            assert_eq!(reason.is_own_fault(), reason == Unproven::OwnFault);
+        }
+        let rejected = Certification::ModelRejected {
+            by: BY_COREVAL.into(),
+            why: "x".into(),
+        };
+        let certified = Certification::Certified {
+            by: BY_COREVAL.into(),
+        };
+        for p in current {
+            assert!(rejected.voids_sat(p) && !certified.voids_sat(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_record_of_an_earlier_version_reads_as_unrecorded() {
+        let old = r#"{"status":"uncertified","why":"the checker printed no model"}"#;
+        let c: Certification = serde_json::from_str(old).unwrap();
+        assert_eq!(c.unproven(), Some(Unproven::Unrecorded));
     }
 }

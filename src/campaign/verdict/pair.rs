@@ -32,8 +32,13 @@ pub enum Verdict {
     /// `unsat` but no core printed (importers also use it for an archive's
     /// unreadable core that the archive itself did not count as an error).
     UnsatNoCore,
-    /// The solver answered `sat` on an unsat benchmark.
+    /// The solver answered `sat` on a benchmark known to be unsat (its
+    /// declared status, or a validated core of any solver on it).
     SatAnswer,
+    /// The solver answered `sat` on a benchmark not known to be unsat (no
+    /// declared status, or not `unsat`, and no validated core on it): no
+    /// evidence against the answer, so no error; flagged and listed.
+    SatUnconfirmed,
     /// The solver answered `unknown`.
     Unknown,
     /// No answer: crash, timeout, memory out, error or garbage.
@@ -64,6 +69,7 @@ impl Verdict {
             Verdict::IllFormed { reason } => format!("ill-formed:{}", reason.label()),
             Verdict::UnsatNoCore => "unsat-no-core".into(),
             Verdict::SatAnswer => "sat".into(),
+            Verdict::SatUnconfirmed => "sat-unconfirmed".into(),
             Verdict::Unknown => "unknown".into(),
             Verdict::NoAnswer => "no-answer".into(),
         }
@@ -71,7 +77,6 @@ impl Verdict {
 
     /// The verdict a label names ([`Verdict::label`]'s inverse).
     pub fn from_label(label: &str) -> Option<Verdict> {
-        use IllFormed::*;
         let plain = [
             Verdict::Validated,
             Verdict::Refuted,
@@ -79,12 +84,35 @@ impl Verdict {
             Verdict::Unchecked,
             Verdict::UnsatNoCore,
             Verdict::SatAnswer,
+            Verdict::SatUnconfirmed,
             Verdict::Unknown,
             Verdict::NoAnswer,
         ];
-        let ill = [UnknownName, DuplicateName, NestedName, Empty, Unparsable]
-            .map(|reason| Verdict::IllFormed { reason });
+        let ill = IllFormed::ALL.map(|reason| Verdict::IllFormed { reason });
         plain.into_iter().chain(ill).find(|v| v.label() == label)
+    }
+
+    /// The verdict of an `unsat` answer with no readable core: ill-formed
+    /// when the output began a core that is no list of symbols
+    /// ([`crate::answer::ParsedOutput::core_problem`]), else no core at all.
+    /// The one rule for runs (`judge`) and imported outputs.
+    pub fn without_core(problem: Option<crate::answer::CoreProblem>) -> Verdict {
+        match problem {
+            Some(p) => Verdict::IllFormed { reason: p.reason },
+            None => Verdict::UnsatNoCore,
+        }
+    }
+
+    /// The verdict of a `sat` answer: an error only when the benchmark is
+    /// known to be unsat (`known_unsat`: its status says so, or a core of
+    /// it was validated), else [`Verdict::SatUnconfirmed`]. The one rule
+    /// for runs, selfcheck and imports.
+    pub fn of_sat(known_unsat: bool) -> Verdict {
+        if known_unsat {
+            Verdict::SatAnswer
+        } else {
+            Verdict::SatUnconfirmed
+        }
     }
 
     /// True for the verdicts that rest on the checkers' answers, the ones a
@@ -272,6 +300,7 @@ mod tests {
         for v in [
             Verdict::Validated,
             Verdict::SatAnswer,
+            Verdict::SatUnconfirmed,
             Verdict::NoAnswer,
             ill,
         ] {
@@ -472,6 +501,7 @@ impl PairVerdict {
                     | Verdict::IllFormed { .. }
                     | Verdict::NotValidated
                     | Verdict::SatAnswer
+                    | Verdict::SatUnconfirmed
             )
     }
 }

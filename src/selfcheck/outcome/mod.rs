@@ -281,7 +281,7 @@ fn judged(
             (Outcome::Failed, p.verdict.label(), format!("ill-formed core ({}): {printed}{}", reason.label(), offending(pair.run, entry)))
         }
         Verdict::UnsatNoCore => (Outcome::Failed, p.verdict.label(), "unsat, but no core was printed after it".into()),
-        Verdict::SatAnswer => sat_answer(r, p.verdict.label(), entry, refs),
+        Verdict::SatAnswer | Verdict::SatUnconfirmed => sat_answer(r, Verdict::SatAnswer.label(), entry, refs),
         Verdict::Unknown => (Outcome::Skipped, p.verdict.label(), "the solver answered unknown".into()),
         Verdict::NoAnswer | Verdict::Unchecked => no_answer(pair.run, p.status),
     }
@@ -314,7 +314,7 @@ fn sat_answer(
             label,
             format!("sat, but {} printed an unsat core the checkers validated: the benchmark is unsat", b.solver),
         ),
-        (_, None) if refs.iter().any(|v| v.pair.verdict == Verdict::SatAnswer) => (
+        (_, None) if refs.iter().any(|v| matches!(v.pair.verdict, Verdict::SatAnswer | Verdict::SatUnconfirmed)) => (
             Outcome::Passed,
             "sat-confirmed".into(),
             format!(
