@@ -594,9 +594,9 @@ fn fault_matrix() {
         o("answer-on-stderr")
     );
     // The unsound checker prints no model when asked: alone it decides
-    // nothing (a `sat` without a model is no evidence), beside sound
-    // checkers the core stays validated and the dispute shows.
-    assert_eq!(o("always-sat").1, "`not-validated`");
+    // nothing (a `sat` without a model is no evidence) and the dispute
+    // shows; beside sound checkers the core stays validated, disputed.
+    assert_eq!(o("always-sat").1, "`not-validated`, disputed");
     assert_eq!(o("always-sat").2, "`validated`, disputed");
     for f in FAULTS.iter().filter(|f| f.name() != "always-sat") {
         assert!(!o(f.name()).2.contains("disputed"), "{}", f.name());
@@ -680,7 +680,7 @@ fn unsound_checker_is_disputed_under_every_policy() {
             assert!(v["checkers"].get("cvc5").is_none(), "{v}");
             let shown = &v["not_counted"]["cvc5"];
             assert!(
-                shown.is_null() || shown == "left out: the solver's own team",
+                shown.is_null() || shown == "left out: the solver's own team (declared team)",
                 "{v}"
             );
         }
