@@ -114,6 +114,7 @@ fn parse_stream(s: &str) -> Result<crate::answer::AnswerStream, String> {
 }
 
 pub fn run(args: SelfcheckArgs) -> Result<u8> {
+    check_outputs(&args)?;
     let opts = Options {
         solver: selfcheck::split_command(&args.solver)?,
         team: args.team.clone(),
@@ -148,6 +149,29 @@ pub fn run(args: SelfcheckArgs) -> Result<u8> {
     )?;
     args.after.shrink(&mut report, &opts)?;
     finish(&args, &report, None)
+}
+
+/// Every output path checked before any solver starts ([`crate::cmd::writable`]):
+/// `--junit`, `--json`, `--baseline`, and the keep folder when it is
+/// given or `--shrink` writes to it (the default folder is only made when
+/// something fails, so an unwritable current folder is no reason to refuse).
+fn check_outputs(args: &SelfcheckArgs) -> Result<()> {
+    use crate::cmd::writable;
+    let keep = crate::selfcheck::repro::keep_dir(args.keep.as_deref());
+    let mut checks = Vec::new();
+    if args.keep.is_some() || args.after.shrink {
+        checks.push(("--keep", keep.as_path(), writable::folder(&keep)));
+    }
+    if let Some(p) = &args.junit {
+        checks.push(("--junit", p.as_path(), writable::file(p)));
+    }
+    if let Some(p) = &args.after.json {
+        checks.push(("--json", p.as_path(), writable::file(p)));
+    }
+    if let Some(p) = &args.after.baseline {
+        checks.push(("--baseline", p.as_path(), crate::diff::load(p).map(|_| ())));
+    }
+    writable::all(&checks)
 }
 
 /// The header line: the solver, its team and how it was decided, the
@@ -195,14 +219,20 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
         return Ok(exit::INTERRUPTED);
     }
     print_report(report)?;
+    if junit::under_github_actions() {
+        let mut out = crate::cmd::out::stdout();
+        for line in junit::github_annotations(&report.results) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    // A write that fails now loses nothing else: the verdicts are printed,
+    // every other output is written, then the exit code says it.
+    let mut failed = Vec::new();
     if let Some(path) = &args.junit {
-        junit::write(
-            path,
-            &report.results,
-            &report.setup.properties(),
-            report.elapsed,
-        )?;
-        eprintln!("JUnit XML: {}", path.display());
+        match junit::write(path, &report.results, &report.setup.properties(), report.elapsed) {
+            Ok(()) => eprintln!("JUnit XML: {}", path.display()),
+            Err(e) => failed.push(e),
+        }
     }
     if let Some(d) = &report.workdir {
         eprintln!("campaign kept in {}", d.display());
@@ -217,7 +247,17 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
         );
     }
     let code = exit_code(report);
-    Ok(args.after.compare(report)?.unwrap_or(code))
+    let compared = args.after.compare(report).unwrap_or_else(|e| {
+        failed.push(e);
+        None
+    });
+    if !failed.is_empty() {
+        for e in &failed {
+            eprintln!("Error: {e:#}");
+        }
+        return Ok(exit::TOOL_ERROR);
+    }
+    Ok(compared.unwrap_or(code))
 }
 
 /// 1 when a benchmark failed, 3 when none passed or failed, else 0.
@@ -267,7 +307,7 @@ fn rehearse(args: &SelfcheckArgs, opts: &Options) -> Result<u8> {
 /// One line per benchmark (details indented below failures and skips), then
 /// the summary.
 fn print_report(report: &Report) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::cmd::out::stdout();
     let width = Widths::of(&report.results);
     for r in &report.results {
         for l in block(r, width) {

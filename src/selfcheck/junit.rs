@@ -4,9 +4,14 @@
 //! a `<failure>` (message: the first detail, type: the verdict, text: every
 //! detail, the commands that repeat the run included, and the checkers'
 //! answers) or a `<skipped>` (its details in `<system-out>`) as
-//! [`super::outcome`] decided; a passed case with a minimality outcome or a
-//! best-known reference carries them in `<system-out>`. Run settings go to
-//! `<properties>`.
+//! [`super::outcome`] decided; a passed case carries its details and the
+//! checkers' votes in `<system-out>`. Run settings go to `<properties>`.
+//! The file is written atomically, readable by all (0644, as `--json`).
+//!
+//! Under GitHub Actions (`GITHUB_ACTIONS=true`) every FAIL is also one
+//! `::error file=…,line=…::` workflow command on stdout
+//! ([`github_annotations`]): at the line of the assertion its first detail
+//! names (`PATH:LINE`), else at the file's first line.
 //!
 //! Attribute and text escaping is quick-xml's; characters XML 1.0 cannot
 //! carry at all (control characters from a solver's garbage) are replaced
@@ -16,7 +21,6 @@ use super::outcome::{BenchResult, Outcome};
 use anyhow::{Context, Result};
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
-use std::io::Write;
 use std::path::Path;
 
 /// The testcase class name.
@@ -74,14 +78,13 @@ pub fn render(
         case.push_attribute(("time", format!("{:.3}", r.time.unwrap_or(0.0)).as_str()));
         let message = clean(r.details.first().map(String::as_str).unwrap_or(&r.verdict));
         match r.outcome {
-            Outcome::Passed if r.minimality.is_none() && r.best_known.is_none() => {
-                w.write_event(Event::Empty(case))?
-            }
             Outcome::Passed => {
-                // Minimality and the best-known reference, for the CI log.
+                // The details and the votes, for the CI log.
+                let mut lines = r.details.clone();
+                lines.extend(votes(r));
                 w.write_event(Event::Start(case))?;
                 w.write_event(Event::Start(BytesStart::new("system-out")))?;
-                w.write_event(Event::Text(BytesText::new(&clean(&r.details.join("\n")))))?;
+                w.write_event(Event::Text(BytesText::new(&clean(&lines.join("\n")))))?;
                 w.write_event(Event::End(BytesEnd::new("system-out")))?;
                 w.write_event(Event::End(BytesEnd::new("testcase")))?;
             }
@@ -123,19 +126,8 @@ pub fn write(
     elapsed: f64,
 ) -> Result<()> {
     let bytes = render(results, properties, elapsed)?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".coreval-junit-")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot write the JUnit file {}", path.display()))?;
-    tmp.write_all(&bytes)?;
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write the JUnit file {}", path.display()))?;
-    Ok(())
+    crate::journal::write_atomic(path, &bytes)
+        .with_context(|| format!("cannot write the JUnit file {}", path.display()))
 }
 
 /// Every detail, the core size and the checkers' answers, one per line.
@@ -144,16 +136,64 @@ fn failure_text(r: &BenchResult) -> String {
     if let Some(k) = r.core_size {
         lines.push(format!("core size {k} of {} assertions", r.assertions));
     }
-    for (k, a) in &r.checkers {
-        lines.push(format!(
-            "checker {k}: {}",
-            serde_json::to_value(a)
+    lines.extend(votes(r));
+    lines.join("\n")
+}
+
+/// `checker NAME: ANSWER`, one per checker that answered.
+fn votes(r: &BenchResult) -> Vec<String> {
+    r.checkers
+        .iter()
+        .map(|(k, a)| {
+            let a = serde_json::to_value(a)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
-        ));
-    }
-    lines.join("\n")
+                .unwrap_or_default();
+            format!("checker {k}: {a}")
+        })
+        .collect()
+}
+
+/// Whether this runs as a GitHub Actions step.
+pub fn under_github_actions() -> bool {
+    std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true")
+}
+
+/// One `::error file=PATH,line=N,title=…::MESSAGE` per FAIL, escaped as
+/// GitHub's workflow commands require.
+pub fn github_annotations(results: &[BenchResult]) -> Vec<String> {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Failed)
+        .map(|r| {
+            let first = r.details.first().map(String::as_str).unwrap_or(&r.verdict);
+            format!(
+                "::error file={},line={},title={}::{}",
+                property(&r.path),
+                line_named(&r.path, &r.details).unwrap_or(1),
+                property(&format!("coreval selfcheck: {}", r.verdict)),
+                data(first)
+            )
+        })
+        .collect()
+}
+
+/// The first `PATH:LINE` in the details: where the explanation points.
+fn line_named(path: &str, details: &[String]) -> Option<u64> {
+    let at = format!("{path}:");
+    details.iter().find_map(|d| {
+        d.match_indices(&at).find_map(|(i, _)| {
+            let rest = &d[i + at.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+    })
 }
 
 /// `s` without the characters XML 1.0 forbids (C0 controls but tab, LF,
@@ -237,5 +277,33 @@ mod tests {
         assert_eq!(names, ["a&<b>\".smt2", "c.smt2", "d.smt2"]);
         assert_eq!(failures, ["core refuted: z3 sat \u{FFFD} <&>"]);
         assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn passed_cases_carry_their_votes_and_fails_become_annotations() {
+        let mut ok = result("a.smt2", Outcome::Passed, "validated", "core validated");
+        ok.checkers.insert(
+            "z3".into(),
+            crate::campaign::verdict::policy::CheckAnswer::Unsat,
+        );
+        let bad = result(
+            "dir/b,1.smt2",
+            Outcome::Failed,
+            "refuted",
+            "z3's model falsifies cv3 (dir/b,1.smt2:17)\nmore",
+        );
+        let text = String::from_utf8(render(&[ok.clone(), bad.clone()], &[], 1.0).unwrap()).unwrap();
+        assert!(text.contains("<system-out>core validated\nchecker z3: unsat</system-out>"), "{text}");
+        let lines = github_annotations(&[ok, bad]);
+        assert_eq!(
+            lines,
+            ["::error file=dir/b%2C1.smt2,line=17,title=coreval selfcheck%3A refuted::z3's model falsifies cv3 (dir/b,1.smt2:17)%0Amore"]
+        );
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("j.xml");
+        write(&path, &[], &[], 0.0).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
     }
 }

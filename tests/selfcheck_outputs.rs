@@ -1,0 +1,95 @@
+//! selfcheck's outputs for CI (docs/authors.md, "In CI"): every output path
+//! is checked before any solver starts (a bad `--keep`, `--junit`, `--json`
+//! or `--baseline` costs no run), the JUnit file is readable by all with
+//! every testcase's votes, and under GitHub Actions each FAIL is an
+//! `::error file=…,line=…::` annotation.
+
+mod common;
+
+use common::{command, fake_solver, repo};
+use std::time::{Duration, Instant};
+
+const BT: &str = "tests/fixtures/selfcheck/unsat/QF_UF/bt-test-01.smt2";
+const PRIME: &str = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.smt2";
+
+#[test]
+fn a_bad_output_path_is_refused_before_any_solver_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let afile = tmp.path().join("afile");
+    std::fs::write(&afile, "a file").unwrap();
+    // The solver hangs for 20 s: a refusal after its run would show.
+    let hang = format!("{} {{file}}", fake_solver("hang.sh"));
+    let bad: [(&str, std::path::PathBuf); 4] = [
+        ("--keep", afile.join("kept")),
+        ("--junit", tmp.path().join("no/such/folder/j.xml")),
+        ("--json", tmp.path().to_path_buf()),
+        ("--baseline", tmp.path().join("missing.json")),
+    ];
+    for (opt, path) in &bad {
+        let started = Instant::now();
+        let out = command()
+            .current_dir(tmp.path())
+            .args(["selfcheck", "--solver", &hang, "--timeout", "20"])
+            .arg(opt)
+            .arg(path)
+            .arg(repo().join(BT))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{opt}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{opt}: ran first");
+        assert!(err.contains("found before anything ran") && err.contains(opt), "{opt}: {err}");
+    }
+}
+
+#[test]
+fn junit_is_readable_by_all_with_votes_and_fails_are_github_annotations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let junit = tmp.path().join("j.xml");
+    let drop = format!("{} {{file}}", fake_solver("z3-drop-first.sh"));
+    let out = command()
+        .current_dir(repo())
+        .env("GITHUB_ACTIONS", "true")
+        .env("COREVAL_CACHE", tmp.path().join("cache"))
+        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .arg("--keep")
+        .arg(tmp.path().join("kept"))
+        .arg("--junit")
+        .arg(&junit)
+        .args([BT, PRIME])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let annotations: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::error ")).collect();
+    let fails = stdout.lines().filter(|l| l.starts_with("FAIL")).count();
+    assert!(fails > 0, "{stdout}");
+    assert_eq!(annotations.len(), fails, "{stdout}");
+    for a in &annotations {
+        assert!(a.starts_with("::error file=tests/fixtures/selfcheck/"), "{a}");
+        assert!(a.contains(",line="), "{a}");
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&junit).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+    // z3's own team is left out: yices votes.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.matches("checker yices: sat").count() >= 2, "{xml}");
+    // A passing run, without GitHub Actions: no annotation, and each
+    // passed testcase carries its votes.
+    let good = format!("{} {{file}}", fake_solver("z3-core.sh"));
+    let out = command()
+        .current_dir(repo())
+        .env_remove("GITHUB_ACTIONS")
+        .env("COREVAL_CACHE", tmp.path().join("cache"))
+        .args(["selfcheck", "--solver", &good, "--no-references", "--checkers", "z3,yices"])
+        .arg("--junit")
+        .arg(&junit)
+        .arg(BT)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("::error"));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("checker yices: unsat</system-out>"), "{xml}");
+}
