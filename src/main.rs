@@ -1,5 +1,7 @@
 //! The `coreval` binary: parse arguments, call the subcommand, map the
 //! result to a documented exit code (`Error: …` and 2 for tool errors).
+//! A closed stdout is no error: the subcommands print through
+//! `coreval::cmd::out`, which ends the output quietly and keeps the code.
 
 use clap::Parser;
 use coreval::cmd::cli::{Cli, Command};
@@ -57,19 +59,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            if is_broken_pipe(&err) {
-                return ExitCode::from(exit::OK);
-            }
             eprintln!("Error: {err:#}");
             ExitCode::from(exit::TOOL_ERROR)
         }
     }
-}
-
-/// A closed pipe on stdout (`coreval … | head`) is not an error.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

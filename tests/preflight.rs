@@ -483,3 +483,87 @@ fn a_campaigns_hints_name_its_keys_not_command_line_options() {
     );
     assert!(!err.contains("--allow-no-status"), "{err}");
 }
+
+#[test]
+fn bad_values_and_what_cannot_start_are_reported_in_one_pass() {
+    // Issue 47, item 10: three bad values (a negative time, no output kept,
+    // a solver listed twice) used to hide the missing benchmark folder,
+    // the unknown checker and the missing program until they were fixed.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "benchmarks = \"missing\"\ncheckers_dir = {}\ncache = {}\n\
+         [limits]\ntime = -1\noutput_cap_mb = 0\n\
+         [check]\ncheckers = [\"yices\", \"yikes\"]\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n\
+         [[solver]]\nname = \"mine\"\ncommand = [\"./my-solver\", \"{{file}}\"]\n",
+        q(&repo().join("checkers")),
+        q(&tmp.path().join("cache")),
+    );
+    std::fs::write(dir.join("campaign.toml"), text).unwrap();
+    let line = |what: &str| format!("c/campaign.toml:{}: ", line_of(&dir, what));
+    let second_z3 = 1 + std::fs::read_to_string(dir.join("campaign.toml"))
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "name = \"z3\"")
+        .nth(1)
+        .unwrap()
+        .0;
+    let expected = [
+        format!(
+            "{}benchmarks: c/missing does not exist",
+            line("benchmarks = ")
+        ),
+        format!(
+            "{}limits.time must be a positive number of seconds",
+            line("time = -1")
+        ),
+        format!(
+            "{}limits.output_cap_mb must be at least 1",
+            line("output_cap_mb = 0")
+        ),
+        format!(
+            "{}check.checkers: no definition 'yikes'",
+            line("checkers = [")
+        ),
+        format!("c/campaign.toml:{second_z3}: solver 'z3' is listed twice"),
+        format!(
+            "{}solver 'mine' cannot start: program c/my-solver not found",
+            line("./my-solver")
+        ),
+    ];
+    let out = coreval(&["run"], Path::new("c"), tmp.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some("Error: 6 problems in c/campaign.toml, all to fix before anything runs:"),
+        "one pass: {err}"
+    );
+    assert_eq!(lines.len(), 7, "{err}");
+    for (got, want) in lines[1..].iter().zip(&expected) {
+        assert!(got.starts_with(want.as_str()), "{got:?} is not {want:?}…");
+    }
+    // One stage: the values and what that stage needs (solving: the
+    // programs; checking: the checkers), even with nothing named yet.
+    for (stage, needs) in [("solve", &expected[5]), ("check", &expected[3])] {
+        let out = coreval(&[stage], Path::new("c"), tmp.path());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stage}: {err}");
+        assert!(
+            err.starts_with("Error: 4 problems in c/campaign.toml"),
+            "{stage}: {err}"
+        );
+        for want in expected[1..3].iter().chain([&expected[4], needs]) {
+            assert!(
+                err.lines().any(|l| l.starts_with(want.as_str())),
+                "{stage}: {want}\n{err}"
+            );
+        }
+    }
+    assert!(!dir.join("named").exists() && !dir.join("runs.jsonl").exists());
+}

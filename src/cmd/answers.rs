@@ -95,7 +95,7 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
     match &args.markdown {
         Some(path) => crate::journal::write_atomic(path, markdown.as_bytes())?,
         None if outputs.is_empty() && args.json.is_none() => {
-            std::io::stdout().write_all(markdown.as_bytes())?
+            crate::cmd::out::stdout().write_all(markdown.as_bytes())?
         }
         None => {}
     }

@@ -160,7 +160,7 @@ pub fn run(args: CheckersArgs) -> anyhow::Result<u8> {
         dir: &abs,
         checkers: defs.iter().zip(probes).map(|(d, p)| entry(d, p)).collect(),
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::cmd::out::stdout();
     if args.json {
         serde_json::to_writer_pretty(&mut out, &listing)?;
         writeln!(out)?;

@@ -90,11 +90,13 @@ pub enum Command {
     /// Reads a .smt2 file, or the .smt2 files of a folder. Writes each scrambled file to the same
     /// relative path under OUT, with its map beside it (x.smt2 -> x.descramble.json).
     Scramble(crate::cmd::scramble::ScrambleArgs),
-    /// Compare two runs (selfcheck --json files or campaigns): new and fixed failures, cores, answers.
+    /// Compare two runs (selfcheck --json files or campaigns): every change of verdict, cores, answers.
     ///
     /// Reads OLD and NEW: two `coreval selfcheck --json` files, or two scored campaign folders
-    /// (their reports/pairs.jsonl). Prints new and fixed failures, changed answers and cores that
-    /// grew or shrank on stdout; writes no file; exits with 1 when NEW fails where OLD did not.
+    /// (their reports/pairs.jsonl). Prints every change of verdict counted by kind (validated ->
+    /// not-validated: N), each changed pair under new or fixed failures, no longer or now passing,
+    /// or other changes, then changed answers and cores that grew or shrank, on stdout; writes no
+    /// file; exits with 1 when NEW is worse: a pair fails that did not, or no longer passes.
     Diff(crate::cmd::diff::DiffArgs),
     /// Shrink a campaign's failing pair to a small benchmark that fails the same way.
     ///

@@ -1,6 +1,7 @@
 //! `coreval diff OLD NEW`: two `selfcheck --json` files or two campaign
-//! folders compared ([`crate::diff`]); exit code 1 when NEW fails where OLD
-//! did not, else 0. Also selfcheck's options that act on its report once
+//! folders compared ([`crate::diff`]); exit code 1 when NEW is worse
+//! somewhere (a pair fails that did not fail in OLD, or passed in OLD and
+//! no longer does), else 0. Also selfcheck's options that act on its report once
 //! it is made ([`AfterSelfcheck`]): `--shrink`, `--json`, `--baseline`.
 
 use crate::cmd::exit;
@@ -20,20 +21,22 @@ pub struct DiffArgs {
 pub fn run(args: DiffArgs) -> Result<u8> {
     let old = crate::diff::load(&args.old)?;
     let new = crate::diff::load(&args.new)?;
-    Ok(print_diff(&crate::diff::compare(&old, &new)))
+    print_diff(&crate::diff::compare(&old, &new))
 }
 
-/// Print a diff; its exit code.
-fn print_diff(d: &crate::diff::Diff) -> u8 {
+/// Print a diff, and why it is a regression when it is; its exit code.
+fn print_diff(d: &crate::diff::Diff) -> Result<u8> {
     for l in d.lines() {
-        println!("{l}");
+        crate::outln!("{l}")?;
     }
-    if d.regressed() {
-        println!("diff: NEW fails where OLD did not");
+    for why in d.regressions() {
+        crate::outln!("diff: {why}")?;
+    }
+    Ok(if d.regressed() {
         exit::FAILURES
     } else {
         exit::OK
-    }
+    })
 }
 
 /// selfcheck's options that work on its report.
@@ -53,7 +56,7 @@ pub struct AfterSelfcheck {
     pub json: Option<PathBuf>,
     /// Compare with this earlier `--json` file (as `coreval diff`); the
     /// exit code is then the comparison's: 1 when a benchmark fails that
-    /// did not fail there.
+    /// did not fail there, or no longer passes.
     #[arg(long, value_name = "OLD")]
     pub baseline: Option<PathBuf>,
 }
@@ -94,9 +97,9 @@ impl AfterSelfcheck {
         let Some(old) = &self.baseline else {
             return Ok(None);
         };
-        println!("compared with the baseline {}:", old.display());
+        crate::outln!("compared with the baseline {}:", old.display())?;
         let old = crate::diff::load(old).context("--baseline")?;
         let new = crate::diff::of_results(&report.results);
-        Ok(Some(print_diff(&crate::diff::compare(&old, &new))))
+        Ok(Some(print_diff(&crate::diff::compare(&old, &new))?))
     }
 }

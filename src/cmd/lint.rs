@@ -64,10 +64,10 @@ pub fn run(args: LintArgs) -> Result<u8> {
             }
         }
     }
-    println!(
+    crate::outln!(
         "{} files: {} valid, {bad} with errors ({count} errors shown)",
         results.len(),
         results.len() - bad
-    );
+    )?;
     Ok(if bad > 0 { exit::FAILURES } else { exit::OK })
 }

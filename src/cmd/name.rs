@@ -115,7 +115,7 @@ pub fn run(args: NameArgs) -> Result<u8> {
             eprintln!("{m}");
         }
     }
-    println!("{}", summary.line());
+    crate::outln!("{}", summary.line())?;
     Ok(if summary.has_failures() {
         exit::FAILURES
     } else {

@@ -228,7 +228,7 @@ fn score_imports(args: ScoreArgs) -> Result<u8> {
     }
     let outputs = args.outputs();
     if outputs.is_empty() {
-        std::io::stdout().write_all(&report::markdown::Markdown.render(&report)?)?;
+        crate::cmd::out::stdout().write_all(&report::markdown::Markdown.render(&report)?)?;
     } else {
         report::write_all(&report, &outputs)?;
     }

@@ -80,7 +80,7 @@ pub fn run(args: ShowArgs) -> Result<u8> {
         );
     };
     let e = crate::evidence::Evidence::load(&l, &[p])?.of(p);
-    print!("{}", render(&l.campaign.dir, &e));
+    crate::out!("{}", render(&l.campaign.dir, &e))?;
     Ok(exit::OK)
 }
 

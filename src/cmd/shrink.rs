@@ -53,7 +53,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
         );
     };
     let kind = p.pair.verdict.label();
-    println!("{} on {}: {kind}", args.solver, args.benchmark);
+    crate::outln!("{} on {}: {kind}", args.solver, args.benchmark)?;
     if !p.pair.verdict.is_failure() || !crate::shrink::judge::supported(&kind) {
         bail!("the pair's verdict is {kind}: only refuted, sat and ill-formed pairs are shrunk");
     }
@@ -104,9 +104,9 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     let cancel = crate::cmd::interrupt::flag();
     match crate::shrink::shrink(&original, spec, &out, &settings, cancel) {
         Ok(done) => {
-            println!("{}", done.line());
+            crate::outln!("{}", done.line())?;
             for n in &done.notes {
-                println!("{n}");
+                crate::outln!("{n}")?;
             }
             Ok(exit::OK)
         }

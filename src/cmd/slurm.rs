@@ -136,7 +136,7 @@ fn absolute(dir: &Path) -> Result<PathBuf> {
 /// with the config file and line, when it cannot work), with its notes
 /// printed; `probe`: start the programs to see that they can.
 fn load(dir: &Path, stages: context::Stages, probe: bool) -> Result<context::Context> {
-    let c = Campaign::load(dir)?;
+    let c = Campaign::load_for_preflight(dir)?;
     let ctx = if probe {
         context::Context::load(c, stages)?
     } else {
@@ -275,13 +275,13 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     let jobs = slurm::plan(&campaign, &opts, &sizing);
     if a.dry_run {
         for j in &jobs {
-            println!(
+            crate::outln!(
                 "# {} (after jobs {:?} of this plan), offset {}",
                 j.spec.stage.name(),
                 j.after,
                 j.offset
-            );
-            println!("{}", crate::slurm::script::script(&j.spec));
+            )?;
+            crate::outln!("{}", crate::slurm::script::script(&j.spec))?;
         }
         return Ok(exit::OK);
     }
@@ -358,7 +358,7 @@ fn status_cmd(a: StatusArgs) -> Result<u8> {
             missing_check: status::missing_check(&st),
             per_shard: &st,
         };
-        println!("{}", serde_json::to_string_pretty(&j)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&j)?)?;
         return Ok(exit::OK);
     }
     let jobs: Vec<String> = state
@@ -366,13 +366,13 @@ fn status_cmd(a: StatusArgs) -> Result<u8> {
         .iter()
         .map(|s| format!("{} {}", s.stage.name(), s.job))
         .collect();
-    println!(
+    crate::outln!(
         "{} — {} shards; jobs: {}",
         campaign.display(),
         state.shards,
         jobs.join(", ")
-    );
-    print!("{}", status::table(&st));
+    )?;
+    crate::out!("{}", status::table(&st))?;
     let merges: Vec<&slurm::QueuedTask> = active
         .iter()
         .filter(|q| {
@@ -383,17 +383,17 @@ fn status_cmd(a: StatusArgs) -> Result<u8> {
         })
         .collect();
     for m in merges {
-        println!("merge job {}: {}", m.id, m.state);
+        crate::outln!("merge job {}: {}", m.id, m.state)?;
     }
     if active.is_empty() {
         let ms = status::missing_solve(&st);
         if ms.is_empty() {
-            println!("no job queued; solving complete");
+            crate::outln!("no job queued; solving complete")?;
         } else {
-            println!(
+            crate::outln!(
                 "no job queued; shards {ms:?} are incomplete (*): `coreval slurm submit {} --missing`",
                 campaign.display()
-            );
+            )?;
         }
     }
     Ok(exit::OK)

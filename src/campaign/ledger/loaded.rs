@@ -233,7 +233,8 @@ pub fn open(
     wait: bool,
     cancel: &AtomicBool,
 ) -> Result<Option<(Context, CampaignLock)>> {
-    if !stages.name && (stages.solve || stages.check) {
+    // A config that cannot work is said first, by the preflight.
+    if !stages.name && (stages.solve || stages.check) && campaign.refused.is_empty() {
         if let Some(hint) = nothing_named(&campaign, campaign_arg) {
             eprintln!("{hint}");
             return Ok(None);

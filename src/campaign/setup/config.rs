@@ -294,11 +294,36 @@ pub struct Campaign {
     pub output_cap: usize,
     /// The folder of this process's shard journals (`shards/I-of-N`), if any.
     pub shard_dir: Option<PathBuf>,
+    /// The values of the config that cannot work, each a line
+    /// `campaign.toml:LINE: …`; empty unless read by
+    /// [`Campaign::load_for_preflight`], whose campaign has stand-ins in
+    /// their places and is refused by the preflight with them
+    /// ([`super::context::Context::load`]).
+    pub refused: Vec<String>,
 }
 
 impl Campaign {
-    /// Read and validate `DIR/campaign.toml`.
+    /// Read and validate `DIR/campaign.toml`: every value that cannot work
+    /// is reported, all at once, each with its line.
     pub fn load(dir: &Path) -> Result<Campaign> {
+        let c = Campaign::load_for_preflight(dir)?;
+        if c.refused.is_empty() {
+            return Ok(c);
+        }
+        Err(super::config_lines::all_at_once(
+            &c.config_file(),
+            c.refused,
+        ))
+    }
+
+    /// Read `DIR/campaign.toml` for an entry point that goes on to the
+    /// preflight ([`super::context::Context::load`]): a value that cannot
+    /// work is not refused here but kept, located, in
+    /// [`Campaign::refused`] (a stand-in, the default, in its place), so
+    /// that the preflight reports it beside every problem it finds itself,
+    /// in one run. What cannot be parsed at all (a wrong type, an unknown
+    /// key) is still an error here.
+    pub fn load_for_preflight(dir: &Path) -> Result<Campaign> {
         let path = dir.join(CONFIG_FILE);
         let bytes = crate::regular::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
@@ -312,12 +337,25 @@ impl Campaign {
         })?;
         let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
-        Campaign::from_config(dir, config).map_err(|e| super::config_lines::locate(e, &path, text))
+        let (mut c, bad) = Campaign::validate(dir, config)?;
+        c.refused = super::config_lines::located(&bad, &path, text);
+        Ok(c)
     }
 
     /// Validate a parsed config for the campaign folder `dir`: every value
     /// that cannot work is reported, all at once ([`BadValues`]).
     pub fn from_config(dir: &Path, config: ConfigFile) -> Result<Campaign> {
+        let (c, bad) = Campaign::validate(dir, config)?;
+        if !bad.is_empty() {
+            return Err(BadValues(bad).into());
+        }
+        Ok(c)
+    }
+
+    /// The campaign of `config` for the folder `dir`, and every value of
+    /// it that cannot work: each has a stand-in in the campaign (its
+    /// default), so that what does not depend on it can still be checked.
+    fn validate(dir: &Path, config: ConfigFile) -> Result<(Campaign, Vec<BadValue>)> {
         let shown_dir = dir.to_path_buf();
         // Solvers run in their own working folders: every path must be absolute.
         let dir = &std::path::absolute(dir)
@@ -342,16 +380,21 @@ impl Campaign {
             });
         // Unset, the solver time limit is the edition's.
         let time = l.time.unwrap_or_else(|| edition.time_limit());
+        // A number of seconds as a duration, `None` when it cannot be one
+        // (`positive`: zero cannot either).
+        let seconds = |v: f64, positive: bool| {
+            let d = Duration::try_from_secs_f64(v).ok()?;
+            (v.is_finite() && !(positive && d.is_zero())).then_some(d)
+        };
         for (key, v) in [("time", time), ("checker_time", l.checker_time)] {
-            if !(v.is_finite() && v > 0.0) || Duration::try_from_secs_f64(v).is_err() {
+            if seconds(v, true).is_none() {
                 problems.push(bad_value(
                     Key::Table("limits", key),
                     format!("limits.{key} must be a positive number of seconds, not {v:?}"),
                 ));
             }
         }
-        if !(l.grace.is_finite() && l.grace >= 0.0) || Duration::try_from_secs_f64(l.grace).is_err()
-        {
+        if seconds(l.grace, false).is_none() {
             problems.push(bad_value(
                 Key::Table("limits", "grace"),
                 format!(
@@ -409,29 +452,35 @@ impl Campaign {
                 format!("limits.output_cap_mb is too large: {}", l.output_cap_mb),
             ));
         }
-        if !problems.is_empty() {
-            return Err(BadValues(problems).into());
-        }
-        let output_cap = output_cap.unwrap_or_default();
+        let stand_in = Limits::default();
+        let output_cap = output_cap
+            .filter(|&c| c > 0)
+            .unwrap_or(stand_in.output_cap_mb as usize * (1 << 20));
+        // A refused number of seconds has the default in its place.
+        let secs = |v: f64, default: f64, positive: bool| {
+            seconds(v, positive).unwrap_or(Duration::from_secs_f64(default))
+        };
         // `dir` joined with an absolute path is that path.
         let benchmarks = dir.join(&config.benchmarks);
         // Capped silently here; `cmd::solve::load` says so.
         let (jobs, _) = crate::jobs::resolve(config.jobs);
-        Ok(Campaign {
+        let campaign = Campaign {
             dir: dir.to_path_buf(),
             shown_dir,
             edition,
             family,
             benchmarks,
             jobs,
-            time: Duration::from_secs_f64(time),
-            checker_time: Duration::from_secs_f64(l.checker_time),
-            grace: Duration::from_secs_f64(l.grace),
+            time: secs(time, edition.time_limit(), true),
+            checker_time: secs(l.checker_time, stand_in.checker_time, true),
+            grace: secs(l.grace, stand_in.grace, false),
             memory: (memory > 0).then_some(memory),
             output_cap,
             shard_dir: None,
+            refused: Vec::new(),
             config,
-        })
+        };
+        Ok((campaign, problems))
     }
 
     /// `campaign.toml` as the user reaches it (the folder as given), for

@@ -2,9 +2,10 @@
 //! value (not only about its type, which the TOML parser locates) names the
 //! file and line: `campaign.toml:7: limits.time must be …`.
 //!
-//! Validation raises a [`BadValue`] that says which key is wrong; the
+//! Validation finds a [`BadValue`] that says which key is wrong; the
 //! loader, which has the text, turns it into `FILE:LINE: message` with
-//! [`locate`]. The lookup reads the text line by line (table headers and
+//! [`located`], and the preflight reports it beside its own problems, in
+//! one list ([`all_at_once`]). The lookup reads the text line by line (table headers and
 //! `key = …` lines), which is all a config written by hand or by
 //! `coreval init` uses; a key it cannot find gives the table's header line,
 //! or no line.
@@ -38,11 +39,6 @@ impl fmt::Display for BadValue {
 
 impl std::error::Error for BadValue {}
 
-/// An error about the value at `key`.
-pub fn bad(key: Key, message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(bad_value(key, message))
-}
-
 /// A value at `key` that cannot work.
 pub fn bad_value(key: Key, message: impl Into<String>) -> BadValue {
     BadValue {
@@ -52,7 +48,7 @@ pub fn bad_value(key: Key, message: impl Into<String>) -> BadValue {
 }
 
 /// Every value of a config that cannot work, so that one run reports
-/// them all.
+/// them all ([`located`] gives their lines).
 #[derive(Debug)]
 pub struct BadValues(pub Vec<BadValue>);
 
@@ -138,26 +134,16 @@ pub fn line_of(text: &str, key: Key) -> Option<usize> {
     header
 }
 
-/// `err` with `PATH:LINE: ` in front when it is a [`BadValue`] whose key
-/// can be found in `text` (every one of [`BadValues`], [`all_at_once`]);
-/// otherwise `err` in the context of `path`.
-pub fn locate(err: anyhow::Error, path: &Path, text: &str) -> anyhow::Error {
-    if let Some(all) = err.downcast_ref::<BadValues>() {
-        let lines = (all.0.iter())
-            .map(|b| match line_of(text, b.key) {
-                Some(l) => format!("{}:{l}: {}", path.display(), b.message),
-                None => format!("{}: {}", path.display(), b.message),
-            })
-            .collect();
-        return all_at_once(path, lines);
-    }
-    let line = err
-        .downcast_ref::<BadValue>()
-        .and_then(|b| line_of(text, b.key));
-    match line {
-        Some(l) => anyhow::anyhow!("{}:{l}: {err:#}", path.display()),
-        None => err.context(format!("in {}", path.display())),
-    }
+/// Each of `values`, read from the config file `path` whose text is
+/// `text`, as the line the user reads: `PATH:LINE: message` where its key
+/// is found, else `PATH: message`.
+pub fn located(values: &[BadValue], path: &Path, text: &str) -> Vec<String> {
+    (values.iter())
+        .map(|b| match line_of(text, b.key) {
+            Some(l) => format!("{}:{l}: {}", path.display(), b.message),
+            None => format!("{}: {}", path.display(), b.message),
+        })
+        .collect()
 }
 
 /// `PATH:LINE` of `key` in the config file `path` (read again), or just

@@ -16,8 +16,11 @@
 //!   `.SMT2` or `.smt` files instead).
 //!
 //! Probes run in parallel. Every problem found is reported, all at once
-//! ([`Problems`]): a new config's missing benchmarks, a solver that cannot
-//! start and an unknown checker in one run, not in three. A stage asked
+//! ([`Problems`]), each with its `campaign.toml:LINE`: the values that
+//! cannot work (a negative time limit, a solver listed twice: read by
+//! [`Campaign::load_for_preflight`], which keeps them for here) beside a
+//! new config's missing benchmarks, a solver that cannot start and an
+//! unknown checker, in one run, not in two or three. A stage asked
 //! for before the stage it needs (solving before naming) is not an error
 //! but a hint: [`nothing_named`].
 
@@ -38,11 +41,14 @@ pub(super) struct Problems<'a> {
 }
 
 impl<'a> Problems<'a> {
+    /// The problems of `campaign`, starting with its values that cannot
+    /// work ([`Campaign::refused`]), so that they and every problem the
+    /// checks find are reported in one run.
     pub(super) fn new(campaign: &'a Campaign) -> Self {
         Problems {
             campaign,
             config: campaign.config_file(),
-            found: Vec::new(),
+            found: campaign.refused.clone(),
         }
     }
 
