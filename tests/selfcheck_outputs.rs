@@ -93,3 +93,36 @@ fn junit_is_readable_by_all_with_votes_and_fails_are_github_annotations() {
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("checker yices: unsat</system-out>"), "{xml}");
 }
+
+#[test]
+fn shrinks_repeat_runs_as_printed_without_coreval_on_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let drop = format!("{} {{file}}", fake_solver("z3-drop-first.sh"));
+    std::fs::copy(repo().join(BT), tmp.path().join("bt.smt2")).unwrap();
+    let run = |cmd: &mut std::process::Command| {
+        cmd.current_dir(tmp.path())
+            .env("PATH", "/usr/bin:/bin")
+            .env("COREVAL_CACHE", tmp.path().join("cache"))
+            .env("COREVAL_NO_PROGRESS", "1")
+            .env_remove("COREVAL_CHECKERS");
+        let out = cmd.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run(command()
+        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .args(["--checkers-dir", &repo().join("checkers").to_string_lossy()])
+        .args(["--shrink", "--shrink-time", "30", "bt.smt2"]));
+    assert_eq!(code, Some(1), "{text}");
+    let repeat = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("repeat on it: $ "))
+        .unwrap_or_else(|| panic!("no shrink repeat line: {text}"));
+    let (code, again) = run(std::process::Command::new("sh").args(["-c", repeat]));
+    assert!(!again.contains("not found"), "{repeat}: {again}");
+    assert_eq!(code, Some(1), "the reproducer fails again: {repeat}: {again}");
+}

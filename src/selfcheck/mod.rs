@@ -39,7 +39,7 @@ pub mod rehearsal;
 pub mod repro;
 pub mod setup;
 pub mod team;
-mod words;
+pub mod words;
 
 pub use setup::{verdict_options, Setup};
 pub use words::{printable, solver_command, split_command};
@@ -158,6 +158,7 @@ pub fn run(
         .context("no solver under test")?
         .clone();
     author.runs.extend(team.seen.iter().cloned());
+    author.executed = team.executed.clone();
     let count = parts.single.len() + parts.incremental.len();
     let defs = (&base.checkers[..], base.dir_defs.as_path());
     let setup = Setup::of(opts, defs, &author, &team.references, count, warn);

@@ -98,6 +98,7 @@ pub fn attach(
             checker_time: opts.checker_timeout,
             kind: r.verdict.clone(),
             logic: None,
+            strict: false,
         };
         match super::shrink(&original, spec, &out, &settings, cancel) {
             Ok(s) => {
@@ -129,10 +130,12 @@ fn repro_name(shown: &str) -> PathBuf {
     ))
 }
 
-/// The selfcheck that repeats the failure on the reproducer.
+/// The selfcheck that repeats the failure on the reproducer, run as
+/// printed from the folder selfcheck ran in (this program by its path
+/// unless `PATH` finds it as `coreval`).
 fn repeat_command(opts: &Options, checkers: &[String], file: &Path) -> String {
     let mut words = vec![
-        "coreval".to_string(),
+        crate::selfcheck::words::this_program(),
         "selfcheck".into(),
         "--solver".into(),
         shell_words(&opts.solver),
