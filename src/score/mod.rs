@@ -7,10 +7,12 @@
 //!
 //! `rules` holds the editions, `pair` one pair's ⟨e, n, w, c⟩, `division`
 //! families, weights and rankings, `recognition` the track-wide rankings,
-//! `participants` the table that says who competes.
+//! `derived` the 2026 rule on derived solvers, `participants` the table
+//! that says who competes.
 
 pub mod answers;
 pub mod beyond;
+pub mod derived;
 // The scoring vocabulary lives with the campaign, which parses it once.
 pub use crate::campaign::{
     setup::participants,
@@ -110,9 +112,10 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
             .map(|score| score.unwrap_or_else(|division| logic_alone(&divisions, division)))
             .collect()
     });
-    warn_derived(&divisions, rules, participants, &mut warnings);
+    let derived = derived::compare(&divisions, rules, participants);
+    warnings.extend(derived::warnings(&divisions, &derived, rules, participants));
     let division_rows: Vec<&[PairRow]> = spans.into_iter().map(|s| &pair_rows[s]).collect();
-    let recognitions = recognitions(&divisions, &division_rows, rules, participants);
+    let recognitions = recognitions(&divisions, &division_rows, rules, participants, &derived);
     drop(division_rows);
     ScoreReport {
         facts: None,
@@ -129,9 +132,11 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
         divisions,
         logics,
         recognitions,
+        derived,
         warnings,
         beyond: Vec::new(),
         refutations: Vec::new(),
+        unconfirmed_sats: Vec::new(),
         incremental: Vec::new(),
         validators_from: None,
         validators: Vec::new(),
@@ -280,35 +285,6 @@ fn logic_alone(divisions: &[DivisionScore], division: &str) -> DivisionScore {
         name: logic.clone(),
         logics: vec![logic],
         ..d.clone()
-    }
-}
-
-/// A warning per derived solver shown hors concours for not beating its
-/// base by the edition's margin.
-fn warn_derived(
-    divisions: &[DivisionScore],
-    rules: &Rules,
-    participants: &Participants,
-    warnings: &mut Vec<String>,
-) {
-    let Some(margin) = rules.derived_margin else {
-        return;
-    };
-    for d in divisions {
-        for (mode, m) in [("sequential", &d.sequential), ("parallel", &d.parallel)] {
-            for s in m.solvers.iter().filter(|s| !s.competing) {
-                if let Some(base) = participants.get(&s.solver).derived_from {
-                    if participants.get(&s.solver).competing {
-                        warnings.push(format!(
-                            "{}: {mode}: {} is derived from {base} and does not beat it by {:.0} %: shown hors concours",
-                            d.name,
-                            s.solver,
-                            margin * 100.0
-                        ));
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -487,13 +463,18 @@ fn per_mode<T>(f: impl Fn(Mode) -> T) -> PerMode<T> {
     }
 }
 
-/// The track-wide recognitions the edition has.
+/// The track-wide recognitions the edition has; `derived` says which
+/// derived solvers may win them ([`derived::may_win_recognitions`]).
 fn recognitions(
     divisions: &[DivisionScore],
     pairs: &[&[PairRow]],
     rules: &Rules,
     participants: &Participants,
+    derived: &[derived::DerivedSolver],
 ) -> Recognitions {
+    let may_win = |m: Mode| {
+        move |s: &str| derived::may_win_recognitions(s, m, derived, participants)
+    };
     let mut r = Recognitions::default();
     if rules.divisions_won {
         r.divisions_won = Some(per_mode(|m| recognition::divisions_won(divisions, m)));
@@ -502,12 +483,19 @@ fn recognitions(
         r.biggest_lead = Some(per_mode(|m| recognition::biggest_lead(divisions, m)));
         r.largest_contribution = Some(per_mode(|m| {
             let views = |d: usize| pairs[d].iter().map(move |r| r.view(m));
-            recognition::largest_contribution(divisions, &views, m, rules, participants)
+            recognition::largest_contribution(
+                divisions,
+                &views,
+                m,
+                rules,
+                participants,
+                &may_win(m),
+            )
         }));
     }
     if let Some(params) = &rules.best_overall {
         r.best_overall = Some(per_mode(|m| {
-            recognition::best_overall(divisions, m, params)
+            recognition::best_overall(divisions, m, params, &may_win(m))
         }));
     }
     r

@@ -121,3 +121,77 @@ fn unlisted_participants_are_warned_about() {
     assert!(!r.divisions[0].competitive);
     assert!(!solver(&r, Mode::Parallel, "b").competing);
 }
+
+/// SMT-COMP 2026 end to end: a derived solver wins a logic or division only
+/// with a PAR-2 score 10 % below its base's there, and a track-wide
+/// recognition only when it has that in some division.
+#[test]
+fn derived_solvers_by_par2_per_logic_division_and_for_the_recognitions() {
+    let participants = Participants::parse(
+        "solver,team,competing,derived from\nbase,A,yes,\nfast,B,yes,base\nslow,C,yes,base\nother,D,yes,\n",
+        "p",
+    )
+    .unwrap();
+    // (solver, logic, benchmark, core size, seconds)
+    let runs: &[(&str, &str, &str, u64, f64)] = &[
+        // QF_UF: fast takes half the base's time, slow has more reduction
+        // but only 5 % less time
+        ("base", "QF_UF", "1", 5, 100.0),
+        ("fast", "QF_UF", "1", 5, 50.0),
+        ("slow", "QF_UF", "1", 4, 95.0),
+        ("other", "QF_UF", "1", 6, 10.0),
+        // QF_AX: fast as slow as its base; slow alone reaches the best core
+        ("base", "QF_AX", "2", 5, 100.0),
+        ("fast", "QF_AX", "2", 5, 100.0),
+        ("slow", "QF_AX", "2", 1, 100.0),
+        ("other", "QF_AX", "2", 5, 100.0),
+    ];
+    let pairs: Vec<PairRecord> = runs
+        .iter()
+        .map(|&(s, logic, b, core, t)| PairRecord {
+            division: logic.into(),
+            cpu: t,
+            wall: t,
+            ..rec(s, &format!("{logic}/f/{b}.smt2"), 10, Some(core), Verdict::Validated)
+        })
+        .collect();
+    let rules = Edition::Smtcomp2026.rules();
+    let opts = ScoreOptions {
+        participants,
+        divisions: DivisionMap::of_edition(Edition::Smtcomp2026),
+        ..ScoreOptions::default()
+    };
+    let r = score_pairs(&pairs, &rules, &opts);
+    let competing = |d: &DivisionScore, s: &str| {
+        d.parallel.solvers.iter().find(|x| x.solver == s).unwrap().competing
+    };
+    // the division QF_Equality = QF_AX + QF_UF: fast 150 s against 200 s
+    assert_eq!(r.divisions.len(), 1);
+    let div = &r.divisions[0];
+    assert_eq!(div.name, "QF_Equality");
+    assert!(competing(div, "fast") && !competing(div, "slow"));
+    let logics = r.logics.as_ref().unwrap();
+    let logic = |name: &str| logics.iter().find(|l| l.name == name).unwrap();
+    assert!(competing(logic("QF_UF"), "fast") && !competing(logic("QF_UF"), "slow"));
+    assert!(!competing(logic("QF_AX"), "fast") && !competing(logic("QF_AX"), "slow"));
+    // slow has the most reduction in QF_AX but cannot win it
+    assert_eq!(logic("QF_AX").parallel.solvers[0].solver, "slow");
+    assert_ne!(logic("QF_AX").parallel.winner.as_deref(), Some("slow"));
+    // the track: fast may win the recognitions, slow may not
+    let slow = r.derived.iter().find(|d| d.solver == "slow").unwrap();
+    assert!(!slow.mode(Mode::Parallel).may_win_recognitions);
+    let fast = r.derived.iter().find(|d| d.solver == "fast").unwrap();
+    assert_eq!(fast.mode(Mode::Parallel).improves_in, ["QF_Equality"]);
+    assert!(fast.mode(Mode::Parallel).improves_in_track);
+    let overall = &r.recognitions.best_overall.as_ref().unwrap().parallel;
+    let entry = |s: &str| overall.iter().find(|o| o.solver == s).unwrap();
+    assert!(entry("fast").competing && !entry("slow").competing);
+    // slow alone lowers the virtual best, yet is not the division's top
+    // contributor
+    let contribution = &r.recognitions.largest_contribution.as_ref().unwrap().parallel;
+    assert!(contribution.iter().all(|c| c.solver != "slow"), "{contribution:?}");
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| w.contains("slow improves on the PAR-2 score of base by 10 % in no division")));
+}

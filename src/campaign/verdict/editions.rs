@@ -4,16 +4,16 @@
 //! | edition | what it changed |
 //! |---|---|
 //! | 2016 | family weights × N, 2400 s, any sat checker refutes, complete runs only |
-//! | 2017 | sat majority refutes, or the producing solver saying sat |
-//! | 2018 | sat majority only |
+//! | 2017 | sat majority refutes, or the producing solver saying sat; checkers get about 5 min (300 s) |
+//! | 2018 | sat majority only; checkers get 120 s each (the post-processor) |
 //! | 2019 | answers contradicting the expected status score nothing (the scoring program), plain sums, time penalties (memout/over T cost T), timeouts counted, no winner without reduction, biggest lead and largest contribution |
 //! | 2020 | 1200 s (the exclusion lists are input: `--exclude`) |
 //! | 2021 | a malformed core is no error; divisions group logics |
 //! | 2022 | the 2022 division map |
 //! | 2023 | time counted for answered pairs only, sequential over T scores 0, wall-clock timeouts only |
-//! | 2024 | the `smtcomp` tool: every `sat` is an error again, validation by the 2025 rule, negative reductions kept, ranked by wall time in both modes, seed (Σ mod 2³⁰) + ⌊100·NYSE⌋ |
-//! | 2025 | benchmarks with fewer than 2 assertions left out, best overall |
-//! | 2026 | PAR-2 times, derived solvers must beat their base by 10 % |
+//! | 2024 | the `smtcomp` tool: every `sat` is an error again, negative reductions kept, ranked by wall time in both modes, seed (Σ mod 2³⁰) + ⌊100·NYSE⌋; validation as the 2024 rules text has it: still the sat majority (ties and all-unknown validate), checkers get about 5 min (the tool's scripts: 300 s) |
+//! | 2025 | validation needs an unsat majority ("not validated" otherwise), checkers get the solving limit (1200 s), benchmarks with fewer than 2 assertions left out, best overall |
+//! | 2026 | PAR-2 times; a derived solver wins a logic or division (and the recognitions) only with a PAR-2 score 10 % better than its base's |
 
 use super::policy::Policy;
 use super::rules::{
@@ -43,6 +43,8 @@ impl Edition {
                 ill_formed_is_error: true,
                 missing_core: MissingCore::Error,
                 validation: Policy::Smtcomp2016,
+                // The 2016 archive does not say how long checkers ran.
+                validation_time: None,
                 tie_precision: Some(0.01),
                 winner_needs_reduction: false,
                 min_assertions: 0,
@@ -67,10 +69,12 @@ impl Edition {
             Edition::Smtcomp2016 => old,
             Edition::Smtcomp2017 => Rules {
                 validation: Policy::Smtcomp2017,
+                validation_time: Some(300.0),
                 ..old
             },
             Edition::Smtcomp2018 => Rules {
                 validation: Policy::Smtcomp2018,
+                validation_time: Some(120.0),
                 ..old
             },
             Edition::Smtcomp2019 => Rules {
@@ -99,8 +103,12 @@ impl Edition {
                 timeouts: TimeoutCount::WallClock,
                 ..old
             },
+            // The 2024 rules text refutes on a sat majority only (the
+            // 2018 policy, whose ties and all-unknown validate); the `≥`
+            // and "not validated" came with the 2025 rules.
             Edition::Smtcomp2024 => Rules {
-                validation: Policy::Smtcomp2025,
+                validation: Policy::Smtcomp2018,
+                validation_time: Some(300.0),
                 negative_reductions: true,
                 rank_time: RankTime::Wall,
                 seed: SeedFormula::ModuloThenNyse,
@@ -108,6 +116,9 @@ impl Edition {
                 ..old
             },
             Edition::Smtcomp2025 => Rules {
+                validation: Policy::Smtcomp2025,
+                // The same limit as the solving run.
+                validation_time: Some(self.time_limit()),
                 negative_reductions: false,
                 min_assertions: 2,
                 best_overall: Some(BestOverall {

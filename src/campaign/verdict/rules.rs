@@ -43,14 +43,16 @@ pub enum Edition {
     /// SMT-COMP 2023: time for answered pairs only, wall-clock timeouts.
     #[serde(rename = "smtcomp-2023")]
     Smtcomp2023,
-    /// SMT-COMP 2024: the `smtcomp` tool's scoring.
+    /// SMT-COMP 2024: the `smtcomp` tool's scoring; cores judged by the
+    /// 2024 rules text (a sat majority refutes), checkers 300 s.
     #[serde(rename = "smtcomp-2024")]
     Smtcomp2024,
-    /// SMT-COMP 2025: 1200 s, ill-formed cores are no error, strict
-    /// validation, best overall ranking.
+    /// SMT-COMP 2025: strict validation (an unsat majority, else not
+    /// validated), checkers get the solving limit, best overall ranking.
     #[serde(rename = "smtcomp-2025")]
     Smtcomp2025,
-    /// SMT-COMP 2026: PAR-2 times and the derived-solver rule.
+    /// SMT-COMP 2026: PAR-2 times and the derived-solver rule (a PAR-2
+    /// score 10 % better than its base solver's).
     #[serde(rename = "smtcomp-2026")]
     Smtcomp2026,
 }
@@ -267,6 +269,12 @@ pub struct Rules {
     /// When the checkers validate a core (used with `--rejudge`): the
     /// edition's decision policy (RULES.md §4, [`super::policy`]).
     pub validation: Policy,
+    /// Wall-clock seconds a checker had per core-only benchmark in the
+    /// edition (RULES.md §4): about 5 min in 2017 and 2024 (300 s), 120 s
+    /// in 2018–2023, the solving limit from 2025; `None` where the
+    /// edition does not say (2016). A campaign's own limit is `[limits]
+    /// checker_time`.
+    pub validation_time: Option<f64>,
     /// Error and reduction scores closer than this count as equal when
     /// ranking (the 2016–2018 program compared them rounded to hundredths).
     pub tie_precision: Option<f64>,
@@ -293,8 +301,12 @@ pub struct Rules {
     /// logic → division map, `divisions/<edition>.toml`.
     pub grouped_divisions: bool,
     /// A solver derived from another (participants column `derived from`)
-    /// is ranked only when its reduction beats its base solver's by this
-    /// fraction (2026: 0.10); otherwise it is shown hors concours.
+    /// may win a logic or division only when its PAR-2 score there (the
+    /// mode's time score: CPU in the sequential ranking, wall in the
+    /// parallel one) is at least this fraction lower than its base
+    /// solver's (2026: 0.10), and a track-wide recognition only when it
+    /// is so in at least one division; otherwise it is shown hors concours
+    /// there (`score::derived`).
     pub derived_margin: Option<f64>,
     /// How the edition derived its scrambling seed.
     pub seed: SeedFormula,
@@ -339,6 +351,14 @@ mod tests {
         assert_eq!(r16.core_verdict(&tally(0, 0, 3)), Verdict::Validated);
         assert_eq!(r18.core_verdict(&tally(0, 0, 3)), Verdict::Validated);
         assert_eq!(r25.core_verdict(&tally(0, 0, 3)), Verdict::NotValidated);
+        // 2024 judged by its own rules text: a sat majority refutes, a tie
+        // or all-unknown validates (the `≥` and "not validated" are 2025's)
+        let r24 = Edition::Smtcomp2024.rules();
+        assert_eq!(r24.validation, Policy::Smtcomp2018);
+        assert_eq!(r24.core_verdict(&tally(1, 1, 1)), Verdict::Validated);
+        assert_eq!(r24.core_verdict(&tally(0, 0, 3)), Verdict::Validated);
+        assert_eq!(r24.core_verdict(&tally(2, 1, 0)), Verdict::Refuted);
+        assert_eq!(r24.core_verdict(&tally(1, 0, 2)), Verdict::Refuted);
         // the 2017 producer clause
         let mut t = tally(0, 2, 0);
         t.producer_sat = true;
@@ -359,6 +379,21 @@ mod tests {
         assert!(!r25.ill_formed_is_error && r25.best_overall.is_some());
         for e in Edition::ALL {
             assert_eq!(e.rules().edition, e);
+        }
+    }
+
+    #[test]
+    fn validation_time_per_edition() {
+        let secs = |e: Edition| e.rules().validation_time;
+        assert_eq!(secs(Edition::Smtcomp2016), None);
+        assert_eq!(secs(Edition::Smtcomp2017), Some(300.0));
+        for e in [Edition::Smtcomp2018, Edition::Smtcomp2020, Edition::Smtcomp2023] {
+            assert_eq!(secs(e), Some(120.0), "{}", e.name());
+        }
+        // the 2024 tool's validation scripts: 300 s, not the solving limit
+        assert_eq!(secs(Edition::Smtcomp2024), Some(300.0));
+        for e in [Edition::Smtcomp2025, Edition::Smtcomp2026] {
+            assert_eq!(secs(e), Some(e.time_limit()), "{}", e.name());
         }
     }
 }

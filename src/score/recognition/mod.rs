@@ -210,13 +210,16 @@ fn vbss(
 /// competitive solver/benchmark pairs of the eligible divisions.
 /// `pairs(i)` are the scored pairs of `divisions[i]` (made when needed, and
 /// only the sound competitors' kept: a division may have a million);
-/// `competing` says who competes and under which name.
+/// `participants` says who competes and under which name; `may_win` which
+/// of them may be a division's top solver (2026: a derived solver stays in
+/// the virtual best but wins only as `derived` allows).
 pub fn largest_contribution<'a, I: Iterator<Item = PairView<'a>>>(
     divisions: &[DivisionScore],
     pairs: &impl Fn(usize) -> I,
     mode: Mode,
     rules: &Rules,
     participants: &Participants,
+    may_win: &dyn Fn(&str) -> bool,
 ) -> Vec<Contribution> {
     let competing = |s: &str| participants.get(s).competing;
     let mut total_pairs = 0.0;
@@ -244,7 +247,7 @@ pub fn largest_contribution<'a, I: Iterator<Item = PairView<'a>>>(
             continue;
         }
         let mut best: Option<(f64, f64, &str)> = None;
-        for s in &sound {
+        for s in sound.iter().filter(|s| may_win(s)) {
             let (n, t) = vbss(&sound_pairs, &ranked, Some(s), mode, rules.time_limit);
             let impact_n = 1.0 - n / vbs_n;
             let impact_t = if t > 0.0 { 1.0 - vbs_t / t } else { 0.0 };
@@ -288,8 +291,14 @@ pub fn largest_contribution<'a, I: Iterator<Item = PairView<'a>>>(
 
 /// Best overall (2025): Σ over the competitive divisions a solver entered of
 /// ((n_D/N_D)² if it made no error, else the penalty) × log N_D, with N_D the
-/// division's number of named assertions.
-pub fn best_overall(divisions: &[DivisionScore], mode: Mode, params: &BestOverall) -> Vec<Overall> {
+/// division's number of named assertions; `may_win` says who competes for
+/// it (2026: a derived solver only as `derived` allows).
+pub fn best_overall(
+    divisions: &[DivisionScore],
+    mode: Mode,
+    params: &BestOverall,
+    may_win: &dyn Fn(&str) -> bool,
+) -> Vec<Overall> {
     let mut acc: BTreeMap<&str, Overall> = BTreeMap::new();
     for d in divisions
         .iter()
@@ -305,7 +314,7 @@ pub fn best_overall(divisions: &[DivisionScore], mode: Mode, params: &BestOveral
             let o = acc.entry(&s.solver).or_insert_with(|| Overall {
                 solver: s.solver.clone(),
                 display: s.display.clone(),
-                competing: s.competing,
+                competing: may_win(&s.solver),
                 score: 0.0,
                 divisions: 0,
             });

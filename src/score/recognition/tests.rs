@@ -163,7 +163,14 @@ fn largest_contribution_hand_computed() {
     )
     .unwrap();
     let views = |d: usize| pairs[d].iter().copied();
-    let got = largest_contribution(&divisions, &views, Mode::Parallel, &rules, &participants);
+    let got = largest_contribution(
+        &divisions,
+        &views,
+        Mode::Parallel,
+        &rules,
+        &participants,
+        &|_| true,
+    );
     // X: vbs = (5@10) + (3@30) = (8, 40); without B: (5@10) + (2@40) = (7, 50):
     //    impact 1 − 7/8 = 0.125, time 1 − 40/50 = 0.2; A and C: 0 reduction impact.
     // Z: vbs = (2, 5); without A: (1, 7): impact 0.5, time 1 − 5/7.
@@ -194,7 +201,8 @@ fn largest_contribution_excludes_two_sound_solvers() {
         &|d: usize| pairs[d].iter().copied(),
         Mode::Parallel,
         &rules,
-        &Participants::none()
+        &Participants::none(),
+        &|_| true,
     )
     .is_empty());
 }
@@ -250,7 +258,7 @@ fn best_overall_2025_hand_computed() {
         ),
         div("D3", 5, 1000, false, &[("A", true, 1000.0, 1.0, 1.0, 0)]),
     ];
-    let got = best_overall(&divisions, Mode::Parallel, &params);
+    let got = best_overall(&divisions, Mode::Parallel, &params, &|_| true);
     assert_eq!(got[0].solver, "B");
     assert!((got[0].score - 3.0).abs() < 1e-12);
     assert_eq!(got[1].solver, "A");
