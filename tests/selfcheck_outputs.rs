@@ -1,8 +1,9 @@
-//! selfcheck's outputs for CI (docs/authors.md, "In CI"): every output path
+//! selfcheck's outputs for CI and --shrink (docs/authors.md): every output path
 //! is checked before any solver starts (a bad `--keep`, `--junit`, `--json`
 //! or `--baseline` costs no run), the JUnit file is readable by all with
-//! every testcase's votes, and under GitHub Actions each FAIL is an
-//! `::error file=…,line=…::` annotation.
+//! every testcase's votes, under GitHub Actions each FAIL is an
+//! `::error file=…,line=…::` annotation, and `--shrink` reduces failures
+//! side by side, its `repeat on it:` line running as printed.
 
 mod common;
 
@@ -125,4 +126,29 @@ fn shrinks_repeat_runs_as_printed_without_coreval_on_path() {
     let (code, again) = run(std::process::Command::new("sh").args(["-c", repeat]));
     assert!(!again.contains("not found"), "{repeat}: {again}");
     assert_eq!(code, Some(1), "the reproducer fails again: {repeat}: {again}");
+}
+
+#[test]
+fn failures_shrink_side_by_side_within_jobs_and_the_total_is_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let drop = format!("{} {{file}}", fake_solver("z3-drop-first.sh"));
+    let out = command()
+        .current_dir(repo())
+        .env("COREVAL_CACHE", tmp.path().join("cache"))
+        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .arg("--keep")
+        .arg(tmp.path().join("kept"))
+        .args(["-j", "2", "--shrink", "--shrink-time", "30", BT, PRIME])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("shrink: 2 failure(s), 2 at a time, each for at most 30 s"), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("shrink: ")).collect();
+    let first_done = lines.iter().position(|l| l.contains(" done in ")).expect("{err}");
+    let started = lines[..first_done].iter().filter(|l| l.ends_with("assertions)…")).count();
+    assert_eq!(started, 2, "both began before either ended: {lines:?}");
+    assert!(lines.last().unwrap().starts_with("shrink: 2 failure(s) in "), "{lines:?}");
+    assert_eq!(stdout.matches("repeat on it: $ ").count(), 2, "{stdout}");
 }

@@ -19,6 +19,9 @@ pub struct DiffArgs {
 }
 
 pub fn run(args: DiffArgs) -> Result<u8> {
+    for campaign in [&args.old, &args.new].into_iter().filter(|p| p.is_dir()) {
+        crate::cmd::show::refuse_stale(campaign)?;
+    }
     let old = crate::diff::load(&args.old)?;
     let new = crate::diff::load(&args.new)?;
     print_diff(&crate::diff::compare(&old, &new))
@@ -71,7 +74,7 @@ impl AfterSelfcheck {
             anyhow::bail!("--shrink-time must be a positive number of seconds");
         }
         let cancel = crate::cmd::interrupt::flag();
-        crate::shrink::selfcheck::attach(report, opts, self.shrink_time, cancel, &mut |s| {
+        crate::shrink::selfcheck::attach(report, opts, self.shrink_time, cancel, &|s| {
             eprintln!("{s}")
         })?;
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {

@@ -1,6 +1,7 @@
 //! `coreval selfcheck --shrink`: after the verdicts, each FAIL of a kind
 //! that can be shrunk ([`super::judge::supported`]) is reduced
-//! ([`super::shrink`]) within `--shrink-time` seconds, and its FAIL block
+//! ([`super::shrink`]) within `--shrink-time` seconds, `--jobs` of them side
+//! by side (the total time said at the end), and its FAIL block
 //! gets `reproducer: PATH (K of N assertions, B of B0 bytes)`, the
 //! command that repeats the failure on it, and what happened on the way.
 //! The reproducers go to the keep folder (`<benchmark>.repro.smt2`). A
@@ -23,7 +24,7 @@ pub fn attach(
     opts: &Options,
     time: f64,
     cancel: &AtomicBool,
-    say: &mut dyn FnMut(String),
+    say: &(dyn Fn(String) + Sync),
 ) -> Result<()> {
     let here = std::env::current_dir().context("cannot read the current folder")?;
     let checkers_dir = opts
@@ -59,7 +60,9 @@ pub fn attach(
     };
     let keep = crate::selfcheck::repro::keep_dir(opts.keep.as_deref());
     let setup = report.setup.clone();
-    for r in report.results.iter_mut() {
+    // The shrinks to do: (result, its benchmark's bytes, the reproducer's path).
+    let mut todo = Vec::new();
+    for (i, r) in report.results.iter_mut().enumerate() {
         if r.outcome != Outcome::Failed || r.time.is_none() {
             continue;
         }
@@ -70,50 +73,79 @@ pub fn attach(
             ));
             continue;
         }
-        if cancel.load(Ordering::Relaxed) {
-            r.details
-                .push("reproducer: none (interrupted before its shrink began)".into());
-            continue;
+        match std::fs::read(&r.path) {
+            Ok(b) => todo.push((i, b, keep.join(repro_name(&r.path)))),
+            Err(e) => r
+                .details
+                .push(format!("reproducer: none (cannot read {}: {e})", r.path)),
         }
-        let original = match std::fs::read(&r.path) {
-            Ok(b) => b,
-            Err(e) => {
-                r.details
-                    .push(format!("reproducer: none (cannot read {}: {e})", r.path));
-                continue;
-            }
-        };
-        let out = keep.join(repro_name(&r.path));
-        say(format!(
-            "shrink: {} ({}, {} assertions) for at most {time} s…",
-            r.path, r.verdict, r.assertions
-        ));
-        let spec = Spec {
-            solver: solver.clone(),
-            workdir: here.clone(),
-            answer_stream: opts.answer_stream.unwrap_or_default(),
-            checkers_dir: settings.checkers_dir.clone(),
-            checkers: independent.clone(),
-            solver_time: opts.timeout,
-            checker_time: opts.checker_timeout,
-            kind: r.verdict.clone(),
-            logic: None,
-            strict: false,
-        };
-        match super::shrink(&original, spec, &out, &settings, cancel) {
-            Ok(s) => {
-                r.details.push(s.line());
-                r.details.push(format!(
-                    "repeat on it: $ {}",
-                    repeat_command(opts, &setup.checkers, &out)
-                ));
-                r.details.extend(s.notes.iter().cloned());
-                say(format!("shrink: {} done in {:.1} s", r.path, s.seconds));
-            }
-            Err(why) => r.details.push(format!("reproducer: none ({why})")),
-        }
-        report.kept = Some(keep.clone());
     }
+    if todo.is_empty() {
+        return Ok(());
+    }
+    // Side by side, `--jobs` at a time (each within `--shrink-time`).
+    let jobs = crate::jobs::resolve(opts.jobs).0.clamp(1, todo.len());
+    let started = std::time::Instant::now();
+    say(format!(
+        "shrink: {} failure(s), {jobs} at a time, each for at most {time} s…",
+        todo.len()
+    ));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = &report.results;
+    let done: std::sync::Mutex<Vec<(usize, Vec<String>)>> = Default::default();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let Some((i, original, out)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    return;
+                };
+                let r = &results[*i];
+                if cancel.load(Ordering::Relaxed) {
+                    let why = "reproducer: none (interrupted before its shrink began)".to_string();
+                    done.lock().unwrap().push((*i, vec![why]));
+                    continue;
+                }
+                say(format!(
+                    "shrink: {} ({}, {} assertions)…",
+                    r.path, r.verdict, r.assertions
+                ));
+                let spec = Spec {
+                    solver: solver.clone(),
+                    workdir: here.clone(),
+                    answer_stream: opts.answer_stream.unwrap_or_default(),
+                    checkers_dir: settings.checkers_dir.clone(),
+                    checkers: independent.clone(),
+                    solver_time: opts.timeout,
+                    checker_time: opts.checker_timeout,
+                    kind: r.verdict.clone(),
+                    logic: None,
+                    strict: false,
+                };
+                let lines = match super::shrink(original, spec, out, &settings, cancel) {
+                    Ok(s) => {
+                        say(format!("shrink: {} done in {:.1} s", r.path, s.seconds));
+                        let mut lines = vec![
+                            s.line(),
+                            format!("repeat on it: $ {}", repeat_command(opts, &setup.checkers, out)),
+                        ];
+                        lines.extend(s.notes.iter().cloned());
+                        lines
+                    }
+                    Err(why) => vec![format!("reproducer: none ({why})")],
+                };
+                done.lock().unwrap().push((*i, lines));
+            });
+        }
+    });
+    for (i, lines) in done.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        report.results[i].details.extend(lines);
+    }
+    say(format!(
+        "shrink: {} failure(s) in {:.1} s",
+        todo.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    report.kept = Some(keep);
     Ok(())
 }
 
