@@ -100,7 +100,7 @@ fn an_unproven_sat_charges_no_error_under_the_current_presets() {
             let own = p["solver"].as_str().unwrap();
             assert!(p["checkers"].get(own).is_none(), "{p}");
             assert_eq!(
-                p["not_counted"][own], "left out: the solver's own team",
+                p["not_counted"][own], "left out: the solver's own team (declared team)",
                 "{policy}: {p}"
             );
         }

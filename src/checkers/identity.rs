@@ -163,6 +163,35 @@ pub fn runs_seen(programs: &[PathBuf], checkers: &[SolverDef]) -> Vec<(String, S
     out
 }
 
+/// For each checker in `checkers` whose own file has the same content as
+/// the program of the definition `solver` (a copy of its binary under
+/// another name is the same program), its name and why. Files of another
+/// size are not read; a file that cannot be read is no match.
+pub fn same_content(solver: &SolverDef, checkers: &[SolverDef]) -> Vec<(String, String)> {
+    let Some(mine) = solver.program().and_then(|p| canonical(&p)) else {
+        return Vec::new();
+    };
+    let Ok(size) = mine.metadata().map(|m| m.len()) else {
+        return Vec::new();
+    };
+    let mut bytes: Option<Option<Vec<u8>>> = None;
+    let mut out = Vec::new();
+    for k in checkers {
+        let same = identity(k).files.into_iter().find(|p| {
+            *p == mine
+                || p.metadata().is_ok_and(|m| m.len() == size)
+                && bytes
+                    .get_or_insert_with(|| std::fs::read(&mine).ok())
+                    .as_ref()
+                    .is_some_and(|b| std::fs::read(p).is_ok_and(|o| o == *b))
+        });
+        if let Some(p) = same {
+            out.push((k.name.clone(), format!("its program has the content of {}", p.display())));
+        }
+    }
+    out
+}
+
 fn matches(f: &Footprint, checkers: &[SolverDef]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for k in checkers {

@@ -32,16 +32,33 @@ pub struct ShowArgs {
     pub benchmark: String,
 }
 
-/// Run `coreval show`.
-pub fn run(args: ShowArgs) -> Result<u8> {
-    let c = crate::campaign::setup::Campaign::load(&args.campaign)?;
+/// A campaign loaded to read its verdicts (the score stage's context).
+fn load(campaign: &Path) -> Result<Context> {
+    let c = crate::campaign::setup::Campaign::load_for_preflight(campaign)?;
     let stages = Stages {
         name: false,
         solve: false,
         check: false,
         score: true,
     };
-    let ctx = Context::load(c, stages)?;
+    Context::load(c, stages)
+}
+
+/// For `coreval diff` of campaign folders: Err when `coreval run` would
+/// redo some of what the campaign's verdicts rest on
+/// ([`crate::campaign::ledger::current::refuse_stale`], as `show` and
+/// `score` refuse).
+pub fn refuse_stale(campaign: &Path) -> Result<()> {
+    let ctx = load(campaign)?;
+    let hear = |m: &Message| m.print();
+    let l = Loaded::telling(&ctx, Say::to(&hear))?;
+    let pairs = crate::judge::collect(&l)?;
+    crate::campaign::ledger::current::refuse_stale(&l, &pairs)
+}
+
+/// Run `coreval show`.
+pub fn run(args: ShowArgs) -> Result<u8> {
+    let ctx = load(&args.campaign)?;
     let hear = |m: &Message| m.print();
     let l = Loaded::telling(&ctx, Say::to(&hear))?;
     if l.solver(&args.solver).is_none() {
@@ -68,6 +85,7 @@ pub fn run(args: ShowArgs) -> Result<u8> {
         Some(_) => {}
     }
     let pairs = crate::judge::collect(&l)?;
+    crate::campaign::ledger::current::refuse_stale(&l, &pairs)?;
     let Some(p) = pairs
         .iter()
         .find(|p| *p.pair.solver == *args.solver && *p.pair.benchmark == *args.benchmark)

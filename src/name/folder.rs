@@ -18,7 +18,7 @@
 use super::{name_file, NameError, NameOptions};
 use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
 use crate::campaign::ledger::index::{
-    FileCounts, IndexEntry, Outcome, Skipped, INDEX_FILE, SKIPPED_FILE,
+    FileCounts, IndexEntry, Outcome, Skipped, SourceStamp, INDEX_FILE, SKIPPED_FILE,
 };
 use crate::journal::Journal;
 use crate::message::Say;
@@ -221,7 +221,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
     };
     let name_or_resume = |file: &BenchmarkFile| -> Result<(IndexEntry, bool)> {
-        let stamp = Stamp::of(&file.path);
+        let stamp = SourceStamp::of(&file.path);
         // Taken, not copied: each id is named once.
         let taken = previous.get(&file.id).and_then(|o| lock(o).take());
         if let Some(old) = taken.as_ref() {
@@ -230,7 +230,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
                 && old.descramble.as_ref().is_none_or(exists);
             // A failure may have been passing (an unreadable file): retried.
             if old.outcome != Outcome::Failed
-                && Stamp::from_entry(old) == stamp
+                && SourceStamp::of_entry(old) == stamp
                 && old.settings == settings
                 && output_ok
             {
@@ -315,54 +315,6 @@ fn write_skipped(out: &Path, skipped: &[(PathBuf, String)]) -> Result<()> {
         return Ok(());
     }
     crate::journal::write_atomic(&path, &bytes)
-}
-
-/// What tells that a source changed, as git's index does: size,
-/// modification and status-change times (ns), device and inode; zeros when
-/// unreadable. A content edit that keeps size and mtime (`touch -r`)
-/// changes the ctime, which no user call can set back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Stamp {
-    size: u64,
-    mtime_ns: u64,
-    ctime_ns: u64,
-    dev: u64,
-    inode: u64,
-}
-
-impl Stamp {
-    fn of(path: &Path) -> Stamp {
-        use std::os::unix::fs::MetadataExt;
-        let ns = |s: i64, n: i64| (s.max(0) as u64).saturating_mul(1_000_000_000) + n.max(0) as u64;
-        match fs::metadata(path) {
-            Ok(m) => Stamp {
-                size: m.len(),
-                mtime_ns: ns(m.mtime(), m.mtime_nsec()),
-                ctime_ns: ns(m.ctime(), m.ctime_nsec()),
-                dev: m.dev(),
-                inode: m.ino(),
-            },
-            Err(_) => Stamp::default(),
-        }
-    }
-
-    fn from_entry(e: &IndexEntry) -> Stamp {
-        Stamp {
-            size: e.source_size,
-            mtime_ns: e.source_mtime_ns,
-            ctime_ns: e.source_ctime_ns,
-            dev: e.source_dev,
-            inode: e.source_inode,
-        }
-    }
-
-    fn set(self, e: &mut IndexEntry) {
-        e.source_size = self.size;
-        e.source_mtime_ns = self.mtime_ns;
-        e.source_ctime_ns = self.ctime_ns;
-        e.source_dev = self.dev;
-        e.source_inode = self.inode;
-    }
 }
 
 /// Name one benchmark into `out`. A problem of the benchmark (unreadable,

@@ -16,6 +16,7 @@ use super::{team, Options, SOLVER_NAME};
 use crate::campaign::ledger::index::{Bench, IndexEntry, Outcome as NameOutcome};
 use crate::campaign::ledger::records::RunRecord;
 use crate::campaign::setup::context::{Context, Definitions};
+use crate::campaign::setup::team::Executed;
 use crate::campaign::setup::{Campaign, Check, ConfigFile, Limits, Naming, Score, SolverEntry};
 use crate::checkers::SolverDef;
 use crate::incremental::script::Cmd;
@@ -137,7 +138,8 @@ pub(super) struct Solved {
     pub runs: Vec<RunRecord>,
     /// The checkers the command runs (named by it), each with why.
     pub declared: Vec<(String, String)>,
-    /// The teams declared or named by the command.
+    /// The teams declared or named by the command, and those of a
+    /// checker with its program's content.
     pub teams: Vec<String>,
 }
 
@@ -145,6 +147,9 @@ pub(super) struct Solved {
 pub(super) struct Team {
     /// The checkers seen running in its process tree, each with why.
     pub seen: Vec<(String, String)>,
+    /// The same, as the author's solver entry learns them (its team
+    /// identity, [`crate::campaign::setup::team`]).
+    pub executed: Executed,
     pub references: Vec<SolverDef>,
 }
 
@@ -202,7 +207,7 @@ impl<'a> Work<'a> {
     ) -> Result<Solved> {
         let ctx = self.load(self.config.clone(), stages(!single.is_empty(), false))?;
         let sut = ctx.solver(SOLVER_NAME).context("no solver under test")?;
-        let (declared, teams) = (sut.runs.clone(), sut.teams.clone());
+        let (declared, teams) = (sut.runs.clone(), sut.all_teams());
         if single.is_empty() {
             return Ok(Solved {
                 summary: None,
@@ -289,19 +294,21 @@ impl<'a> Work<'a> {
         })
     }
 
-    /// The teams seen running in the author's process tree join its
-    /// solver entry; the references are chosen from the teams left: none
-    /// declared, named by the command or seen.
+    /// The teams seen running in the author's process tree (which the
+    /// later stages learn again from its runs, as every campaign's do);
+    /// the references are chosen from the teams left: none declared,
+    /// named by the command, of its program's content or seen.
     pub fn observe_team(&mut self, solved: &Solved) -> Team {
         let defs = self.base.definitions.all();
-        let (seen, seen_teams) = team::seen(&solved.runs, SOLVER_NAME, defs, &solved.declared);
+        let executed = Executed::default();
+        let (seen, seen_teams) =
+            team::seen(&solved.runs, SOLVER_NAME, defs, &solved.declared, &executed);
         let mut teams = solved.teams.clone();
         for t in &seen_teams {
             if !teams.contains(t) {
                 teams.push(t.clone());
             }
         }
-        self.config.solvers[0].teams = seen_teams;
         let references = match self.opts.references {
             true => team::references(&self.base.checkers, &teams)
                 .into_iter()
@@ -309,7 +316,11 @@ impl<'a> Work<'a> {
                 .collect(),
             false => Vec::new(),
         };
-        Team { seen, references }
+        Team {
+            seen,
+            executed,
+            references,
+        }
     }
 
     /// The references join the campaign (after the author's solver).

@@ -59,12 +59,12 @@ impl Setup {
                 "every selected checker ({}) is of the solver's team {}: no core can be validated; \
                  install or select an independent checker (--checkers)",
                 excluded.join(", "),
-                author.teams.join(", ")
+                author.all_teams().join(", ")
             ));
         }
         Setup {
             solver: super::words::shown_command(&opts.solver),
-            team: author.teams.join(", "),
+            team: author.all_teams().join(", "),
             team_how: super::team::how(opts.team.is_some(), &author.runs),
             runs: author.runs.clone(),
             excluded,

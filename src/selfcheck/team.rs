@@ -2,45 +2,44 @@
 //! the checkers whose program (or wrapper script, or name) its command runs
 //! ([`crate::checkers::identity::runs_words`]), and the checkers whose
 //! program was seen running in its process tree during the solve stage
-//! ([`crate::checkers::identity::runs_seen`] over the `programs` of its run
-//! records). The solve stage runs before any core is checked, so a wrapper
+//! ([`crate::campaign::setup::team::Executed`] over the `programs` of its run
+//! records, as for a campaign's solvers). The solve stage runs before any core is checked, so a wrapper
 //! script that runs a Python script that runs z3 is team z3 before z3 could
 //! judge one of its cores. A child that lived between two looks of the
 //! runner is missed (`runner/observe.rs`); `--team` covers that case.
 //! [`references`] picks the reference solvers by team.
 
 use crate::campaign::ledger::records::RunRecord;
+use crate::campaign::setup::team::Executed;
 use crate::checkers::SolverDef;
-use std::path::PathBuf;
 
 /// The checkers seen running in `solver`'s runs that `known` does not list
-/// yet, each with why, and their teams.
+/// yet, each with why, and their teams: what `executed` (the solver's, or
+/// a fresh one) learns from the runs, as a campaign's stages learn it
+/// ([`crate::campaign::setup::team::Executed::note`]).
 pub fn seen(
     runs: &[RunRecord],
     solver: &str,
     defs: &[SolverDef],
     known: &[(String, String)],
+    executed: &Executed,
 ) -> (Vec<(String, String)>, Vec<String>) {
-    let mut programs: Vec<PathBuf> = runs
+    let programs = runs
         .iter()
         .filter(|r| r.solver == solver)
-        .flat_map(|r| r.programs.iter().map(PathBuf::from))
-        .collect();
-    programs.sort();
-    programs.dedup();
-    let found: Vec<(String, String)> = crate::checkers::identity::runs_seen(&programs, defs)
+        .flat_map(|r| r.programs.iter().map(String::as_str));
+    let found: Vec<_> = executed
+        .note(programs, defs)
         .into_iter()
-        .filter(|(k, _)| !known.iter().any(|(x, _)| x == k))
+        .filter(|m| !known.iter().any(|(x, _)| *x == m.checker))
         .collect();
     let mut teams: Vec<String> = Vec::new();
-    for (k, _) in &found {
-        if let Some(d) = defs.iter().find(|d| &d.name == k) {
-            if !teams.contains(&d.team) {
-                teams.push(d.team.clone());
-            }
+    for m in &found {
+        if !teams.contains(&m.team) {
+            teams.push(m.team.clone());
         }
     }
-    (found, teams)
+    (found.into_iter().map(|m| (m.checker, m.why)).collect(), teams)
 }
 
 /// How the team was decided, for the header: `declared with --team`,

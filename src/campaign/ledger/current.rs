@@ -35,7 +35,24 @@ pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
         .extract_if(.., |r| l.current.run_stale(r).is_some())
         .collect();
     l.keep_unscored_runs(unscored_runs(l, &all, &stale));
+    note_executed(l, &all);
     Ok(all)
+}
+
+/// Each solver learns the checkers' programs its current runs were seen
+/// executing ([`crate::campaign::setup::team::Executed`]): from here on,
+/// those checkers are of its team for every stage that reads the runs.
+fn note_executed(l: &Loaded, runs: &[RunRecord]) {
+    let mut programs: HashMap<&str, HashSet<&str>> = HashMap::default();
+    for r in runs.iter().filter(|r| !r.programs.is_empty()) {
+        let of = programs.entry(r.solver.as_str()).or_default();
+        of.extend(r.programs.iter().map(String::as_str));
+    }
+    for (solver, seen) in programs {
+        if let Some(s) = l.solver(solver) {
+            s.executed.note(seen, l.defs);
+        }
+    }
 }
 
 /// [`UnscoredRuns`] of the records that count (`current`) and the others.
@@ -336,18 +353,84 @@ pub fn warnings(
             c.dir.display()
         ));
     }
+    // Benchmarks edited since they were named: a run names them again and
+    // redoes their pairs; the journals cannot show it (the index is the
+    // naming stage's, which ran in this process or not at all).
+    let changed = match l.ctx.stages.name {
+        true => Vec::new(),
+        false => super::index::changed_sources(c)?,
+    };
+    if let Some(first) = changed.first() {
+        out.push(format!(
+            "{} benchmark(s) changed since they were named ({first}{}): their verdicts are of the \
+             old content; `coreval run {}` names them again and redoes their pairs",
+            changed.len(),
+            if changed.len() > 1 { ", …" } else { "" },
+            c.dir.display()
+        ));
+    }
     Ok(Unscored {
         warnings: out,
         to_redo: redo,
+        changed_benchmarks: changed.len(),
     })
 }
 
-/// What [`warnings`] found: the warnings, and how many of the records they
-/// name are of another configuration, which `coreval run` would redo.
+/// What [`warnings`] found: the warnings, how many of the records they
+/// name are of another configuration, which `coreval run` would redo, and
+/// how many named benchmarks changed since they were named.
 #[derive(Clone, Debug, Default)]
 pub struct Unscored {
     pub warnings: Vec<String>,
     pub to_redo: usize,
+    pub changed_benchmarks: usize,
+}
+
+/// [`warnings`] said to the loaded campaign's messages, each once, then
+/// [`Unscored::refuse`]: what `coreval show` and `coreval diff` do before
+/// they read a campaign's verdicts (`score CAMPAIGN` says the warnings
+/// with its report's and refuses the same way).
+pub fn refuse_stale(l: &Loaded, pairs: &[crate::campaign::verdict::pair::PairVerdict]) -> Result<()> {
+    let unscored = warnings(l, pairs)?;
+    for w in &unscored.warnings {
+        l.say.warning(w.as_str());
+    }
+    unscored.refuse(&l.campaign.dir, false)
+}
+
+impl Unscored {
+    /// The one staleness test of the commands that read a campaign's
+    /// verdicts without redoing anything (`score CAMPAIGN`, `show`,
+    /// `diff`): whatever `coreval run` would redo (records of another
+    /// configuration, benchmarks changed since they were named) is an
+    /// error. Each cause is one of [`Unscored::warnings`], said before; the
+    /// error names none again. `partial`: `--partial` (the records of
+    /// another configuration are left out, and that is asked for).
+    pub fn refuse(&self, dir: &std::path::Path, partial: bool) -> Result<()> {
+        let redo = self.to_redo > 0 && !partial;
+        if !redo && self.changed_benchmarks == 0 {
+            return Ok(());
+        }
+        let mut what = Vec::new();
+        if redo {
+            what.push(format!("{} record(s) are of another configuration", self.to_redo));
+        }
+        if self.changed_benchmarks > 0 {
+            what.push(format!(
+                "{} benchmark(s) changed since they were named",
+                self.changed_benchmarks
+            ));
+        }
+        let partial = match redo && self.changed_benchmarks == 0 {
+            true => format!(", `coreval score {} --partial` scores without them", dir.display()),
+            false => String::new(),
+        };
+        anyhow::bail!(
+            "{}: {} (above); the reports are left as they were: `coreval run {0}` redoes them{partial}",
+            dir.display(),
+            what.join(" and ")
+        )
+    }
 }
 
 /// What a stage redoes, counted as it journals it: a record whose key (a

@@ -40,11 +40,13 @@ pub struct SolverFacts {
     /// Program and arguments, `{file}` for the benchmark.
     pub command: Vec<String>,
     pub program: Program,
-    /// Its teams (declared, and of the checkers it runs).
+    /// Its teams: declared, of a checker with its program's content, of a
+    /// checker its runs were seen executing.
     pub teams: Vec<String>,
     /// The checkers that judge its cores (where they support the logic).
     pub judged_by: Vec<String>,
-    /// Checkers of its team, left out.
+    /// Checkers of its team, left out, each with why (`cvc5 (executed by
+    /// the solver)`, [`crate::campaign::setup::team::Why::words`]).
     pub left_out: Vec<String>,
 }
 
@@ -112,18 +114,18 @@ impl Facts {
             .iter()
             .map(|s| {
                 let x = l.current.solvers.get(&s.name);
-                let (left_out, judged_by): (Vec<_>, Vec<_>) = checkers
-                    .iter()
-                    .partition(|k| c.config.check.independent && s.same_team(k));
-                let names = |v: Vec<&crate::checkers::SolverDef>| -> Vec<String> {
-                    v.into_iter().map(|k| k.name.clone()).collect()
-                };
-                let (judged_by, left_out) = (names(judged_by), names(left_out));
+                let (mut judged_by, mut left_out) = (Vec::new(), Vec::new());
+                for k in &checkers {
+                    match s.own_team(k).filter(|_| c.config.check.independent) {
+                        Some(why) => left_out.push(format!("{} ({})", k.name, why.words())),
+                        None => judged_by.push(k.name.clone()),
+                    }
+                }
                 SolverFacts {
                     name: s.name.clone(),
                     command: x.map(|x| x.template.clone()).unwrap_or_default(),
                     program: x.map(|x| x.program.clone()).unwrap_or_default(),
-                    teams: s.teams.clone(),
+                    teams: s.all_teams(),
                     judged_by,
                     left_out,
                 }

@@ -313,6 +313,107 @@ pub fn benches_of(c: &Campaign, entries: Vec<IndexEntry>, say: Say) -> Vec<Bench
     benches
 }
 
+/// What tells that a source changed, as git's index does: size,
+/// modification and status-change times (ns), device and inode; zeros when
+/// unreadable. A content edit that keeps size and mtime (`touch -r`)
+/// changes the ctime, which no user call can set back. The naming stage
+/// names a benchmark again when its source's stamp is not its entry's;
+/// [`changed_sources`] tells the same without naming.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub struct SourceStamp {
+    #[serde(rename = "source_size")]
+    size: u64,
+    #[serde(rename = "source_mtime_ns")]
+    mtime_ns: u64,
+    #[serde(rename = "source_ctime_ns", default)]
+    ctime_ns: u64,
+    #[serde(rename = "source_dev", default)]
+    dev: u64,
+    #[serde(rename = "source_inode", default)]
+    inode: u64,
+}
+
+impl SourceStamp {
+    /// The stamp of the file at `path` now.
+    pub fn of(path: &Path) -> SourceStamp {
+        use std::os::unix::fs::MetadataExt;
+        let ns = |s: i64, n: i64| (s.max(0) as u64).saturating_mul(1_000_000_000) + n.max(0) as u64;
+        match std::fs::metadata(path) {
+            Ok(m) => SourceStamp {
+                size: m.len(),
+                mtime_ns: ns(m.mtime(), m.mtime_nsec()),
+                ctime_ns: ns(m.ctime(), m.ctime_nsec()),
+                dev: m.dev(),
+                inode: m.ino(),
+            },
+            Err(_) => SourceStamp::default(),
+        }
+    }
+
+    /// The stamp an entry was named with.
+    pub fn of_entry(e: &IndexEntry) -> SourceStamp {
+        SourceStamp {
+            size: e.source_size,
+            mtime_ns: e.source_mtime_ns,
+            ctime_ns: e.source_ctime_ns,
+            dev: e.source_dev,
+            inode: e.source_inode,
+        }
+    }
+
+    /// Keep the stamp in the entry named from the source.
+    pub fn set(self, e: &mut IndexEntry) {
+        e.source_size = self.size;
+        e.source_mtime_ns = self.mtime_ns;
+        e.source_ctime_ns = self.ctime_ns;
+        e.source_dev = self.dev;
+        e.source_inode = self.inode;
+    }
+}
+
+/// An index line read for its source stamp alone.
+#[derive(Deserialize)]
+struct StampLine {
+    id: String,
+    outcome: Outcome,
+    #[serde(flatten)]
+    stamp: SourceStamp,
+}
+
+/// The ids of the named benchmarks whose source under the benchmark root
+/// is not what was named (edited, replaced or removed since): those the
+/// naming stage of `coreval run` names again, and whose pairs it redoes
+/// ("benchmark changed"). Each source is looked at (its metadata), in
+/// parallel; the index is read for the stamps alone.
+pub fn changed_sources(c: &Campaign) -> Result<Vec<String>> {
+    use rayon::prelude::*;
+    let path = c.named_dir().join(INDEX_FILE);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let (lines, _): (Vec<StampLine>, _) = journal::read_all(&path)?;
+    let single = c.benchmarks.is_file();
+    // A resumed naming appends: the last line of an id is its entry.
+    let mut seen = HashSet::new();
+    let latest: Vec<StampLine> = (lines.into_iter().rev())
+        .filter(|l| seen.insert(l.id.clone()))
+        .collect();
+    let mut changed: Vec<String> = latest
+        .into_par_iter()
+        .filter(|l| l.outcome == Outcome::Named)
+        .filter(|l| {
+            let source = match single {
+                true => c.benchmarks.clone(),
+                false => c.benchmarks.join(&l.id),
+            };
+            SourceStamp::of(&source) != l.stamp
+        })
+        .map(|l| l.id)
+        .collect();
+    changed.sort();
+    Ok(changed)
+}
+
 /// Whether a solver is entered in a benchmark's division: its definition
 /// supports the logic with cores (an inline command: every division).
 pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {

@@ -1,7 +1,7 @@
 //! The configuration and its loading: `campaign.toml` read and checked
 //! ([`config`], [`config_lines`] for the line of each key), the solvers
 //! under test ([`solvers`]), the checkers selected for each solver and those
-//! of its team left out ([`selection`]), participants and validators, the
+//! of its team left out ([`selection`]) by its team identity ([`team`]), participants and validators, the
 //! preflight that refuses a configuration that cannot work before any work
 //! starts ([`preflight`]), and the loaded campaign ([`context::Context`])
 //! built once from all of it, and the reading of its journals with the
@@ -16,6 +16,7 @@ pub mod participants;
 pub mod preflight;
 pub mod selection;
 pub mod solvers;
+pub mod team;
 pub mod validators;
 
 pub use config::*;

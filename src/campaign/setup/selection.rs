@@ -28,7 +28,8 @@ pub fn select<'a>(
 }
 
 /// Why checker `k` is none of a pair's checkers (`None`: it is one), in
-/// words for the reports: the solver's own team, no validator of the
+/// words for the reports: the solver's own team (and which part of its
+/// identity, [`super::team::Why`]), no validator of the
 /// division, or a logic it does not support.
 pub fn left_out(
     k: &SolverDef,
@@ -39,8 +40,8 @@ pub fn left_out(
 ) -> Option<&'static str> {
     if !k.supports(logic) {
         Some("left out: does not support the logic")
-    } else if independent && solver.same_team(k) {
-        Some("left out: the solver's own team")
+    } else if let Some(why) = solver.own_team(k).filter(|_| independent) {
+        Some(why.left_out())
     } else if validators.is_some_and(|v| !v.allows(&k.name, logic)) {
         Some("left out: no validator of the division")
     } else {

@@ -13,8 +13,11 @@ pub struct SolverUnderTest {
     pub name: String,
     /// The team declared (or the definition's, or the program's name).
     pub team: String,
-    /// Every team whose checkers are not independent of it: `team` and the
-    /// teams of the checker definitions it runs ([`SolverUnderTest::runs`]).
+    /// Its declared teams: `team`, the config's `teams` and the teams of
+    /// the checker definitions its command runs ([`SolverUnderTest::runs`]).
+    /// With [`SolverUnderTest::same_program`] and
+    /// [`SolverUnderTest::executed`], its team identity
+    /// ([`super::team`], [`SolverUnderTest::own_team`]).
     pub teams: Vec<String>,
     /// The checker definitions the solver's command runs, each with why
     /// ([`crate::checkers::identity`]).
@@ -26,8 +29,14 @@ pub struct SolverUnderTest {
     pub workdir: Option<PathBuf>,
     /// Its runs go through the run cache ([`crate::run_cache`]).
     pub cached: bool,
-    /// Its runs record the programs seen in its process tree.
+    /// Its runs record the programs seen in its process tree: always for
+    /// a solver under test (the `observe` key is kept for old configs).
     pub observe: bool,
+    /// The checkers whose program has the content of its own.
+    pub same_program: Vec<super::team::Member>,
+    /// The checkers whose program its runs were seen executing, as the
+    /// runs are read.
+    pub executed: super::team::Executed,
 }
 
 /// Resolve the config's solvers against the definitions folder.
@@ -77,6 +86,7 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
                 }
             }
         }
+        let same_program = super::team::members(checkers::identity::same_content(&def, defs), defs);
         out.push(SolverUnderTest {
             name: s.name.clone(),
             team,
@@ -86,7 +96,9 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             def,
             workdir: s.workdir.clone(),
             cached: s.cached,
-            observe: s.observe,
+            observe: true,
+            same_program,
+            executed: Default::default(),
         });
     }
     Ok(out)
@@ -192,7 +204,25 @@ pub fn spec_for(
 impl SolverUnderTest {
     /// Whether `checker` is of one of the solver's teams (so not independent).
     pub fn same_team(&self, checker: &SolverDef) -> bool {
-        self.teams.contains(&checker.team)
+        self.own_team(checker).is_some()
+    }
+
+    /// Why `checker` is of the solver's own team, if it is: its team
+    /// identity ([`super::team`]), the one test of `run` and `selfcheck`.
+    pub fn own_team(&self, checker: &SolverDef) -> Option<super::team::Why> {
+        super::team::why(&checker.team, &self.teams, &self.same_program, &self.executed)
+    }
+
+    /// Every team of the solver: declared, by program content, executed.
+    pub fn all_teams(&self) -> Vec<String> {
+        let mut all = self.teams.clone();
+        let more = self.same_program.iter().chain(&self.executed.all()).map(|m| m.team.clone()).collect::<Vec<_>>();
+        for t in more {
+            if !all.contains(&t) {
+                all.push(t);
+            }
+        }
+        all
     }
 }
 
