@@ -450,8 +450,11 @@ pub fn summary(report: &Report) -> String {
             .iter()
             .fold((0, 0), |(a, b), (m, x)| (a + m, b + x));
         let reached = compared.iter().filter(|(m, x)| m >= x).count();
+        // Of the passes, the validated cores; of those, the ones a
+        // reference also has a core of: each count says what it is of.
+        let validated = report.results.iter().filter(|r| r.verdict == "validated").count();
         s.push_str(&format!(
-            "; reduction {mine} vs best reference {best} on {} validated core(s), best reached on {reached}",
+            "; on the {} of {validated} validated core(s) a reference also solved: reduction {mine} vs best reference {best}, best reached on {reached}",
             compared.len()
         ));
     }
