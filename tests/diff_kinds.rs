@@ -4,14 +4,17 @@
 //! by kind and listed under what it did (no longer passing, now passing,
 //! other changes, new and fixed failures), incremental pairs included, and
 //! a pass lost is a regression (exit 1) in campaigns and selfcheck files
-//! alike. The campaigns' `reports/pairs.jsonl` are written by coreval's
-//! own writer ([`coreval::report::pairs_jsonl::write`]); no solver runs.
+//! alike. Each campaign is a real one (z3 on one benchmark, so that `diff`
+//! finds it current), whose `reports/pairs.jsonl` is then written anew by
+//! coreval's own writer ([`coreval::report::pairs_jsonl::write`]).
 
 mod common;
 
 use coreval::campaign::verdict::pair::PairVerdict;
 use serde_json::json;
 use std::path::Path;
+
+const BENCH: &str = "QF_UF/cvc5-test_regress_cli_regress0/bt-test-01.smt2";
 
 /// A pair of solver `s` on benchmark `b` whose verdict is `kind`.
 fn pair(s: &str, b: &str, kind: &str) -> PairVerdict {
@@ -25,12 +28,31 @@ fn pair(s: &str, b: &str, kind: &str) -> PairVerdict {
     .unwrap()
 }
 
-/// A scored campaign folder `dir` (only its `reports/pairs.jsonl`): the
-/// pairs, then incremental pairs (solver, script, verdict label).
+/// A campaign folder `dir`, run, whose `reports/pairs.jsonl` then holds
+/// the pairs and incremental pairs (solver, script, verdict label).
 fn campaign(dir: &Path, pairs: &[PairVerdict], incremental: &[(&str, &str, &str)]) {
-    let reports = dir.join("reports");
-    std::fs::create_dir_all(&reports).unwrap();
-    let path = reports.join("pairs.jsonl");
+    let tmp = dir.parent().unwrap();
+    let bench = tmp.join("bench");
+    if !bench.exists() {
+        common::copy_examples(&bench, &[BENCH]);
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    let config = format!(
+        "benchmarks = {}\ncheckers_dir = {}\ncache = {}\n[naming]\nallow_no_status = true\n\
+         [limits]\ntime = 20.0\nchecker_time = 20.0\n[check]\ncheckers = [\"yices\"]\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
+        common::q(&bench),
+        common::q(&common::repo().join("checkers")),
+        common::q(&tmp.join("cache")),
+    );
+    std::fs::write(dir.join("campaign.toml"), config).unwrap();
+    let out = common::command().arg("run").arg(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = dir.join("reports/pairs.jsonl");
     coreval::report::pairs_jsonl::write(&path, pairs, &[], None).unwrap();
     let mut text = std::fs::read_to_string(&path).unwrap();
     for (s, b, v) in incremental {
