@@ -9,7 +9,7 @@
 //! score in the sequential ranking, the wall score in the parallel one.
 //!
 //! The same comparison over the whole track (the divisions both entered)
-//! is reported per derived solver ([`DerivedSolver`]); the unsat-core track
+//! is reported per derived solver ([`DerivedSolver`], in the report); the unsat-core track
 //! has no winner of its own beyond the recognitions. A derived solver
 //! whose base entered no division with it is compared nowhere and ranked
 //! as usual.
@@ -17,8 +17,9 @@
 use super::pair::Mode;
 use super::participants::Participants;
 use super::rules::Rules;
-use crate::score::result::{DivisionScore, ModeScore, PerMode, SolverScore};
-use serde::Serialize;
+use crate::score::result::{
+    DerivedMode, DerivedSolver, DivisionScore, ModeScore, PerMode, SolverScore,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A solver's PAR-2 score in `mode`: its CPU score in the sequential
@@ -53,40 +54,6 @@ pub fn demote(solvers: &mut [SolverScore], mode: Mode, margin: f64, participants
             }
         }
     }
-}
-
-/// A derived solver against its base over the track, per mode.
-#[derive(Clone, Debug, Serialize)]
-pub struct DerivedSolver {
-    /// The derived solver (data name).
-    pub solver: String,
-    /// Its base solver (data name).
-    pub base: String,
-    /// The comparison in each mode.
-    pub modes: PerMode<DerivedMode>,
-}
-
-/// One mode's comparison of a derived solver with its base.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct DerivedMode {
-    /// The derived solver's PAR-2 score summed over the divisions both
-    /// entered.
-    pub par2: f64,
-    /// The base solver's, over the same divisions.
-    pub base_par2: f64,
-    /// 1 − par2 / base_par2 (absent when the base has no time).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub improvement: Option<f64>,
-    /// The track-wide PAR-2 score improves on the base's by the margin.
-    pub improves_in_track: bool,
-    /// The divisions both entered, by name.
-    pub divisions: Vec<String>,
-    /// Those in which it improves on its base by the margin (where it may
-    /// win).
-    pub improves_in: Vec<String>,
-    /// It may win the track-wide recognitions: it improves on its base in
-    /// at least one division (or the base entered none of its divisions).
-    pub may_win_recognitions: bool,
 }
 
 fn mode_of(d: &DivisionScore, mode: Mode) -> &ModeScore {

@@ -470,7 +470,7 @@ fn recognitions(
     pairs: &[&[PairRow]],
     rules: &Rules,
     participants: &Participants,
-    derived: &[derived::DerivedSolver],
+    derived: &[crate::score::result::DerivedSolver],
 ) -> Recognitions {
     let may_win = |m: Mode| {
         move |s: &str| derived::may_win_recognitions(s, m, derived, participants)

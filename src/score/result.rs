@@ -56,7 +56,7 @@ pub struct ScoreReport {
     /// solver against its base, per mode, over the track and per division
     /// (absent otherwise, or when no solver is derived).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub derived: Vec<crate::score::derived::DerivedSolver>,
+    pub derived: Vec<DerivedSolver>,
     /// Things the user should know: unlisted participants, import problems.
     pub warnings: Vec<String>,
     /// Campaigns with `[check] minimality` or `best_known`: per solver, the
@@ -345,6 +345,41 @@ pub struct Overall {
     pub score: f64,
     /// Divisions that contributed.
     pub divisions: u64,
+}
+
+/// A derived solver against its base over the track, per mode (2026's
+/// rule, `score::derived`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DerivedSolver {
+    /// The derived solver (data name).
+    pub solver: String,
+    /// Its base solver (data name).
+    pub base: String,
+    /// The comparison in each mode.
+    pub modes: PerMode<DerivedMode>,
+}
+
+/// One mode's comparison of a derived solver with its base.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DerivedMode {
+    /// The derived solver's PAR-2 score summed over the divisions both
+    /// entered.
+    pub par2: f64,
+    /// The base solver's, over the same divisions.
+    pub base_par2: f64,
+    /// 1 − par2 / base_par2 (absent when the base has no time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub improvement: Option<f64>,
+    /// The track-wide PAR-2 score improves on the base's by the margin.
+    pub improves_in_track: bool,
+    /// The divisions both entered, by name.
+    pub divisions: Vec<String>,
+    /// Those in which it improves on its base by the margin (where it may
+    /// win).
+    pub improves_in: Vec<String>,
+    /// It may win the track-wide recognitions: it improves on its base in
+    /// at least one division (or the base entered none of its divisions).
+    pub may_win_recognitions: bool,
 }
 
 /// One pair with every flag (the per-pair CSV row).
