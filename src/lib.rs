@@ -36,6 +36,7 @@ pub mod run_cache;
 pub mod runner;
 pub mod safepath;
 pub mod score;
+pub mod scope;
 pub mod scramble;
 pub mod selfcheck;
 pub mod shrink;

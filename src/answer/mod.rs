@@ -10,7 +10,13 @@
 //! cores `()`, z3's `timeout` (`-T`) and cvc5's API `unknown (TIMEOUT)`.
 //!
 //! The answer is the first `sat`/`unsat`/`unknown`/`timeout` line; the core
-//! is the first list of symbols after an `unsat` answer. Everything else that
+//! is the first list after an `unsat` answer. That list is the core response
+//! whatever it holds: when it is not a flat list of symbols (a list inside
+//! it, a string or keyword in it, or no closing `)` before the end of the
+//! output) the core is ill-formed ([`ParsedOutput::core_problem`], with the
+//! line), not missing; only an `unsat` with no list after it has no core.
+//! Lists that start with a keyword (`(:reason-unknown …)`, z3's `-st`
+//! statistics) and `(error …)` responses are no core responses. Everything else that
 //! looks wrong is recorded, not judged: z3 keeps going after an error and may
 //! then answer for the mutilated script, so an error before the answer sets
 //! [`OutputFlag::ErrorBeforeAnswer`] and the check stage decides what it is
@@ -30,7 +36,7 @@ mod scan;
 mod tests;
 
 use crate::smtlib::symbol::normalize;
-use scan::{Item, Scanner};
+use scan::{Item, NotASymbol, Scanner};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -48,8 +54,15 @@ pub enum IllFormed {
     /// An empty core: the benchmark's assertions are all named, so the
     /// empty set is satisfiable.
     Empty,
-    /// The core list could not be parsed at all.
+    /// The core list could not be parsed at all (an archive's verdict,
+    /// whose output is not at hand).
     Unparsable,
+    /// The core response holds a list (`((a1 a2))`, `(a1 (a2) a3)`).
+    NestedList,
+    /// The core response holds a string or a keyword.
+    NotASymbol,
+    /// The core response's list is still open at the end of the output.
+    UnclosedList,
 }
 
 impl IllFormed {
@@ -61,7 +74,45 @@ impl IllFormed {
             IllFormed::NestedName => "nested-name",
             IllFormed::Empty => "empty",
             IllFormed::Unparsable => "unparsable",
+            IllFormed::NestedList => "nested-list",
+            IllFormed::NotASymbol => "not-a-symbol",
+            IllFormed::UnclosedList => "unclosed-list",
         }
+    }
+
+    /// Every reason, in declaration order.
+    pub const ALL: [IllFormed; 8] = [
+        IllFormed::UnknownName,
+        IllFormed::DuplicateName,
+        IllFormed::NestedName,
+        IllFormed::Empty,
+        IllFormed::Unparsable,
+        IllFormed::NestedList,
+        IllFormed::NotASymbol,
+        IllFormed::UnclosedList,
+    ];
+}
+
+/// Why the list after `unsat` is no list of symbols, and the line (from 1)
+/// of the output where it shows: the inner `(`, the string or keyword, or
+/// the `(` that never closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CoreProblem {
+    /// [`IllFormed::NestedList`], [`IllFormed::NotASymbol`] or
+    /// [`IllFormed::UnclosedList`].
+    pub reason: IllFormed,
+    pub line: u64,
+}
+
+impl std::fmt::Display for CoreProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.reason {
+            IllFormed::NestedList => "nested list",
+            IllFormed::NotASymbol => "string or keyword in the list",
+            IllFormed::UnclosedList => "unclosed list",
+            other => other.label(),
+        };
+        write!(f, "{what} at line {}", self.line)
     }
 }
 
@@ -122,7 +173,8 @@ pub enum OutputFlag {
     /// A list of symbols after a `sat`/`unknown`/`timeout` answer.
     CoreWithoutUnsat,
     /// After `unsat` and before any core, a list that is not a list of
-    /// symbols (nested lists, strings, keywords inside).
+    /// symbols (nested lists, strings, keywords inside) or that never
+    /// closes: an ill-formed core ([`ParsedOutput::core_problem`]).
     MalformedCore,
     /// A list, string or quoted symbol still open at the end of the output.
     Unterminated,
@@ -148,6 +200,10 @@ pub struct ParsedOutput {
     /// The core when the answer is `unsat` and a list of symbols followed:
     /// names in normal form, in the order printed (duplicates kept).
     pub core: Option<Vec<String>>,
+    /// When the answer is `unsat` and the first list after it is no list
+    /// of symbols: why, and where (the core is then `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_problem: Option<CoreProblem>,
     /// Messages of every `(error "…")` and `file:line: message` diagnostic,
     /// in order, with `""` escapes undone.
     pub errors: Vec<String>,
@@ -164,6 +220,7 @@ impl Default for ParsedOutput {
         ParsedOutput {
             answer: Answer::NoAnswer,
             core: None,
+            core_problem: None,
             errors: Vec::new(),
             warnings: Vec::new(),
             garbage: Vec::new(),
@@ -184,6 +241,27 @@ impl ParsedOutput {
     pub fn has(&self, flag: OutputFlag) -> bool {
         self.flags.contains(&flag)
     }
+
+    /// The output was cut at the runner's cap ([`OutputFlag::Truncated`]):
+    /// a core left open by the cut is coreval's doing, not the solver's,
+    /// so it is no [`IllFormed::UnclosedList`] (the core is missing).
+    pub fn truncated(&mut self) {
+        self.flag(OutputFlag::Truncated);
+        if self.core_problem.is_some_and(|p| p.reason == IllFormed::UnclosedList) {
+            self.core_problem = None;
+        }
+    }
+
+    /// After `unsat`, the first list is no list of symbols.
+    fn malformed_core(&mut self, reason: IllFormed, line: u64) {
+        self.flag(OutputFlag::MalformedCore);
+        self.core_problem = Some(CoreProblem { reason, line });
+    }
+}
+
+/// The line (from 1) of byte `at`.
+fn line_of(s: &[u8], at: usize) -> u64 {
+    1 + memchr::memchr_iter(b'\n', &s[..at.min(s.len())]).count() as u64
 }
 
 /// What a bare top-level line is.
@@ -288,6 +366,10 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
             }
             Item::Symbols(raw) => match answer {
                 None => out.flag(OutputFlag::CoreBeforeAnswer),
+                // The core response was ill-formed: this is a second one.
+                Some(Answer::Unsat) if out.core_problem.is_some() => {
+                    out.flag(OutputFlag::TwoCores)
+                }
                 Some(Answer::Unsat) if out.core.is_none() => {
                     let names = raw
                         .iter()
@@ -310,9 +392,19 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
                 }
                 Some(_) => out.flag(OutputFlag::CoreWithoutUnsat),
             },
-            Item::OtherList => {
-                if answer == Some(Answer::Unsat) && out.core.is_none() {
-                    out.flag(OutputFlag::MalformedCore);
+            Item::OtherList { first } => {
+                if core_awaited(&out, answer) {
+                    let (reason, at) = match first {
+                        NotASymbol::List(at) => (IllFormed::NestedList, at),
+                        NotASymbol::Literal(at) => (IllFormed::NotASymbol, at),
+                    };
+                    out.malformed_core(reason, line_of(stdout, at));
+                }
+            }
+            Item::UnclosedList { at } => {
+                out.flag(OutputFlag::Unterminated);
+                if core_awaited(&out, answer) {
+                    out.malformed_core(IllFormed::UnclosedList, line_of(stdout, at));
                 }
             }
             Item::Info | Item::Echo => {}
@@ -325,6 +417,11 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
         None => Answer::NoAnswer,
     };
     out
+}
+
+/// Whether the next list is the core response: after `unsat`, before any.
+fn core_awaited(out: &ParsedOutput, answer: Option<Answer>) -> bool {
+    answer == Some(Answer::Unsat) && out.core.is_none() && out.core_problem.is_none()
 }
 
 fn record_error(out: &mut ParsedOutput, answer: Option<Answer>, message: String) {
@@ -380,6 +477,7 @@ pub fn parse_streams(stdout: &[u8], stderr: &[u8], stream: AnswerStream) -> Pars
             }
             if p.answer == Answer::Unsat
                 && p.core.is_none()
+                && p.core_problem.is_none()
                 && parse_output(&[b"unsat\n", stderr].concat()).core.is_some()
             {
                 p.flag(OutputFlag::CoreOnStderr);

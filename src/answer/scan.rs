@@ -16,9 +16,9 @@
 //! several lines). Its string ends at the first `"` that is followed by `)`
 //! and then the end of the line; `""` still counts as an escaped quote.
 //!
-//! A list or string still open at the end of the output is reported as
-//! [`Item::Unterminated`]; scanning then resumes on the line after the one
-//! where it started (at most [`MAX_RECOVERIES`] times, which bounds the work
+//! A list still open at the end of the output is reported as
+//! [`Item::UnclosedList`], a string as [`Item::Unterminated`]; scanning
+//! then resumes on the line after the one where it started (at most [`MAX_RECOVERIES`] times, which bounds the work
 //! on pathological output to a small multiple of its length), so a garbage
 //! line with an unbalanced `(` cannot hide an answer printed after it.
 
@@ -41,12 +41,25 @@ pub(crate) enum Item<'a> {
     /// `(:reason-unknown "timeout")`.
     Info,
     /// Any other complete list (nested lists, strings, inner keywords):
-    /// models, values, or a malformed core.
-    OtherList,
+    /// models, values, or a malformed core. `first` is the first element
+    /// that keeps it from being a list of symbols.
+    OtherList { first: NotASymbol },
     /// A string at top level (cvc5's `(echo "x")` output).
     Echo,
-    /// A list or string that was still open at the end of the output.
+    /// A list that was still open at the end of the output; `at` is the
+    /// offset of its `(`.
+    UnclosedList { at: usize },
+    /// A string that was still open at the end of the output.
     Unterminated,
+}
+
+/// The first element of a list that is not a symbol, and its offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NotASymbol {
+    /// A list inside the list (its `(`).
+    List(usize),
+    /// A string or a keyword.
+    Literal(usize),
 }
 
 pub(crate) struct Scanner<'a> {
@@ -101,14 +114,13 @@ impl<'a> Scanner<'a> {
     }
 
     /// Resume after an unterminated item that started at `start`.
-    fn recover(&mut self, start: usize) -> Item<'a> {
+    fn recover(&mut self, start: usize) {
         if self.recoveries < MAX_RECOVERIES {
             self.recoveries += 1;
             self.pos = self.end_of_line(start);
         } else {
             self.pos = self.s.len();
         }
-        Item::Unterminated
     }
 
     pub(crate) fn next_item(&mut self) -> Option<Item<'a>> {
@@ -125,7 +137,10 @@ impl<'a> Scanner<'a> {
                     }
                     return Some(match self.list(start) {
                         Some(item) => item,
-                        None => self.recover(start),
+                        None => {
+                            self.recover(start);
+                            Item::UnclosedList { at: start }
+                        }
                     });
                 }
                 b'"' => {
@@ -134,7 +149,10 @@ impl<'a> Scanner<'a> {
                             self.pos = end;
                             Item::Echo
                         }
-                        None => self.recover(start),
+                        None => {
+                            self.recover(start);
+                            Item::Unterminated
+                        }
                     })
                 }
                 _ => {
@@ -171,7 +189,7 @@ impl<'a> Scanner<'a> {
         let mut i = start + 1;
         let mut depth = 1usize;
         let mut atoms: Vec<&'a [u8]> = Vec::new();
-        let mut flat = true;
+        let mut not_symbol: Option<NotASymbol> = None;
         let mut first_is_keyword = false;
         let mut first = true;
         while depth > 0 {
@@ -187,8 +205,10 @@ impl<'a> Scanner<'a> {
                     continue;
                 }
                 b'(' => {
+                    if at_top {
+                        not_symbol.get_or_insert(NotASymbol::List(i));
+                    }
                     depth += 1;
-                    flat &= !at_top;
                     i += 1;
                 }
                 b')' => {
@@ -197,7 +217,9 @@ impl<'a> Scanner<'a> {
                     continue;
                 }
                 b'"' => {
-                    flat &= !at_top;
+                    if at_top {
+                        not_symbol.get_or_insert(NotASymbol::Literal(i));
+                    }
                     i = self.string_end(i)?;
                 }
                 b'|' => {
@@ -214,7 +236,7 @@ impl<'a> Scanner<'a> {
                         .unwrap_or(s.len() - i);
                     if at_top {
                         if b == b':' {
-                            flat = false;
+                            not_symbol.get_or_insert(NotASymbol::Literal(i));
                             first_is_keyword |= first;
                         }
                         atoms.push(&s[i..end]);
@@ -227,12 +249,10 @@ impl<'a> Scanner<'a> {
             }
         }
         self.pos = i;
-        Some(if first_is_keyword {
-            Item::Info
-        } else if flat {
-            Item::Symbols(atoms)
-        } else {
-            Item::OtherList
+        Some(match not_symbol {
+            _ if first_is_keyword => Item::Info,
+            None => Item::Symbols(atoms),
+            Some(first) => Item::OtherList { first },
         })
     }
 
@@ -378,7 +398,9 @@ mod tests {
                 Item::Line(b"sat"),
                 Item::Symbols(vec![b"a", b"|b c|", b"12"]),
                 Item::Info,
-                Item::OtherList,
+                Item::OtherList {
+                    first: NotASymbol::List(40)
+                },
                 Item::Echo,
             ]
         );
@@ -408,7 +430,7 @@ mod tests {
     #[test]
     fn unterminated_list_recovers_on_next_line() {
         let got = items("(garbage \"x\nunsat\n(a1)\n");
-        assert_eq!(got[0], Item::Unterminated);
+        assert_eq!(got[0], Item::UnclosedList { at: 0 });
         assert_eq!(got[1], Item::Line(b"unsat"));
         assert_eq!(got[2], Item::Symbols(vec![b"a1"]));
     }
@@ -428,7 +450,12 @@ mod tests {
     #[test]
     fn deep_nesting_needs_no_recursion() {
         let deep = "(".repeat(200_000) + &")".repeat(200_000);
-        assert_eq!(items(&deep), vec![Item::OtherList]);
+        assert_eq!(
+            items(&deep),
+            vec![Item::OtherList {
+                first: NotASymbol::List(1)
+            }]
+        );
     }
 
     /// The strict rule as first written: a fresh left-to-right search.
@@ -499,6 +526,8 @@ mod tests {
         let text = "(\n".repeat(10_000) + "unsat\n";
         let got = items(&text);
         assert_eq!(got.len(), MAX_RECOVERIES + 1);
-        assert!(got.iter().all(|i| *i == Item::Unterminated));
+        assert!(got
+            .iter()
+            .all(|i| matches!(i, Item::UnclosedList { .. })));
     }
 }

@@ -276,6 +276,55 @@ fn malformed_and_unterminated_cores() {
     assert!(p.has(Unterminated));
 }
 
+/// The first list after `unsat` is the core response: when it is no flat
+/// list of symbols the core is ill-formed, with the reason and its line,
+/// never missing (issue 47, item 4).
+#[test]
+fn a_core_that_is_no_list_of_symbols_is_ill_formed_with_its_line() {
+    let problem = |s: &str| parse(s).core_problem.map(|p| (p.reason, p.line));
+    let deep = format!("unsat\n{}cv1 cv2{}\n", "(".repeat(1000), ")".repeat(1000));
+    assert_eq!(problem(&deep), Some((IllFormed::NestedList, 2)));
+    assert_eq!(problem("unsat\n((cv1 cv2))\n"), Some((IllFormed::NestedList, 2)));
+    assert_eq!(
+        problem("success\nunsat\n(cv1\n(cv2) cv3)\n"),
+        Some((IllFormed::NestedList, 4))
+    );
+    assert_eq!(problem("unsat\n(cv1 \"cv2\")\n"), Some((IllFormed::NotASymbol, 2)));
+    assert_eq!(problem("unsat\n(cv1 :cv2)\n"), Some((IllFormed::NotASymbol, 2)));
+    assert_eq!(problem("unsat\n(cv1 cv2\n"), Some((IllFormed::UnclosedList, 2)));
+    assert_eq!(problem("unsat\n(cv1 |cv2\n"), Some((IllFormed::UnclosedList, 2)));
+    let p = parse("unsat\n(cv1 (cv2) cv3)\n");
+    assert_eq!(p.core, None);
+    assert!(p.has(MalformedCore));
+    assert_eq!(p.core_problem.unwrap().to_string(), "nested list at line 2");
+    assert_eq!(
+        parse("unsat\n(cv1 cv2").core_problem.unwrap().to_string(),
+        "unclosed list at line 2"
+    );
+    // The ill-formed response is the core: a list after it is a second one.
+    let p = parse("unsat\n((cv1))\n(cv1)\n");
+    assert!(p.has(TwoCores));
+    assert_eq!((p.core, p.core_problem.map(|c| c.reason)), (None, Some(IllFormed::NestedList)));
+    // No list after `unsat`, or none before the core: no problem.
+    for fine in [
+        "unsat\n",
+        "unsat\n(error \"no core\")\n",
+        "unsat\n(:reason-unknown \"x\")\n(cv1)\n",
+        "((x 1))\nunsat\n(cv1)\n",
+        "unsat\n(cv1)\n((x 1))\n",
+        "sat\n((x 1))\n",
+    ] {
+        assert_eq!(parse(fine).core_problem, None, "{fine:?}");
+    }
+    // A core cut by the runner's cap is missing, not the solver's fault.
+    let mut cut = parse("unsat\n(cv1 cv2");
+    cut.truncated();
+    assert_eq!((cut.core_problem, cut.has(Truncated)), (None, true));
+    let mut nested = parse("unsat\n((cv1))");
+    nested.truncated();
+    assert!(nested.core_problem.is_some());
+}
+
 #[test]
 fn an_unbalanced_garbage_line_does_not_hide_the_answer() {
     let p = parse("(debug: x < (y \"oops\nunsat\n(a1)\n");

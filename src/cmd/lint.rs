@@ -1,11 +1,12 @@
 //! `coreval lint ROOT|FILE…`: strict SMT-LIB 2.6 validation of every
-//! command of every benchmark (see [`crate::smtlib::lint`]). Prints
+//! command of every benchmark (see [`crate::smtlib::lint`]), and of the
+//! scope of every symbol and sort it uses (see [`crate::scope`]). Prints
 //! `file:line:column: message` per error; exit code 1 when any file has an
 //! error.
 
 use crate::benchmark::discover;
 use crate::cmd::exit;
-use crate::smtlib::lint::lint_file;
+use crate::scope::strict_file;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
@@ -33,7 +34,7 @@ pub fn run(args: LintArgs) -> Result<u8> {
         files
             .par_iter()
             .map(|f| {
-                let errors = lint_file(f, args.max_errors.max(1))
+                let errors = strict_file(f, args.max_errors.max(1))
                     .map(|es| es.iter().map(|e| e.in_file(f)).collect());
                 (f.clone(), errors)
             })

@@ -94,6 +94,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
         checker_time: c.checker_time.as_secs_f64(),
         kind: kind.clone(),
         logic: None,
+        strict: false,
     };
     let settings = crate::shrink::Settings {
         time: args.shrink_time,

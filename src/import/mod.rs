@@ -190,7 +190,7 @@ impl RawRun<'_> {
         let (verdict, core) = match (self.output.answer, self.output.core) {
             (Answer::Sat, _) => (Verdict::SatAnswer, None),
             (Answer::Unsat, Some(core)) => (Verdict::Unchecked, Some(core)),
-            (Answer::Unsat, None) => (Verdict::UnsatNoCore, None),
+            (Answer::Unsat, None) => (Verdict::without_core(self.output.core_problem), None),
             (Answer::Unknown, _) => (Verdict::Unknown, None),
             (Answer::Timeout | Answer::Error | Answer::NoAnswer, _) => (Verdict::NoAnswer, None),
         };

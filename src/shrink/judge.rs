@@ -11,6 +11,9 @@
 //! | `refuted` | the solver answers `unsat` with a well-formed core, and the first checker that decides says `sat` on the core-only benchmark |
 //! | `sat` | the solver answers `sat`, and the first checker that decides says `unsat` on the candidate |
 //! | `ill-formed:R` | the solver answers `unsat` with a core that is ill-formed for reason R |
+//!
+//! A candidate that fails the strict check while the original passes it
+//! ([`Spec::strict`]) is no failure, whatever the solver makes of it.
 
 use crate::answer::{self, Answer, AnswerStream};
 use crate::campaign::verdict::pair::IllFormed;
@@ -47,6 +50,13 @@ pub struct Spec {
     /// `QF_`, which no checker takes): the original's, once judged.
     #[serde(default)]
     pub logic: Option<String>,
+    /// Candidates must pass the strict check ([`crate::scope::strict_script`]:
+    /// SMT-LIB 2.6 syntax, every symbol and sort in scope), as the original
+    /// does, once judged: ddSMT deleting a `define-fun` that an assertion
+    /// uses makes z3 skip that assertion with an error, which can keep the
+    /// failure and would leave an invalid reproducer.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// What kinds of failure can be shrunk.
@@ -136,6 +146,9 @@ impl Judge {
     /// only when the scratch folder cannot be used.
     pub fn judge(&self, candidate: &[u8], cancel: &AtomicBool) -> Result<Judgement> {
         let mut j = Judgement::default();
+        if self.spec.strict && !crate::scope::strict_script(candidate, 1).is_empty() {
+            return Ok(j);
+        }
         let mut named = Vec::new();
         let opts = NameOptions {
             prefix: None,
@@ -196,6 +209,10 @@ impl Judge {
                     IllFormed::Empty => core.is_empty(),
                     r => answer::core_issues(core, &top, &nested).first() == Some(r),
                 };
+                return Ok(j);
+            }
+            (Kind::IllFormed(reason), Answer::Unsat, None) => {
+                j.fails = p.core_problem.is_some_and(|c| c.reason == *reason);
                 return Ok(j);
             }
             (Kind::Refuted, Answer::Unsat, Some(core))

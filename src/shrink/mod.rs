@@ -7,6 +7,12 @@
 //! was judged failing, so the reproducer is the smallest failing file
 //! reached when time ran out, ddSMT stopped, or the user interrupted.
 //!
+//! Every reproducer is valid by construction: the assertion-level pass
+//! keeps the definitions its assertions need ([`ddmin::Script::with`]), and
+//! when the original passes the strict check ([`crate::scope`]: syntax,
+//! and every symbol and sort in scope) every candidate kept must pass it
+//! too; the reproducer is checked once more before it is printed.
+//!
 //! [`selfcheck`] attaches reproducers to `coreval selfcheck --shrink`'s
 //! FAIL blocks; `coreval shrink CAMPAIGN SOLVER BENCHMARK` shrinks one
 //! campaign pair (`src/cmd/shrink.rs`).
@@ -95,14 +101,21 @@ pub fn shrink(
     // A candidate that makes the solver or a checker slow is not worth the
     // original limits: ten times the original's, at least 5 s.
     let tight = |given: f64, took: f64| given.min((10.0 * took).max(5.0));
+    let mut notes = Vec::new();
+    let strict = strict_error(original);
+    if let Some(e) = &strict {
+        notes.push(format!(
+            "the original fails the strict check ({e}): candidates are not held to it"
+        ));
+    }
     let judge = Judge::new(Spec {
         solver_time: tight(spec.solver_time, golden.solver_wall),
         checker_time: tight(spec.checker_time, golden.checker_wall),
         logic: golden.logic.clone(),
+        strict: strict.is_none(),
         ..spec
     })
     .map_err(err)?;
-    let mut notes = Vec::new();
     let mut best = original.to_vec();
     let mut judged = 0;
     match ddmin::Script::parse(original) {
@@ -148,6 +161,15 @@ pub fn shrink(
             settings.time
         ));
     }
+    if strict.is_none() {
+        if let Some(e) = strict_error(&best) {
+            let _ = std::fs::remove_file(out);
+            return Err(format!(
+                "the reproducer {} fails the strict check ({e}): not printed",
+                out.display()
+            ));
+        }
+    }
     let count = |b: &[u8]| ddmin::Script::parse(b).map_or(0, |s| s.asserts.len());
     Ok(Shrunk {
         path: out.to_path_buf(),
@@ -157,6 +179,13 @@ pub fn shrink(
         seconds: start.elapsed().as_secs_f64(),
         judged,
     })
+}
+
+/// The first strict error of a script ([`crate::scope::strict_script`]).
+fn strict_error(script: &[u8]) -> Option<String> {
+    crate::scope::strict_script(script, 1)
+        .first()
+        .map(ToString::to_string)
 }
 
 fn write(out: &Path, bytes: &[u8]) -> Result<(), String> {

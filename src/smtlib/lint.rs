@@ -249,13 +249,24 @@ fn token_start(text: &[u8], pos: usize) -> usize {
 /// Every strict-parsing error of a script, at most `limit` of them; a scan
 /// error ends the list.
 pub fn lint_script<R: Read>(input: R, limit: usize) -> Vec<SyntaxError> {
+    lint_commands(input, limit, &mut |_| Ok(()))
+}
+
+/// [`lint_script`], with `then` run on every command the strict parser
+/// accepts (in order), its error listed with the parser's: how
+/// `crate::scope` adds the symbols' scope.
+pub fn lint_commands<R: Read>(
+    input: R,
+    limit: usize,
+    then: &mut dyn FnMut(&Command) -> Result<(), SyntaxError>,
+) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     let mut scanner = Scanner::new(input);
     let mut parser = StrictParser::new();
     while errors.len() < limit {
         match scanner.next_command() {
             Ok(Some(cmd)) => {
-                if let Err(e) = parser.check(&cmd) {
+                if let Err(e) = parser.check(&cmd).and_then(|()| then(&cmd)) {
                     errors.push(e);
                 }
             }

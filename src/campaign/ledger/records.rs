@@ -24,6 +24,10 @@ pub struct RunRecord {
     /// The core's names in normal form, in the order printed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub core: Option<Vec<String>>,
+    /// After `unsat`, why the core printed is no list of symbols, and its
+    /// line ([`answer::ParsedOutput::core_problem`]; `core` is then absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_problem: Option<answer::CoreProblem>,
     /// Output flags (errors before the answer, two answers, garbage…).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,

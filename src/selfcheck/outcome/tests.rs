@@ -37,6 +37,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         benchmark: "b.smt2".into(),
         answer,
         core: core.map(|c| c.iter().map(|n| n.to_string()).collect()),
+        core_problem: None,
         flags: Vec::new(),
         errors: Vec::new(),
         exit: crate::runner::Exit::Exited(0),

@@ -116,7 +116,10 @@ pub(super) fn reference_answers(refs: &[&PairVerdict]) -> String {
 /// The names of a core that make it ill-formed.
 pub(super) fn offending(run: &RunRecord, entry: &IndexEntry) -> String {
     let Some(core) = &run.core else {
-        return "no names".into();
+        return match run.core_problem {
+            Some(p) => p.to_string(),
+            None => "no names".into(),
+        };
     };
     if core.is_empty() {
         return "the core is empty".into();
