@@ -549,49 +549,29 @@ fn solver_problems<'a>(
     s: &'a SolverEntry,
     seen: &mut std::collections::HashSet<&'a str>,
 ) -> Vec<BadValue> {
-    let at = |key| Key::Solver(i, key);
     let mut problems = Vec::new();
-    if s.name.is_empty() || s.name.contains('/') || s.name.starts_with('.') {
-        problems.push(bad_value(
-            at("name"),
-            format!(
-                "solver name '{}' must be non-empty, without '/' and not start with '.'",
-                s.name
-            ),
-        ));
+    let mut bad = |key, text: String| problems.push(bad_value(Key::Solver(i, key), text));
+    let name = &s.name;
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        bad("name", format!("solver name '{name}' must be non-empty, without '/' and not start with '.'"));
     }
-    if s.name.chars().any(char::is_control) {
-        problems.push(bad_value(
-            at("name"),
-            format!(
-                "solver name {:?} holds a control character (a newline, NUL…): names appear in journals and reports",
-                s.name
-            ),
-        ));
+    if name.chars().any(char::is_control) {
+        bad("name", format!("solver name {name:?} holds a control character (a newline, NUL…): names appear in journals and reports"));
     }
     if let Some(t) = (s.team.as_deref()).filter(|t| t.chars().any(char::is_control)) {
-        problems.push(bad_value(
-            at("team"),
-            format!("solver '{}': team {t:?} holds a control character", s.name),
-        ));
+        bad("team", format!("solver '{name}': team {t:?} holds a control character"));
     }
-    if !seen.insert(&s.name) {
-        problems.push(bad_value(
-            at("name"),
-            format!("solver '{}' is listed twice", s.name),
-        ));
+    if !seen.insert(name) {
+        bad("name", format!("solver '{name}' is listed twice"));
     }
     let problem = match (&s.definition, &s.command) {
         (Some(_), Some(_)) => Some(("command", "give either `definition` or `command`, not both")),
-        (None, None) => Some((
-            "",
-            "needs a `definition` (a checkers/*.toml name) or a `command`",
-        )),
+        (None, None) => Some(("", "needs a `definition` (a checkers/*.toml name) or a `command`")),
         (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
         _ => None,
     };
     if let Some((key, why)) = problem {
-        problems.push(bad_value(at(key), format!("solver '{}': {why}", s.name)));
+        bad(key, format!("solver '{name}': {why}"));
     }
     problems
 }
