@@ -260,6 +260,7 @@ pub fn synth_runs(dir: &Path) -> usize {
                 }),
                 stderr_tail: None,
                 programs: Vec::new(),
+                core_problem: None,
                 cached: false,
                 provenance: l.current.run_provenance(&s.name, e).map(Box::new),
                 transcript: None,
