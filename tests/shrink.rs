@@ -220,3 +220,28 @@ fn an_interrupted_shrink_keeps_the_verdicts_and_says_so() {
         "{show}"
     );
 }
+
+#[test]
+fn a_reproducer_keeps_the_definitions_its_assertions_use_and_passes_lint() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("kept");
+    let file = "tests/fixtures/shrink/defined.smt2";
+    let r = selfcheck(&keep, &["--shrink-time", "60"], &[file], &[]);
+    assert_eq!(r.code, 1, "{}", r.show());
+    let line = r.detail(file, "reproducer: ").unwrap();
+    let (path, _, _) = reproducer(line);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for used in ["big", "small"] {
+        if text.contains(&format!("({used} ")) {
+            assert!(text.contains(&format!("(define-fun {used} ")), "{used}: {text}");
+        }
+    }
+    let lint = common::command().args(["lint", &path]).output().unwrap();
+    assert!(lint.status.success(), "{text}\n{}", String::from_utf8_lossy(&lint.stderr));
+    let z3 = std::process::Command::new(format!("{ROOT}/checkers/venv/bin/z3"))
+        .args(["-smt2", &path])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&z3.stdout);
+    assert!(!said.contains("error"), "z3 on the reproducer: {said}\n{text}");
+}
