@@ -62,7 +62,7 @@ fn campaign(dir: &Path, bench: &Path) {
     config.jobs = 2;
     config.cache = Some("cache".into());
     config.naming.allow_no_status = true;
-    (config.limits.time, config.limits.checker_time) = (Some(20.0), Some(20.0));
+    (config.limits.time, config.limits.checker_time) = (Some(20.0), 20.0);
     config.check.checkers = vec!["z3".into(), "yices".into(), "cvc5".into()];
     for s in ["z3", "yices", "cvc5"] {
         config.solver_definition(s, s);

@@ -50,7 +50,7 @@ fn slow_campaign(
         config.limits.time,
         config.limits.checker_time,
         config.limits.grace,
-    ) = (Some(60.0), Some(60.0), 0.2);
+    ) = (Some(60.0), 60.0, 0.2);
     config.check.checkers = checkers.iter().map(|c| c.to_string()).collect();
     add(&mut config);
     config.write_to(dir).unwrap();

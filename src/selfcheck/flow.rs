@@ -423,7 +423,7 @@ fn config(opts: &Options, base: &Base) -> Result<ConfigFile> {
         },
         limits: Limits {
             time: Some(opts.timeout),
-            checker_time: Some(opts.checker_timeout),
+            checker_time: opts.checker_timeout,
             output_cap_mb: opts
                 .output_cap_mb
                 .unwrap_or(Limits::default().output_cap_mb),

@@ -154,10 +154,8 @@ pub struct Limits {
     pub memory_mb: u64,
     /// Seconds between SIGTERM and SIGKILL.
     pub grace: f64,
-    /// Wall-clock seconds per checker run; default: the `[score] rules`
-    /// edition's validation limit where it set one shorter than its
-    /// solving limit (2017–2024: 300 s or 120 s), else 60 s.
-    pub checker_time: Option<f64>,
+    /// Wall-clock seconds per checker run.
+    pub checker_time: f64,
     /// Bytes of each output stream kept per run, in MB.
     pub output_cap_mb: u64,
 }
@@ -168,7 +166,7 @@ impl Default for Limits {
             time: None,
             memory_mb: 0,
             grace: 2.0,
-            checker_time: None,
+            checker_time: 60.0,
             output_cap_mb: 16,
         }
     }
@@ -382,14 +380,13 @@ impl Campaign {
             });
         // Unset, the solver time limit is the edition's.
         let time = l.time.unwrap_or_else(|| edition.time_limit());
-        let checker_time = l.checker_time.unwrap_or_else(|| default_checker_time(edition));
         // A number of seconds as a duration, `None` when it cannot be one
         // (`positive`: zero cannot either).
         let seconds = |v: f64, positive: bool| {
             let d = Duration::try_from_secs_f64(v).ok()?;
             (v.is_finite() && !(positive && d.is_zero())).then_some(d)
         };
-        for (key, v) in [("time", time), ("checker_time", checker_time)] {
+        for (key, v) in [("time", time), ("checker_time", l.checker_time)] {
             if seconds(v, true).is_none() {
                 problems.push(bad_value(
                     Key::Table("limits", key),
@@ -475,7 +472,7 @@ impl Campaign {
             benchmarks,
             jobs,
             time: secs(time, edition.time_limit(), true),
-            checker_time: secs(checker_time, DEFAULT_CHECKER_TIME, true),
+            checker_time: secs(l.checker_time, stand_in.checker_time, true),
             grace: secs(l.grace, stand_in.grace, false),
             memory: (memory > 0).then_some(memory),
             output_cap,
@@ -577,22 +574,6 @@ fn solver_problems<'a>(
         bad(key, format!("solver '{name}': {why}"));
     }
     problems
-}
-
-/// The checker limit of a campaign that sets none.
-const DEFAULT_CHECKER_TIME: f64 = 60.0;
-
-/// An unset `[limits] checker_time`: the edition's validation limit where
-/// it ran checkers under a limit of their own, shorter than the solving
-/// one (2024: 300 s, as the competition's scripts), else 60 s (from 2025
-/// the rules give the checkers the solving limit, 1200 s: set it to
-/// reproduce that).
-fn default_checker_time(edition: Edition) -> f64 {
-    edition
-        .rules()
-        .validation_time
-        .filter(|&v| v < edition.time_limit())
-        .unwrap_or(DEFAULT_CHECKER_TIME)
 }
 
 /// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.

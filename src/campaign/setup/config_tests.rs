@@ -26,8 +26,8 @@ fn time_limit_defaults_to_the_editions() {
     assert_eq!(load(&own).unwrap().time, Duration::from_secs(30));
     let later = base.replace("2019", "2020");
     assert_eq!(load(&later).unwrap().time, Duration::from_secs(1200));
-    // The checker limit: the edition's validation limit (2019: 120 s).
-    assert_eq!(load(base).unwrap().checker_time, Duration::from_secs(120));
+    // The checker limit is no edition's: it keeps its own default.
+    assert_eq!(load(base).unwrap().checker_time, Duration::from_secs(60));
 }
 
 #[test]
@@ -101,20 +101,4 @@ fn every_bad_value_is_reported_at_once_in_line_order() {
         "{text}"
     );
     assert!(lines[1].contains("limits.time") && lines[3].contains("score.rules"));
-}
-
-#[test]
-fn an_unset_checker_limit_is_the_editions_validation_limit_when_shorter() {
-    let dir = tempfile::tempdir().unwrap();
-    let with = |rules: &str| {
-        std::fs::write(
-            dir.path().join("campaign.toml"),
-            format!("benchmarks = \"b\"\n[score]\nrules = \"{rules}\"\n"),
-        )
-        .unwrap();
-        Campaign::load(dir.path()).unwrap().checker_time
-    };
-    assert_eq!(with("smtcomp-2024"), Duration::from_secs(300));
-    assert_eq!(with("smtcomp-2019"), Duration::from_secs(120));
-    assert_eq!(with("smtcomp-2025"), Duration::from_secs(60));
 }
