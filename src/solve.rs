@@ -215,6 +215,18 @@ pub fn solve(
         .iter()
         .map(|s| (s.name.as_str(), l.current.version(&s.name, false)))
         .collect();
+    // A run records the programs its process tree ran besides the
+    // solver's own executable and script (those are in its provenance,
+    // once): a plain solver's records stay small, a wrapper's name what it
+    // started (the team identity, `campaign::setup::team`).
+    let own: HashMap<&str, Vec<&str>> = solvers
+        .iter()
+        .map(|s| {
+            let p = l.current.solvers.get(&s.name).map(|x| &x.program);
+            let files = p.into_iter().flat_map(|p| [&p.executable, &p.script]);
+            (s.name.as_str(), files.flatten().map(|f| f.path.as_str()).collect())
+        })
+        .collect();
     let journal = Journal::open(&journal_path)?;
     let cache = solvers.iter().any(|s| s.cached).then(|| {
         let (cache, warnings) = RunCache::open(&c.cache_dir());
@@ -246,8 +258,8 @@ pub fn solve(
         });
         for slot in 0..c.jobs.max(1) {
             let tx = tx.clone();
-            let (todo, next, failed, bar, named, versions, cache, sent, faults) = (
-                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent, &faults,
+            let (todo, next, failed, bar, named, versions, cache, sent, faults, own) = (
+                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent, &faults, &own,
             );
             scope.spawn(move || loop {
                 if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
@@ -289,6 +301,7 @@ pub fn solve(
                 }
                 let memout = is_memout(&out, c.memory);
                 let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
+                rec.programs.retain(|p| !own[s.name.as_str()].contains(&p.as_str()));
                 if e.incremental {
                     keep_transcript(&mut rec, &out);
                 }
