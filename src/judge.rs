@@ -171,7 +171,10 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
 /// when a core of that benchmark was validated: the checkers showed part
 /// of it unsat ([`Verdict::of_sat`]).
 pub fn confirm_sats(pairs: &mut [PairVerdict]) {
-    if !pairs.iter().any(|v| v.pair.verdict == Verdict::SatUnconfirmed) {
+    if !pairs
+        .iter()
+        .any(|v| v.pair.verdict == Verdict::SatUnconfirmed)
+    {
         return;
     }
     let shown: HashSet<Name> = pairs

@@ -224,7 +224,10 @@ pub fn solve(
         .map(|s| {
             let p = l.current.solvers.get(&s.name).map(|x| &x.program);
             let files = p.into_iter().flat_map(|p| [&p.executable, &p.script]);
-            (s.name.as_str(), files.flatten().map(|f| f.path.as_str()).collect())
+            (
+                s.name.as_str(),
+                files.flatten().map(|f| f.path.as_str()).collect(),
+            )
         })
         .collect();
     let journal = Journal::open(&journal_path)?;
@@ -301,7 +304,8 @@ pub fn solve(
                 }
                 let memout = is_memout(&out, c.memory);
                 let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
-                rec.programs.retain(|p| !own[s.name.as_str()].contains(&p.as_str()));
+                rec.programs
+                    .retain(|p| !own[s.name.as_str()].contains(&p.as_str()));
                 if e.incremental {
                     keep_transcript(&mut rec, &out);
                 }
@@ -360,8 +364,12 @@ fn own_fault(out: &RunOutcome, file: &std::path::Path, before: &InputState) -> O
     }
     let shown = file.display();
     match (&before.0, InputState::of(file)) {
-        (None, _) => Some(format!("the named file {shown} was missing when the run began")),
-        (Some(_), InputState(None)) => Some(format!("the named file {shown} vanished during the run")),
+        (None, _) => Some(format!(
+            "the named file {shown} was missing when the run began"
+        )),
+        (Some(_), InputState(None)) => {
+            Some(format!("the named file {shown} vanished during the run"))
+        }
         (Some(_), after) if &after != before => {
             Some(format!("the named file {shown} changed during the run"))
         }
@@ -386,7 +394,11 @@ impl Faults {
         if !all.is_empty() {
             let shown: Vec<&str> = all.iter().take(3).map(String::as_str).collect();
             let more = all.len().saturating_sub(shown.len());
-            let more = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+            let more = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
             say.error(format!(
                 "{} run(s) left undone, not recorded: a fault on coreval's side, not the solver's: {}{more}; \
                  the next run does them",

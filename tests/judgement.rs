@@ -114,7 +114,8 @@ fn no_checker_misbehaviour_charges_a_valid_core_with_an_error_in_a_campaign() {
             for p in &all {
                 let v = verdict(p);
                 assert!(
-                    !["refuted", "sat-answer"].contains(&v.as_str()) && !v.starts_with("ill-formed"),
+                    !["refuted", "sat-answer"].contains(&v.as_str())
+                        && !v.starts_with("ill-formed"),
                     "{mode} under {preset}: a valid z3 core charged an error: {p}"
                 );
             }
@@ -137,7 +138,13 @@ fn no_checker_misbehaviour_fails_a_valid_core_in_selfcheck() {
                 .args(["selfcheck", "--solver", &format!("{z3} {{file}}")])
                 .arg("--checkers-dir")
                 .arg(&defs)
-                .args(["--checkers", "bad", "--no-references", "--checker-timeout", "3"])
+                .args([
+                    "--checkers",
+                    "bad",
+                    "--no-references",
+                    "--checker-timeout",
+                    "3",
+                ])
                 .args(["--policy", &preset])
                 .arg(&bench)
                 .output()
@@ -188,12 +195,19 @@ fn a_sat_is_an_error_only_on_a_benchmark_known_unsat() {
         verdict(p)
     };
     assert_eq!(by("z3", "prime_cone"), "validated", "{err}");
-    assert_eq!(by("yes", "prime_cone"), "sat-answer", "known unsat by z3's validated core");
+    assert_eq!(
+        by("yes", "prime_cone"),
+        "sat-answer",
+        "known unsat by z3's validated core"
+    );
     assert_eq!(by("z3", "sat-no-status"), "sat-unconfirmed", "{err}");
     assert_eq!(by("yes", "sat-no-status"), "sat-unconfirmed");
     assert_eq!(code, Some(1), "the wrong sat fails the run: {err}");
     let md = std::fs::read_to_string(dir.join("reports/report.md")).unwrap();
-    assert!(md.contains("sat-unconfirmed"), "the report lists them: {md}");
+    assert!(
+        md.contains("sat-unconfirmed"),
+        "the report lists them: {md}"
+    );
 }
 
 #[test]
@@ -212,7 +226,10 @@ fn a_named_file_that_vanishes_during_its_run_is_redone_by_the_next_run() {
     common::real_checkers(&dir.join("defs"));
     let (code, err) = coreval(&["run"], &dir);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("left undone") && err.contains("vanished during the run"), "{err}");
+    assert!(
+        err.contains("left undone") && err.contains("vanished during the run"),
+        "{err}"
+    );
     let runs = dir.join("runs.jsonl");
     assert!(!runs.exists() || jsonl(&runs).is_empty(), "no outcome kept");
     let (code, err) = coreval(&["run"], &dir);

@@ -38,8 +38,14 @@ fn a_bad_output_path_is_refused_before_any_solver_runs() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{opt}: {err}");
-        assert!(started.elapsed() < Duration::from_secs(10), "{opt}: ran first");
-        assert!(err.contains("found before anything ran") && err.contains(opt), "{opt}: {err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{opt}: ran first"
+        );
+        assert!(
+            err.contains("found before anything ran") && err.contains(opt),
+            "{opt}: {err}"
+        );
     }
 }
 
@@ -52,7 +58,14 @@ fn junit_is_readable_by_all_with_votes_and_fails_are_github_annotations() {
         .current_dir(repo())
         .env("GITHUB_ACTIONS", "true")
         .env("COREVAL_CACHE", tmp.path().join("cache"))
-        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .args([
+            "selfcheck",
+            "--solver",
+            &drop,
+            "--no-references",
+            "--checkers",
+            "z3,yices",
+        ])
         .arg("--keep")
         .arg(tmp.path().join("kept"))
         .arg("--junit")
@@ -62,12 +75,18 @@ fn junit_is_readable_by_all_with_votes_and_fails_are_github_annotations() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    let annotations: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::error ")).collect();
+    let annotations: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("::error "))
+        .collect();
     let fails = stdout.lines().filter(|l| l.starts_with("FAIL")).count();
     assert!(fails > 0, "{stdout}");
     assert_eq!(annotations.len(), fails, "{stdout}");
     for a in &annotations {
-        assert!(a.starts_with("::error file=tests/fixtures/selfcheck/"), "{a}");
+        assert!(
+            a.starts_with("::error file=tests/fixtures/selfcheck/"),
+            "{a}"
+        );
         assert!(a.contains(",line="), "{a}");
     }
     use std::os::unix::fs::PermissionsExt;
@@ -83,7 +102,14 @@ fn junit_is_readable_by_all_with_votes_and_fails_are_github_annotations() {
         .current_dir(repo())
         .env_remove("GITHUB_ACTIONS")
         .env("COREVAL_CACHE", tmp.path().join("cache"))
-        .args(["selfcheck", "--solver", &good, "--no-references", "--checkers", "z3,yices"])
+        .args([
+            "selfcheck",
+            "--solver",
+            &good,
+            "--no-references",
+            "--checkers",
+            "z3,yices",
+        ])
         .arg("--junit")
         .arg(&junit)
         .arg(BT)
@@ -115,7 +141,14 @@ fn shrinks_repeat_runs_as_printed_without_coreval_on_path() {
         (out.status.code(), text)
     };
     let (code, text) = run(command()
-        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .args([
+            "selfcheck",
+            "--solver",
+            &drop,
+            "--no-references",
+            "--checkers",
+            "z3,yices",
+        ])
         .args(["--checkers-dir", &repo().join("checkers").to_string_lossy()])
         .args(["--shrink", "--shrink-time", "30", "bt.smt2"]));
     assert_eq!(code, Some(1), "{text}");
@@ -125,7 +158,11 @@ fn shrinks_repeat_runs_as_printed_without_coreval_on_path() {
         .unwrap_or_else(|| panic!("no shrink repeat line: {text}"));
     let (code, again) = run(std::process::Command::new("sh").args(["-c", repeat]));
     assert!(!again.contains("not found"), "{repeat}: {again}");
-    assert_eq!(code, Some(1), "the reproducer fails again: {repeat}: {again}");
+    assert_eq!(
+        code,
+        Some(1),
+        "the reproducer fails again: {repeat}: {again}"
+    );
 }
 
 #[test]
@@ -135,7 +172,14 @@ fn failures_shrink_side_by_side_within_jobs_and_the_total_is_shown() {
     let out = command()
         .current_dir(repo())
         .env("COREVAL_CACHE", tmp.path().join("cache"))
-        .args(["selfcheck", "--solver", &drop, "--no-references", "--checkers", "z3,yices"])
+        .args([
+            "selfcheck",
+            "--solver",
+            &drop,
+            "--no-references",
+            "--checkers",
+            "z3,yices",
+        ])
         .arg("--keep")
         .arg(tmp.path().join("kept"))
         .args(["-j", "2", "--shrink", "--shrink-time", "30", BT, PRIME])
@@ -144,11 +188,26 @@ fn failures_shrink_side_by_side_within_jobs_and_the_total_is_shown() {
     let err = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("shrink: 2 failure(s), 2 at a time, each for at most 30 s"), "{err}");
+    assert!(
+        err.contains("shrink: 2 failure(s), 2 at a time, each for at most 30 s"),
+        "{err}"
+    );
     let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("shrink: ")).collect();
-    let first_done = lines.iter().position(|l| l.contains(" done in ")).expect("{err}");
-    let started = lines[..first_done].iter().filter(|l| l.ends_with("assertions)…")).count();
+    let first_done = lines
+        .iter()
+        .position(|l| l.contains(" done in "))
+        .expect("{err}");
+    let started = lines[..first_done]
+        .iter()
+        .filter(|l| l.ends_with("assertions)…"))
+        .count();
     assert_eq!(started, 2, "both began before either ended: {lines:?}");
-    assert!(lines.last().unwrap().starts_with("shrink: 2 failure(s) in "), "{lines:?}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("shrink: 2 failure(s) in "),
+        "{lines:?}"
+    );
     assert_eq!(stdout.matches("repeat on it: $ ").count(), 2, "{stdout}");
 }

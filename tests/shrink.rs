@@ -76,7 +76,10 @@ fn reproducers_of_large_benchmarks_fail_again_and_keep_a_third_at_most() {
         let repeat = r.detail(path, "repeat on it: $ ").unwrap();
         let words = shlex::split(repeat.strip_prefix("repeat on it: $ ").unwrap()).unwrap();
         // This program: by name when PATH finds it, else by its path.
-        assert!(words[0] == "coreval" || words[0].ends_with("/coreval"), "{repeat}");
+        assert!(
+            words[0] == "coreval" || words[0].ends_with("/coreval"),
+            "{repeat}"
+        );
         assert_eq!(words[1], "selfcheck", "{repeat}");
         assert!(words.last().unwrap() == &file, "{repeat}");
         // From scratch: the printed command, on the reproducer alone (its
@@ -235,15 +238,25 @@ fn a_reproducer_keeps_the_definitions_its_assertions_use_and_passes_lint() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     for used in ["big", "small"] {
         if text.contains(&format!("({used} ")) {
-            assert!(text.contains(&format!("(define-fun {used} ")), "{used}: {text}");
+            assert!(
+                text.contains(&format!("(define-fun {used} ")),
+                "{used}: {text}"
+            );
         }
     }
     let lint = common::command().args(["lint", &path]).output().unwrap();
-    assert!(lint.status.success(), "{text}\n{}", String::from_utf8_lossy(&lint.stderr));
+    assert!(
+        lint.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&lint.stderr)
+    );
     let z3 = std::process::Command::new(format!("{ROOT}/checkers/venv/bin/z3"))
         .args(["-smt2", &path])
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&z3.stdout);
-    assert!(!said.contains("error"), "z3 on the reproducer: {said}\n{text}");
+    assert!(
+        !said.contains("error"),
+        "z3 on the reproducer: {said}\n{text}"
+    );
 }

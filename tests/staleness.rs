@@ -29,7 +29,11 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// `coreval ARGS` in `camp`: whether it succeeded, and its stderr.
 fn coreval(args: &[&str], camp: &Path) -> (bool, String) {
-    let out = common::command().args(args).current_dir(camp).output().unwrap();
+    let out = common::command()
+        .args(args)
+        .current_dir(camp)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.success(), err)
 }
@@ -88,7 +92,11 @@ definition = "z3"
     );
     assert_eq!(saying(&err, edited).len(), 1, "{err}");
     assert!(err.contains("left as they were"), "{err}");
-    assert_eq!(snapshot(&camp.join("reports")), reports, "reports untouched");
+    assert_eq!(
+        snapshot(&camp.join("reports")),
+        reports,
+        "reports untouched"
+    );
 
     let (ok, err) = coreval(&["show", c, "z3", BENCHMARKS[0]], &camp);
     assert!(!ok, "show of a stale campaign: {err}");
@@ -96,13 +104,21 @@ definition = "z3"
     let (ok, err) = coreval(&["diff", c, c], &camp);
     assert!(!ok, "diff of a stale campaign: {err}");
     assert_eq!(saying(&err, edited).len(), 1, "{err}");
-    assert_eq!(snapshot(&camp.join("reports")), reports, "reports untouched");
+    assert_eq!(
+        snapshot(&camp.join("reports")),
+        reports,
+        "reports untouched"
+    );
 
     // `run` names it again and redoes its pair; then all is current.
     let (ok, err) = coreval(&["run", c], &camp);
     assert!(ok, "{err}");
     assert!(err.contains("benchmark changed"), "{err}");
-    for args in [&["score", c][..], &["show", c, "z3", edited], &["diff", c, c]] {
+    for args in [
+        &["score", c][..],
+        &["show", c, "z3", edited],
+        &["diff", c, c],
+    ] {
         let (ok, err) = coreval(args, &camp);
         assert!(ok, "{args:?}: {err}");
         assert!(saying(&err, cause).is_empty(), "{args:?}: {err}");

@@ -106,11 +106,17 @@ command = ["./wrap.sh", "{file}"]
     let yices = serde_json::json!(["yices"]);
     assert_eq!(
         left_out("wrapped"),
-        (serde_json::json!(["cvc5 (executed by the solver)"]), yices.clone())
+        (
+            serde_json::json!(["cvc5 (executed by the solver)"]),
+            yices.clone()
+        )
     );
     assert_eq!(
         left_out("copy"),
-        (serde_json::json!(["cvc5 (same program content)"]), yices.clone())
+        (
+            serde_json::json!(["cvc5 (same program content)"]),
+            yices.clone()
+        )
     );
     assert_eq!(
         left_out("declared"),

@@ -247,7 +247,10 @@ impl ParsedOutput {
     /// so it is no [`IllFormed::UnclosedList`] (the core is missing).
     pub fn truncated(&mut self) {
         self.flag(OutputFlag::Truncated);
-        if self.core_problem.is_some_and(|p| p.reason == IllFormed::UnclosedList) {
+        if self
+            .core_problem
+            .is_some_and(|p| p.reason == IllFormed::UnclosedList)
+        {
             self.core_problem = None;
         }
     }
@@ -367,9 +370,7 @@ pub fn parse_output(stdout: &[u8]) -> ParsedOutput {
             Item::Symbols(raw) => match answer {
                 None => out.flag(OutputFlag::CoreBeforeAnswer),
                 // The core response was ill-formed: this is a second one.
-                Some(Answer::Unsat) if out.core_problem.is_some() => {
-                    out.flag(OutputFlag::TwoCores)
-                }
+                Some(Answer::Unsat) if out.core_problem.is_some() => out.flag(OutputFlag::TwoCores),
                 Some(Answer::Unsat) if out.core.is_none() => {
                     let names = raw
                         .iter()

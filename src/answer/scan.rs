@@ -526,8 +526,6 @@ mod tests {
         let text = "(\n".repeat(10_000) + "unsat\n";
         let got = items(&text);
         assert_eq!(got.len(), MAX_RECOVERIES + 1);
-        assert!(got
-            .iter()
-            .all(|i| matches!(i, Item::UnclosedList { .. })));
+        assert!(got.iter().all(|i| matches!(i, Item::UnclosedList { .. })));
     }
 }

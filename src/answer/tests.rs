@@ -284,15 +284,30 @@ fn a_core_that_is_no_list_of_symbols_is_ill_formed_with_its_line() {
     let problem = |s: &str| parse(s).core_problem.map(|p| (p.reason, p.line));
     let deep = format!("unsat\n{}cv1 cv2{}\n", "(".repeat(1000), ")".repeat(1000));
     assert_eq!(problem(&deep), Some((IllFormed::NestedList, 2)));
-    assert_eq!(problem("unsat\n((cv1 cv2))\n"), Some((IllFormed::NestedList, 2)));
+    assert_eq!(
+        problem("unsat\n((cv1 cv2))\n"),
+        Some((IllFormed::NestedList, 2))
+    );
     assert_eq!(
         problem("success\nunsat\n(cv1\n(cv2) cv3)\n"),
         Some((IllFormed::NestedList, 4))
     );
-    assert_eq!(problem("unsat\n(cv1 \"cv2\")\n"), Some((IllFormed::NotASymbol, 2)));
-    assert_eq!(problem("unsat\n(cv1 :cv2)\n"), Some((IllFormed::NotASymbol, 2)));
-    assert_eq!(problem("unsat\n(cv1 cv2\n"), Some((IllFormed::UnclosedList, 2)));
-    assert_eq!(problem("unsat\n(cv1 |cv2\n"), Some((IllFormed::UnclosedList, 2)));
+    assert_eq!(
+        problem("unsat\n(cv1 \"cv2\")\n"),
+        Some((IllFormed::NotASymbol, 2))
+    );
+    assert_eq!(
+        problem("unsat\n(cv1 :cv2)\n"),
+        Some((IllFormed::NotASymbol, 2))
+    );
+    assert_eq!(
+        problem("unsat\n(cv1 cv2\n"),
+        Some((IllFormed::UnclosedList, 2))
+    );
+    assert_eq!(
+        problem("unsat\n(cv1 |cv2\n"),
+        Some((IllFormed::UnclosedList, 2))
+    );
     let p = parse("unsat\n(cv1 (cv2) cv3)\n");
     assert_eq!(p.core, None);
     assert!(p.has(MalformedCore));
@@ -304,7 +319,10 @@ fn a_core_that_is_no_list_of_symbols_is_ill_formed_with_its_line() {
     // The ill-formed response is the core: a list after it is a second one.
     let p = parse("unsat\n((cv1))\n(cv1)\n");
     assert!(p.has(TwoCores));
-    assert_eq!((p.core, p.core_problem.map(|c| c.reason)), (None, Some(IllFormed::NestedList)));
+    assert_eq!(
+        (p.core, p.core_problem.map(|c| c.reason)),
+        (None, Some(IllFormed::NestedList))
+    );
     // No list after `unsat`, or none before the core: no problem.
     for fine in [
         "unsat\n",

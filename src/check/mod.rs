@@ -363,7 +363,8 @@ impl Run<'_> {
                                     (st.cpu + cpu, st.certify_cpu + cpu, st.certify_runs + 1);
                                 drop(st);
                                 if cert.unproven().is_some_and(|u| u.is_own_fault()) {
-                                    let why = format!("{} on core {h}: {}", k.name, cert.describe());
+                                    let why =
+                                        format!("{} on core {h}: {}", k.name, cert.describe());
                                     stats.lock().unwrap().undone.push(why);
                                     rec.certification = None;
                                 } else {

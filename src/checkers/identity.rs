@@ -180,13 +180,16 @@ pub fn same_content(solver: &SolverDef, checkers: &[SolverDef]) -> Vec<(String, 
         let same = identity(k).files.into_iter().find(|p| {
             *p == mine
                 || p.metadata().is_ok_and(|m| m.len() == size)
-                && bytes
-                    .get_or_insert_with(|| std::fs::read(&mine).ok())
-                    .as_ref()
-                    .is_some_and(|b| std::fs::read(p).is_ok_and(|o| o == *b))
+                    && bytes
+                        .get_or_insert_with(|| std::fs::read(&mine).ok())
+                        .as_ref()
+                        .is_some_and(|b| std::fs::read(p).is_ok_and(|o| o == *b))
         });
         if let Some(p) = same {
-            out.push((k.name.clone(), format!("its program has the content of {}", p.display())));
+            out.push((
+                k.name.clone(),
+                format!("its program has the content of {}", p.display()),
+            ));
         }
     }
     out

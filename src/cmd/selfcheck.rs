@@ -229,7 +229,12 @@ fn finish(args: &SelfcheckArgs, report: &Report, variants: Option<&Path>) -> Res
     // every other output is written, then the exit code says it.
     let mut failed = Vec::new();
     if let Some(path) = &args.junit {
-        match junit::write(path, &report.results, &report.setup.properties(), report.elapsed) {
+        match junit::write(
+            path,
+            &report.results,
+            &report.setup.properties(),
+            report.elapsed,
+        ) {
             Ok(()) => eprintln!("JUnit XML: {}", path.display()),
             Err(e) => failed.push(e),
         }
@@ -452,7 +457,11 @@ pub fn summary(report: &Report) -> String {
         let reached = compared.iter().filter(|(m, x)| m >= x).count();
         // Of the passes, the validated cores; of those, the ones a
         // reference also has a core of: each count says what it is of.
-        let validated = report.results.iter().filter(|r| r.verdict == "validated").count();
+        let validated = report
+            .results
+            .iter()
+            .filter(|r| r.verdict == "validated")
+            .count();
         s.push_str(&format!(
             "; on the {} of {validated} validated core(s) a reference also solved: reduction {mine} vs best reference {best}, best reached on {reached}",
             compared.len()

@@ -88,7 +88,10 @@ pub fn print_solve_summary(s: &crate::solve::SolveSummary) {
         s.already_done,
         s.ran,
         if s.undone > 0 {
-            format!(", {} left undone (coreval's fault: the next run does them)", s.undone)
+            format!(
+                ", {} left undone (coreval's fault: the next run does them)",
+                s.undone
+            )
         } else {
             String::new()
         },

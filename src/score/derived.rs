@@ -170,7 +170,10 @@ pub fn warnings(
             }
         }
     }
-    for x in derived.iter().filter(|x| participants.get(&x.solver).competing) {
+    for x in derived
+        .iter()
+        .filter(|x| participants.get(&x.solver).competing)
+    {
         for mode in Mode::BOTH {
             if !x.mode(mode).may_win_recognitions {
                 out.push(format!(
@@ -184,7 +187,6 @@ pub fn warnings(
     }
     out
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -244,12 +246,18 @@ mod tests {
     #[test]
     fn ten_percent_less_par2_is_the_measure() {
         assert!(improves(90.0, 100.0, 0.10), "exactly 10 %");
-        assert!(improves(1080.0, 1200.0, 0.10), "exactly 10 % after rounding");
+        assert!(
+            improves(1080.0, 1200.0, 0.10),
+            "exactly 10 % after rounding"
+        );
         assert!(!improves(90.001, 100.0, 0.10));
         assert!(!improves(0.0, 0.0, 0.10), "no time to improve on");
         // the mode's own clock
         let s = solver("s", 0.0, 3.0, 4.0);
-        assert_eq!((par2(&s, Mode::Sequential), par2(&s, Mode::Parallel)), (3.0, 4.0));
+        assert_eq!(
+            (par2(&s, Mode::Sequential), par2(&s, Mode::Parallel)),
+            (3.0, 4.0)
+        );
     }
 
     #[test]
@@ -258,16 +266,29 @@ mod tests {
             // fast: 50 % better; slow: 5 %
             division("X", &[("base", 100.0), ("fast", 50.0), ("slow", 95.0)]),
             // neither improves; `alone`'s base is in no division
-            division("Y", &[("base", 100.0), ("fast", 100.0), ("slow", 100.0), ("alone", 1.0)]),
+            division(
+                "Y",
+                &[
+                    ("base", 100.0),
+                    ("fast", 100.0),
+                    ("slow", 100.0),
+                    ("alone", 1.0),
+                ],
+            ),
             // fast without its base: not compared here
             division("Z", &[("fast", 7.0)]),
         ];
         let p = participants();
         let r26 = Edition::Smtcomp2026.rules();
         let got = compare(&divisions, &r26, &p);
-        let names: Vec<(&str, &str)> =
-            got.iter().map(|d| (d.solver.as_str(), d.base.as_str())).collect();
-        assert_eq!(names, [("alone", "gone"), ("fast", "base"), ("slow", "base")]);
+        let names: Vec<(&str, &str)> = got
+            .iter()
+            .map(|d| (d.solver.as_str(), d.base.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [("alone", "gone"), ("fast", "base"), ("slow", "base")]
+        );
         for mode in Mode::BOTH {
             let fast = got[1].mode(mode);
             assert_eq!(fast.divisions, ["X", "Y"]);
@@ -286,8 +307,9 @@ mod tests {
             assert!(may_win_recognitions("base", mode, &got, &p));
         }
         let warned = warnings(&divisions, &got, &r26, &p);
-        assert!(warned.iter().any(|w| w.starts_with("parallel: slow improves")
-            && w.contains("in no division")));
+        assert!(warned
+            .iter()
+            .any(|w| w.starts_with("parallel: slow improves") && w.contains("in no division")));
         assert!(!warned.iter().any(|w| w.contains("fast improves")));
         // without the rule nothing is compared or said
         let r25 = Edition::Smtcomp2025.rules();

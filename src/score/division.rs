@@ -349,14 +349,21 @@ mod tests {
         let mk = |name, n, t| solver_sums(&sp(name, vec![("x", 0, n, t)]), None, 1.0, &p);
         // near: 10 % more reduction but only 5 % less PAR-2 time; far: the
         // base's reduction in exactly 10 % less time
-        let solvers = vec![mk("base", 100, 100.0), mk("near", 110, 95.0), mk("far", 100, 90.0)];
+        let solvers = vec![
+            mk("base", 100, 100.0),
+            mk("near", 110, 95.0),
+            mk("far", 100, 90.0),
+        ];
         let r26 = Edition::Smtcomp2026.rules();
         let competing =
             |m: &ModeScore, s: &str| m.solvers.iter().find(|x| x.solver == s).unwrap().competing;
         for mode in Mode::BOTH {
             let m = rank(solvers.clone(), mode, &r26, true, &p);
             assert!(competing(&m, "base") && competing(&m, "far"), "{mode:?}");
-            assert!(!competing(&m, "near"), "{mode:?}: the reduction is not the measure");
+            assert!(
+                !competing(&m, "near"),
+                "{mode:?}: the reduction is not the measure"
+            );
             // near ranks first but cannot win; far beats base on time
             assert_eq!(m.solvers[0].solver, "near");
             assert_eq!(m.winner.as_deref(), Some("far"), "{mode:?}");

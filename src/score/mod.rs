@@ -472,9 +472,8 @@ fn recognitions(
     participants: &Participants,
     derived: &[crate::score::result::DerivedSolver],
 ) -> Recognitions {
-    let may_win = |m: Mode| {
-        move |s: &str| derived::may_win_recognitions(s, m, derived, participants)
-    };
+    let may_win =
+        |m: Mode| move |s: &str| derived::may_win_recognitions(s, m, derived, participants);
     let mut r = Recognitions::default();
     if rules.divisions_won {
         r.divisions_won = Some(per_mode(|m| recognition::divisions_won(divisions, m)));

@@ -152,7 +152,13 @@ fn derived_solvers_by_par2_per_logic_division_and_for_the_recognitions() {
             division: logic.into(),
             cpu: t,
             wall: t,
-            ..rec(s, &format!("{logic}/f/{b}.smt2"), 10, Some(core), Verdict::Validated)
+            ..rec(
+                s,
+                &format!("{logic}/f/{b}.smt2"),
+                10,
+                Some(core),
+                Verdict::Validated,
+            )
         })
         .collect();
     let rules = Edition::Smtcomp2026.rules();
@@ -163,7 +169,12 @@ fn derived_solvers_by_par2_per_logic_division_and_for_the_recognitions() {
     };
     let r = score_pairs(&pairs, &rules, &opts);
     let competing = |d: &DivisionScore, s: &str| {
-        d.parallel.solvers.iter().find(|x| x.solver == s).unwrap().competing
+        d.parallel
+            .solvers
+            .iter()
+            .find(|x| x.solver == s)
+            .unwrap()
+            .competing
     };
     // the division QF_Equality = QF_AX + QF_UF: fast 150 s against 200 s
     assert_eq!(r.divisions.len(), 1);
@@ -188,8 +199,16 @@ fn derived_solvers_by_par2_per_logic_division_and_for_the_recognitions() {
     assert!(entry("fast").competing && !entry("slow").competing);
     // slow alone lowers the virtual best, yet is not the division's top
     // contributor
-    let contribution = &r.recognitions.largest_contribution.as_ref().unwrap().parallel;
-    assert!(contribution.iter().all(|c| c.solver != "slow"), "{contribution:?}");
+    let contribution = &r
+        .recognitions
+        .largest_contribution
+        .as_ref()
+        .unwrap()
+        .parallel;
+    assert!(
+        contribution.iter().all(|c| c.solver != "slow"),
+        "{contribution:?}"
+    );
     assert!(r
         .warnings
         .iter()

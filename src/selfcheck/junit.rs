@@ -292,8 +292,12 @@ mod tests {
             "refuted",
             "z3's model falsifies cv3 (dir/b,1.smt2:17)\nmore",
         );
-        let text = String::from_utf8(render(&[ok.clone(), bad.clone()], &[], 1.0).unwrap()).unwrap();
-        assert!(text.contains("<system-out>core validated\nchecker z3: unsat</system-out>"), "{text}");
+        let text =
+            String::from_utf8(render(&[ok.clone(), bad.clone()], &[], 1.0).unwrap()).unwrap();
+        assert!(
+            text.contains("<system-out>core validated\nchecker z3: unsat</system-out>"),
+            "{text}"
+        );
         let lines = github_annotations(&[ok, bad]);
         assert_eq!(
             lines,

@@ -39,7 +39,10 @@ pub fn seen(
             teams.push(m.team.clone());
         }
     }
-    (found.into_iter().map(|m| (m.checker, m.why)).collect(), teams)
+    (
+        found.into_iter().map(|m| (m.checker, m.why)).collect(),
+        teams,
+    )
 }
 
 /// How the team was decided, for the header: `declared with --team`,

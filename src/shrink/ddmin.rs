@@ -224,7 +224,11 @@ mod tests {
              (assert (= w #x00))\n(assert (= (down 3) unused))\n(check-sat)\n"
         );
         for kept in [first, second] {
-            assert_eq!(crate::scope::strict_script(kept.as_bytes(), 5), vec![], "{kept}");
+            assert_eq!(
+                crate::scope::strict_script(kept.as_bytes(), 5),
+                vec![],
+                "{kept}"
+            );
         }
     }
 }

@@ -126,7 +126,10 @@ pub fn attach(
                         say(format!("shrink: {} done in {:.1} s", r.path, s.seconds));
                         let mut lines = vec![
                             s.line(),
-                            format!("repeat on it: $ {}", repeat_command(opts, &setup.checkers, out)),
+                            format!(
+                                "repeat on it: $ {}",
+                                repeat_command(opts, &setup.checkers, out)
+                            ),
                         ];
                         lines.extend(s.notes.iter().cloned());
                         lines

@@ -390,7 +390,10 @@ pub struct Unscored {
 /// [`Unscored::refuse`]: what `coreval show` and `coreval diff` do before
 /// they read a campaign's verdicts (`score CAMPAIGN` says the warnings
 /// with its report's and refuses the same way).
-pub fn refuse_stale(l: &Loaded, pairs: &[crate::campaign::verdict::pair::PairVerdict]) -> Result<()> {
+pub fn refuse_stale(
+    l: &Loaded,
+    pairs: &[crate::campaign::verdict::pair::PairVerdict],
+) -> Result<()> {
     let unscored = warnings(l, pairs)?;
     for w in &unscored.warnings {
         l.say.warning(w.as_str());
@@ -413,7 +416,10 @@ impl Unscored {
         }
         let mut what = Vec::new();
         if redo {
-            what.push(format!("{} record(s) are of another configuration", self.to_redo));
+            what.push(format!(
+                "{} record(s) are of another configuration",
+                self.to_redo
+            ));
         }
         if self.changed_benchmarks > 0 {
             what.push(format!(
@@ -422,7 +428,10 @@ impl Unscored {
             ));
         }
         let partial = match redo && self.changed_benchmarks == 0 {
-            true => format!(", `coreval score {} --partial` scores without them", dir.display()),
+            true => format!(
+                ", `coreval score {} --partial` scores without them",
+                dir.display()
+            ),
             false => String::new(),
         };
         anyhow::bail!(

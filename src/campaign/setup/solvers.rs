@@ -210,13 +210,23 @@ impl SolverUnderTest {
     /// Why `checker` is of the solver's own team, if it is: its team
     /// identity ([`super::team`]), the one test of `run` and `selfcheck`.
     pub fn own_team(&self, checker: &SolverDef) -> Option<super::team::Why> {
-        super::team::why(&checker.team, &self.teams, &self.same_program, &self.executed)
+        super::team::why(
+            &checker.team,
+            &self.teams,
+            &self.same_program,
+            &self.executed,
+        )
     }
 
     /// Every team of the solver: declared, by program content, executed.
     pub fn all_teams(&self) -> Vec<String> {
         let mut all = self.teams.clone();
-        let more = self.same_program.iter().chain(&self.executed.all()).map(|m| m.team.clone()).collect::<Vec<_>>();
+        let more = self
+            .same_program
+            .iter()
+            .chain(&self.executed.all())
+            .map(|m| m.team.clone())
+            .collect::<Vec<_>>();
         for t in more {
             if !all.contains(&t) {
                 all.push(t);

@@ -134,16 +134,20 @@ mod tests {
 
     #[test]
     fn declared_first_then_content_then_execution() {
-        let defs =
-            crate::checkers::load_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"))
-                .unwrap();
+        let defs = crate::checkers::load_dir(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkers"),
+        )
+        .unwrap();
         let z3 = defs.iter().find(|d| d.name == "z3").unwrap();
         let Some(program) = z3.program() else { return };
         let executed = Executed::default();
         assert_eq!(why("z3", &[], &[], &executed), None);
         let p = program.to_string_lossy().into_owned();
         let new = executed.note([p.as_str(), p.as_str(), "/bin/sh"], &defs);
-        assert_eq!(new.iter().map(|m| m.checker.as_str()).collect::<Vec<_>>(), ["z3"]);
+        assert_eq!(
+            new.iter().map(|m| m.checker.as_str()).collect::<Vec<_>>(),
+            ["z3"]
+        );
         assert!(executed.note([p.as_str()], &defs).is_empty(), "learnt once");
         assert_eq!(why("z3", &[], &[], &executed), Some(Why::Executed));
         let same = [Member {
@@ -152,6 +156,9 @@ mod tests {
             why: String::new(),
         }];
         assert_eq!(why("z3", &[], &same, &executed), Some(Why::SameProgram));
-        assert_eq!(why("z3", &["z3".into()], &same, &executed), Some(Why::Declared));
+        assert_eq!(
+            why("z3", &["z3".into()], &same, &executed),
+            Some(Why::Declared)
+        );
     }
 }

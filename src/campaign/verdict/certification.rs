@@ -259,7 +259,10 @@ mod tests {
             for &p in &current {
                 assert!(c.voids_sat(p), "{reason:?} under {p}");
             }
-            for p in presets().into_iter().filter(|p| p.counts_uncertified_votes()) {
+            for p in presets()
+                .into_iter()
+                .filter(|p| p.counts_uncertified_votes())
+            {
                 assert!(!c.voids_sat(p), "{reason:?} under {p}: the edition's count");
             }
             // Kept in journals: the reason reads back as written.

@@ -387,7 +387,11 @@ mod tests {
         let secs = |e: Edition| e.rules().validation_time;
         assert_eq!(secs(Edition::Smtcomp2016), None);
         assert_eq!(secs(Edition::Smtcomp2017), Some(300.0));
-        for e in [Edition::Smtcomp2018, Edition::Smtcomp2020, Edition::Smtcomp2023] {
+        for e in [
+            Edition::Smtcomp2018,
+            Edition::Smtcomp2020,
+            Edition::Smtcomp2023,
+        ] {
             assert_eq!(secs(e), Some(120.0), "{}", e.name());
         }
         // the 2024 tool's validation scripts: 300 s, not the solving limit

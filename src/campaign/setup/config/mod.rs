@@ -18,11 +18,14 @@
 //! that name the file, line and column) and then validated once here, so
 //! that the stages get durations, paths and numbers they can trust.
 
-use super::config_lines::{bad_value, BadValue, BadValues, Key};
+use crate::campaign::setup::config_lines::{bad_value, BadValue, BadValues, Key};
+mod solver_entry;
 use crate::campaign::verdict::policy::Policy;
 use crate::campaign::verdict::rules::{Edition, FamilyDef};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
+use solver_entry::solver_problems;
+pub use solver_entry::SolverEntry;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -239,39 +242,6 @@ impl Default for Score {
     }
 }
 
-/// One solver under test: a definition from `checkers/` or an inline command.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolverEntry {
-    /// Name used in journals and reports.
-    pub name: String,
-    /// A definition in the checkers folder (its core options are added).
-    pub definition: Option<String>,
-    /// Or an inline command template (`{file}`, `{timeout}`, `{seed}`…).
-    pub command: Option<Vec<String>>,
-    /// Team, for checker independence; default: the definition's team or the name.
-    pub team: Option<String>,
-    /// Extra arguments appended to the command.
-    #[serde(default)]
-    pub args: Vec<String>,
-    /// Where the solver prints its answers (`stdout`, `stderr`, `both`);
-    /// default: the definition's, `stdout` for a command.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer_stream: Option<crate::answer::AnswerStream>,
-    /// Its working folder (selfcheck: where it started); default: an empty one per run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub workdir: Option<PathBuf>,
-    /// More teams it belongs to (selfcheck: those of the programs seen running).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub teams: Vec<String>,
-    /// Runs come from the cross-campaign [`crate::run_cache`] (selfcheck's references).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub cached: bool,
-    /// Run records list the programs seen in its process tree (selfcheck's solver).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub observe: bool,
-}
-
 /// A validated campaign.
 #[derive(Debug, Clone)]
 pub struct Campaign {
@@ -310,7 +280,7 @@ impl Campaign {
         if c.refused.is_empty() {
             return Ok(c);
         }
-        Err(super::config_lines::all_at_once(
+        Err(crate::campaign::setup::config_lines::all_at_once(
             &c.config_file(),
             c.refused,
         ))
@@ -328,7 +298,8 @@ impl Campaign {
         let bytes = crate::regular::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
-            let (line, column) = super::config_lines::line_column(&bytes, e.valid_up_to());
+            let (line, column) =
+                crate::campaign::setup::config_lines::line_column(&bytes, e.valid_up_to());
             anyhow::anyhow!(
                 "{}: line {line}, column {column}: byte {:#04x} is not UTF-8 text",
                 path.display(),
@@ -338,7 +309,7 @@ impl Campaign {
         let config: ConfigFile = toml::from_str(text)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
         let (mut c, bad) = Campaign::validate(dir, config)?;
-        c.refused = super::config_lines::located(&bad, &path, text);
+        c.refused = crate::campaign::setup::config_lines::located(&bad, &path, text);
         Ok(c)
     }
 
@@ -542,40 +513,6 @@ impl Campaign {
     }
 }
 
-/// What is wrong with the `i`-th `[[solver]]` entry `s` (`seen`: the names
-/// of the entries before it).
-fn solver_problems<'a>(
-    i: usize,
-    s: &'a SolverEntry,
-    seen: &mut std::collections::HashSet<&'a str>,
-) -> Vec<BadValue> {
-    let mut problems = Vec::new();
-    let mut bad = |key, text: String| problems.push(bad_value(Key::Solver(i, key), text));
-    let name = &s.name;
-    if name.is_empty() || name.contains('/') || name.starts_with('.') {
-        bad("name", format!("solver name '{name}' must be non-empty, without '/' and not start with '.'"));
-    }
-    if name.chars().any(char::is_control) {
-        bad("name", format!("solver name {name:?} holds a control character (a newline, NUL…): names appear in journals and reports"));
-    }
-    if let Some(t) = (s.team.as_deref()).filter(|t| t.chars().any(char::is_control)) {
-        bad("team", format!("solver '{name}': team {t:?} holds a control character"));
-    }
-    if !seen.insert(name) {
-        bad("name", format!("solver '{name}' is listed twice"));
-    }
-    let problem = match (&s.definition, &s.command) {
-        (Some(_), Some(_)) => Some(("command", "give either `definition` or `command`, not both")),
-        (None, None) => Some(("", "needs a `definition` (a checkers/*.toml name) or a `command`")),
-        (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
-        _ => None,
-    };
-    if let Some((key, why)) = problem {
-        bad(key, format!("solver '{name}': {why}"));
-    }
-    problems
-}
-
 /// `$COREVAL_CACHE`, else `$XDG_CACHE_HOME/coreval`, else `~/.cache/coreval`.
 pub fn default_cache_dir() -> PathBuf {
     if let Some(p) = std::env::var_os("COREVAL_CACHE") {
@@ -591,5 +528,4 @@ pub fn default_cache_dir() -> PathBuf {
 }
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
 mod tests;

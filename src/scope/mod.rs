@@ -26,6 +26,8 @@ use std::collections::HashSet;
 use std::io::Read;
 use std::path::Path;
 
+mod theory;
+
 /// Every strict error of a script, at most `limit`: a command the strict
 /// parser refuses, or one that uses a symbol or sort out of scope (a
 /// command with a syntax error is not looked at for its scope).
@@ -42,45 +44,7 @@ pub fn strict_file(path: &Path, limit: usize) -> anyhow::Result<Vec<SyntaxError>
     Ok(strict_script(file, limit))
 }
 
-/// Function symbols of the SMT-LIB 2.6 theories (Core, Ints, Reals,
-/// Reals_Ints, ArraysEx, FixedSizeBitVectors and the QF_BV logic's
-/// extensions, FloatingPoint, Strings), and the few extensions the
-/// benchmark library uses (cvc5's sequences and transcendentals, z3's
-/// `bv2int`).
-pub const THEORY_FUNCTIONS: &[&str] = &[
-    "true", "false", "not", "=>", "and", "or", "xor", "=", "distinct", "ite", //
-    "-", "+", "*", "div", "mod", "abs", "<=", "<", ">=", ">", "/", "to_real", "to_int",
-    "is_int", "divisible", //
-    "select", "store", //
-    "concat", "bvnot", "bvand", "bvor", "bvneg", "bvadd", "bvmul", "bvudiv", "bvurem", "bvshl",
-    "bvlshr", "bvult", "bvnand", "bvnor", "bvxor", "bvxnor", "bvcomp", "bvsub", "bvsdiv",
-    "bvsrem", "bvsmod", "bvashr", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge",
-    "bv2nat", "bv2int", "bvredor", "bvredand", "bvnego", "bvuaddo", "bvsaddo", "bvumulo",
-    "bvsmulo", "bvusubo", "bvssubo", "bvsdivo", //
-    "fp", "fp.abs", "fp.neg", "fp.add", "fp.sub", "fp.mul", "fp.div", "fp.fma", "fp.sqrt",
-    "fp.rem", "fp.roundToIntegral", "fp.min", "fp.max", "fp.leq", "fp.lt", "fp.geq", "fp.gt",
-    "fp.eq", "fp.isNormal", "fp.isSubnormal", "fp.isZero", "fp.isInfinite", "fp.isNaN",
-    "fp.isNegative", "fp.isPositive", "fp.to_real", "RNE", "RNA", "RTP", "RTN", "RTZ",
-    "roundNearestTiesToEven", "roundNearestTiesToAway", "roundTowardPositive",
-    "roundTowardNegative", "roundTowardZero", //
-    "str.++", "str.len", "str.<", "str.<=", "str.at", "str.substr", "str.prefixof",
-    "str.suffixof", "str.contains", "str.indexof", "str.replace", "str.replace_all",
-    "str.replace_re", "str.replace_re_all", "str.is_digit", "str.to_code", "str.from_code",
-    "str.to_int", "str.from_int", "str.to.int", "int.to.str", "str.in_re", "str.in.re",
-    "str.to_re", "str.to.re", "str.rev", "str.to_lower", "str.to_upper", "re.none", "re.all",
-    "re.allchar", "re.++", "re.union", "re.inter", "re.*", "re.+", "re.opt", "re.range",
-    "re.comp", "re.diff", "re.nostr", //
-    "seq.++", "seq.len", "seq.extract", "seq.unit", "seq.empty", "seq.at", "seq.nth",
-    "seq.contains", "seq.indexof", "seq.replace", "seq.prefixof", "seq.suffixof", "seq.rev",
-    "seq.update", //
-    "exp", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sqrt", "real.pi",
-];
-
-/// Sorts of the same theories (`BitVec` and `FloatingPoint` are indexed).
-pub const THEORY_SORTS: &[&str] = &[
-    "Bool", "Int", "Real", "Array", "String", "RegLan", "RoundingMode", "Float16", "Float32",
-    "Float64", "Float128", "Seq",
-];
+pub use theory::{THEORY_FUNCTIONS, THEORY_SORTS};
 
 /// The symbols and sorts a script has declared so far, by scope.
 #[derive(Default)]
@@ -222,7 +186,9 @@ impl Scope {
                     return Ok(());
                 };
                 for d in decls {
-                    d.list().and_then(|d| d.first()?.sym()).map(|f| self.declare(f));
+                    d.list()
+                        .and_then(|d| d.first()?.sym())
+                        .map(|f| self.declare(f));
                 }
                 for (d, body) in decls.iter().zip(bodies) {
                     let d = d.list().unwrap_or_default();
@@ -256,13 +222,19 @@ impl Scope {
                 }
             }
             "push" => {
-                let n = arg(1).and_then(atom).and_then(|n| n.parse().ok()).unwrap_or(1);
+                let n = arg(1)
+                    .and_then(atom)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(1);
                 for _ in 0..n {
                     self.frames.push(Default::default());
                 }
             }
             "pop" => {
-                let n: usize = arg(1).and_then(atom).and_then(|n| n.parse().ok()).unwrap_or(1);
+                let n: usize = arg(1)
+                    .and_then(atom)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(1);
                 let keep = self.frames.len().saturating_sub(n).max(1);
                 self.frames.truncate(keep);
             }
@@ -297,9 +269,7 @@ impl Scope {
         decls: Option<&Sexp>,
     ) -> Result<(), (&'static str, String)> {
         let decls = decls.and_then(Sexp::list).unwrap_or_default();
-        let old = decls
-            .iter()
-            .all(|d| d.head().is_some_and(|h| h != "par"));
+        let old = decls.iter().all(|d| d.head().is_some_and(|h| h != "par"));
         if old && !decls.is_empty() {
             let params: Vec<&str> = sorts
                 .and_then(Sexp::list)
@@ -439,7 +409,10 @@ impl Scope {
                     let mut inner = l.clone();
                     match case.first() {
                         Some(Sexp::List(p)) => {
-                            p.iter().skip(1).filter_map(Sexp::sym).for_each(|x| inner.vars.push(x));
+                            p.iter()
+                                .skip(1)
+                                .filter_map(Sexp::sym)
+                                .for_each(|x| inner.vars.push(x));
                         }
                         Some(p) => match p.sym() {
                             Some(x) if !self.has_function(x, l) => inner.vars.push(x),
@@ -447,7 +420,8 @@ impl Scope {
                         },
                         None => {}
                     }
-                    case.get(1).map_or(Ok(()), |t| deep(|| self.term(t, &inner)))?;
+                    case.get(1)
+                        .map_or(Ok(()), |t| deep(|| self.term(t, &inner)))?;
                 }
                 return Ok(());
             }
@@ -482,86 +456,4 @@ fn first_use(text: &[u8], name: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn errors(src: &str) -> Vec<String> {
-        strict_script(src.as_bytes(), 10)
-            .iter()
-            .map(|e| format!("{}:{}: {}", e.line, e.column, e.message))
-            .collect()
-    }
-
-    /// The scope's errors alone (SMT-LIB 2.5 forms and `define-funs-rec`,
-    /// which smt2parser refuses, included).
-    fn scope_errors(src: &str) -> Vec<String> {
-        let mut scope = Scope::new();
-        crate::smtlib::scanner::commands(src.as_bytes())
-            .unwrap()
-            .iter()
-            .filter_map(|c| scope.command(c).err())
-            .map(|e| format!("{}:{}: {}", e.line, e.column, e.message))
-            .collect()
-    }
-
-    /// Issue 47, item 8: a reproducer that uses a `define-fun` symbol
-    /// without its definition was called valid.
-    #[test]
-    fn a_symbol_used_without_its_definition_is_an_error_where_it_is_used() {
-        let src = "(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> (f x) 0))\n(check-sat)\n";
-        assert_eq!(errors(src), ["3:13: undefined symbol 'f'"]);
-        let defined = src.replace("(assert", "(define-fun f ((y Int)) Int (+ y 1))\n(assert");
-        assert_eq!(errors(&defined), Vec::<String>::new());
-        // A sort without its `define-sort`.
-        assert_eq!(
-            errors("(declare-fun w () Word)\n"),
-            ["1:19: undefined sort 'Word'"]
-        );
-        // A definition's body is checked where it stands: `f` is not yet defined.
-        assert_eq!(
-            errors("(define-fun f ((y Int)) Int (f y))\n"),
-            ["1:30: undefined symbol 'f'"]
-        );
-    }
-
-    #[test]
-    fn binders_datatypes_named_terms_and_scopes() {
-        let ok = "(set-logic ALL)\n\
-            (declare-datatypes ((L 1)) ((par (T) ((nil) (cons (hd T) (tl (L T)))))))\n\
-            (declare-datatypes () ((Color red green)))\n\
-            (declare-sort U 0)\n(define-sort Arr (X) (Array Int X))\n\
-            (declare-fun a () (Arr U))\n(declare-fun l () (L Int))\n\
-            (define-fun-rec len ((x (L Int))) Int (match x ((nil 0) ((cons h t) (+ 1 (len t))))))\n\
-            (define-funs-rec ((ev ((n Int)) Bool) (od ((n Int)) Bool)) ((ite (= n 0) true (od (- n 1))) (ite (= n 0) false (ev (- n 1)))))\n\
-            (assert (! (let ((y (len l))) (forall ((z Int)) (=> (> z y) (is-cons l)))) :named n1))\n\
-            (assert (and n1 ((_ is nil) (as nil (L Int))) (= ((_ extract 3 0) #xff) #b1111)))\n\
-            (assert (= (select a 0) (select ((as const (Arr U)) (select a 1)) 2)))\n\
-            (assert (distinct red green))\n\
-            (push 1)\n(declare-const p Bool)\n(assert p)\n(pop 1)\n(check-sat)\n";
-        assert_eq!(scope_errors(ok), Vec::<String>::new());
-        // Bound variables do not outlive their binder, nor a popped scope.
-        assert_eq!(
-            errors("(assert (and (exists ((z Int)) (> z 0)) (> z 1)))\n"),
-            ["1:24: undefined symbol 'z'"]
-        );
-        assert_eq!(
-            errors("(push 1)\n(declare-const p Bool)\n(pop 1)\n(assert p)\n"),
-            ["4:9: undefined symbol 'p'"]
-        );
-        // Quoting does not matter.
-        assert_eq!(errors("(declare-const |a b| Bool)\n(assert |a b|)\n"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn what_a_command_defines_and_names() {
-        let cmds = crate::smtlib::scanner::commands(
-            b"(declare-datatype P ((pair (fst Int) (snd Int))))(define-fun f ((x Int)) Int x)",
-        )
-        .unwrap();
-        let mut d = defines(&cmds[0]);
-        d.sort();
-        assert_eq!(d, ["P", "fst", "is-pair", "pair", "snd"]);
-        assert_eq!(defines(&cmds[1]), ["f"]);
-        assert!(mentions(&cmds[1].text).contains("x"));
-    }
-}
+mod tests;
