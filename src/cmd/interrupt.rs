@@ -10,6 +10,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 extern "C" fn on_signal(sig: libc::c_int) {
     if STOP.swap(true, Ordering::SeqCst) {
         // Second signal: default action.
+        // SAFETY: `signal` and `raise` are async-signal-safe (POSIX), so
+        // they may be called from this handler; `sig` is the signal being
+        // handled, a valid number, and SIG_DFL a valid disposition.
         unsafe {
             libc::signal(sig, libc::SIG_DFL);
             libc::raise(sig);
@@ -19,6 +22,9 @@ extern "C" fn on_signal(sig: libc::c_int) {
 
 /// Install the handlers (idempotent).
 pub fn install() {
+    // SAFETY: `on_signal` is an `extern "C" fn(c_int)`, the type `signal`
+    // expects of a handler, and it only touches an atomic and calls
+    // async-signal-safe functions; SIGINT and SIGTERM are valid signals.
     unsafe {
         libc::signal(
             libc::SIGINT,

@@ -278,6 +278,9 @@ mod tests {
 
     fn libc_sequence(seed: u32, n: usize) -> Vec<u32> {
         let _guard = LIBC_RANDOM.lock().unwrap();
+        // SAFETY: `srandom` and `random` take and return plain integers and
+        // touch only the C library's generator state, which the guard above
+        // keeps to one thread of this test binary at a time.
         unsafe {
             srandom(seed);
             (0..n).map(|_| random() as u32).collect()
