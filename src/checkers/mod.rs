@@ -58,7 +58,7 @@ pub struct SolverDef {
     pub core_options: Vec<String>,
     /// Extra arguments for the run that asks a checker for its model after
     /// a `sat` (yices: `--smt2-model-format`; boolector: `-m`), placed
-    /// before the `{file}` argument (README, "Certified refutations").
+    /// before the `{file}` argument (docs/organizers.md, "Certified refutations").
     #[serde(default)]
     pub model_options: Vec<String>,
     /// Command that prints the version (placeholder `{checkers}` only).

@@ -68,7 +68,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         return Ok(exit::INTERRUPTED);
     }
     // A benchmark that could not be named (malformed, unreadable) fails
-    // the run, as README's exit codes say.
+    // the run, as docs/reference.md's "Exit codes" say.
     let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
     // Work left undone for coreval's own fault is the tool's error.
     let own = s.undone() > 0;

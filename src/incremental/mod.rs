@@ -4,7 +4,7 @@
 //! to the script's commands in order ([`script::judge`]), which says for
 //! every `unsat` answer followed by a core or an unsat-assumption set
 //! whether it is ill-formed or which check script the checkers must find
-//! unsat. The decisions (README "Incremental and assumption cores") live
+//! unsat. The decisions (docs/authors.md, "Incremental and assumption cores") live
 //! here once: a name from a popped scope is ill-formed; z3's names of
 //! named assertions inside a `get-unsat-assumptions` answer are ignored;
 //! a `define-fun` assumption answered as its body counts as the assumption.

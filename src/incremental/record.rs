@@ -38,7 +38,8 @@ pub struct QueryEntry {
     /// What the solver answered to it.
     pub answer: String,
     pub check: QueryCheck,
-    /// Accepted z3 conventions, said (README).
+    /// Accepted z3 conventions, said (docs/authors.md, "Incremental and
+    /// assumption cores").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }

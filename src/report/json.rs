@@ -1,4 +1,4 @@
-//! The JSON report: `ScoreReport` serialised as it is (see `schema.rs` for
+//! The JSON report: `ScoreReport` serialised as it is (see `src/score/result.rs` for
 //! every field), pretty-printed, with a final newline.
 
 use super::{Exporter, ScoreReport};

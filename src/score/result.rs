@@ -65,7 +65,7 @@ pub struct ScoreReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub beyond: Vec<SolverBeyond>,
     /// Per solver with a refuted core or a model-rejected `sat` on one of
-    /// its cores: how its refutations stand (README, "Certified
+    /// its cores: how its refutations stand (docs/organizers.md, "Certified
     /// refutations"); absent when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refutations: Vec<SolverRefutations>,
@@ -421,7 +421,7 @@ pub struct PairRow {
     pub gap: u64,
     /// Where the record came from.
     pub origin: Option<Box<str>>,
-    /// `contradictory-output` or `failed-after-answer` (scored as README's
+    /// `contradictory-output` or `failed-after-answer` (scored as docs/organizers.md's
     /// "Contradictory output" says), else none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
@@ -455,7 +455,7 @@ pub struct SolverRefutations {
 
 /// Per solver with incremental or assumption scripts (`[naming]
 /// incremental`): how its cores and unsat-assumption sets stand. Not part
-/// of any division's score (README, "Incremental and assumption cores in
+/// of any division's score (docs/organizers.md, "Incremental and assumption cores in
 /// campaigns").
 #[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct SolverIncremental {

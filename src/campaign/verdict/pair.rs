@@ -49,7 +49,7 @@ pub enum Verdict {
 impl Verdict {
     /// A wrong answer: a refuted or ill-formed core, or `sat` on an unsat
     /// benchmark. What the exit code, the reports and the evidence list
-    /// count as failures (README, "Exit codes"); a core `not-validated` is
+    /// count as failures (docs/reference.md, "Exit codes"); a core `not-validated` is
     /// no failure (no checker decided: it earns nothing, but is not wrong).
     pub fn is_failure(&self) -> bool {
         matches!(
@@ -178,7 +178,7 @@ impl RunStatus {
 }
 
 /// A run whose output contradicts itself, or that failed after answering:
-/// it never scores more than the same answer given cleanly (README,
+/// it never scores more than the same answer given cleanly (docs/organizers.md,
 /// "Contradictory output"; [`crate::score::pair::verdict_worth`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -381,7 +381,7 @@ pub struct Details {
     /// pair's gap to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_known: Option<crate::campaign::verdict::minimality::Reference>,
-    /// Checker name → the certification of its `sat` on this core (README,
+    /// Checker name → the certification of its `sat` on this core (docs/organizers.md,
     /// "Certified refutations").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub certifications: BTreeMap<String, crate::campaign::verdict::certification::Certification>,

@@ -254,7 +254,7 @@ fn judged(
         ),
         Verdict::Validated => (Outcome::Passed, p.verdict.label(), format!("core validated: {} ({policy})", answers())),
         Verdict::Refuted => {
-            // An uncertified refutation is marked as such (README, "Certified refutations").
+            // An uncertified refutation is marked as such (docs/organizers.md, "Certified refutations").
             let cert = pair.verdict.details.refutation.unwrap_or(crate::campaign::verdict::certification::Refutation::Uncertified).label();
             (Outcome::Failed, p.verdict.label(), format!("core refuted ({cert}): {} ({policy})", answers()))
         }
