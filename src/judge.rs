@@ -68,9 +68,16 @@ fn tally_of(
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
+    collect_measured(l).map(|(pairs, _)| pairs)
+}
+
+/// [`collect`], with how the runs judged were measured → how many (the
+/// facts' [`crate::campaign::ledger::facts::Facts::measured`]).
+pub fn collect_measured(l: &Loaded) -> Result<(Vec<PairVerdict>, BTreeMap<String, usize>)> {
     let c = l.campaign;
     // Only records of what the configuration runs now reach a verdict.
     let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+
     crate::trace::phase("runs read");
     let core_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;
     crate::trace::phase("core hashes");
@@ -91,6 +98,12 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
         of_core.entry(k.hash.as_str()).or_default().push(k);
     }
     let firsts = first_of_each_pair(l, &runs);
+    // Each pair's run once (a re-run shard's second record is not scored).
+    let mut measured = BTreeMap::new();
+    for (r, _) in runs.iter().zip(&firsts).filter(|(_, id)| id.is_some()) {
+        let by = r.measured.map_or("not recorded", |m| m.words());
+        *measured.entry(by.to_string()).or_insert(0) += 1;
+    }
     // Judged in parallel, in a few long runs of pairs (each with its own
     // shared names and maps, so that a name is held a few times at most);
     // the verdicts keep the journal's order.
@@ -164,7 +177,7 @@ pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
     out.sort_unstable_by(|a, b| {
         (&a.pair.solver, &a.pair.benchmark).cmp(&(&b.pair.solver, &b.pair.benchmark))
     });
-    Ok(out)
+    Ok((out, measured))
 }
 
 /// A `sat` on a benchmark without an `unsat` status is wrong all the same

@@ -55,6 +55,7 @@ fn main() -> ExitCode {
     };
     // No run is going on any more: the job slots' pid record files go.
     coreval::runner::remove_slot_files();
+    coreval::runner::cgroup::release();
     coreval::trace::phase("exit");
     match result {
         Ok(code) => ExitCode::from(code),

@@ -34,6 +34,8 @@ pub struct Summary {
     pub check: Option<CheckSummary>,
     /// Every pair with its verdict (judged after check, or for scoring).
     pub pairs: Option<Vec<PairVerdict>>,
+    /// How the judged runs were measured → how many (the facts').
+    pub measured: std::collections::BTreeMap<String, usize>,
     /// The incremental pairs (`[naming] incremental`), judged query by
     /// query, outside the scores.
     pub incremental: Option<Vec<crate::incremental::verdict::IncrementalPair>>,
@@ -176,7 +178,8 @@ pub fn run(
         .and_then(|k| k.tally.clone())
         .filter(|_| !observer.needs_pairs());
     if out.tally.is_none() && (out.check.is_some() || scoring) {
-        let pairs = crate::judge::collect(&l)?;
+        let (pairs, measured) = crate::judge::collect_measured(&l)?;
+        out.measured = measured;
         crate::trace::phase("judged");
         let incremental = crate::incremental::verdict::collect(&l)?;
         out.tally = Some(Tally::of(&pairs, &incremental));
@@ -199,7 +202,8 @@ pub fn run(
     }
     if let (true, Some(pairs), Some(tally)) = (stages.score, &out.pairs, &out.tally) {
         let incremental = out.incremental.as_deref().unwrap_or_default();
-        let (report, warnings) = score(&l, pairs, incremental, outputs.unwrap_or(&defaults))?;
+        let outputs = outputs.unwrap_or(&defaults);
+        let (report, warnings) = score(&l, (pairs, &out.measured), incremental, outputs)?;
         if let Some(s) = stamp {
             report::stamp::write(&c.reports_dir(), &s, &warnings, tally)?;
         }
@@ -269,7 +273,7 @@ pub fn default_outputs(c: &Campaign) -> Outputs {
 /// pairs with `"incremental": true`), and the warnings said.
 fn score(
     l: &Loaded,
-    pairs: &[PairVerdict],
+    (pairs, measured): (&[PairVerdict], &std::collections::BTreeMap<String, usize>),
     incremental: &[crate::incremental::verdict::IncrementalPair],
     outputs: &Outputs,
 ) -> Result<(ScoreReport, Vec<String>)> {
@@ -321,7 +325,12 @@ fn score(
             crate::trace::phase("evidence");
             Ok(evidence)
         });
-        let report = score_with_facts(l, pairs, incremental, options);
+        let report = score_with_facts(l, pairs, incremental, options).map(|mut r| {
+            if let Some(f) = r.facts.as_mut() {
+                f.measured = measured.clone();
+            }
+            r
+        });
         let written = report.and_then(|r| report::write_all(&r, &others).map(|()| r));
         crate::trace::phase("reports but HTML");
         let evidence = side.join().unwrap_or_else(|p| std::panic::resume_unwind(p));

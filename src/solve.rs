@@ -35,10 +35,14 @@ use std::sync::mpsc;
 /// How many of the last lines of a solver's stderr a run record keeps.
 pub const STDERR_LINES: usize = 10;
 
-/// Whether a run died of the memory limit (RLIMIT_AS failures show as
-/// allocation errors, a cgroup as SIGKILL at the limit).
+/// Whether a run died of the memory limit: in a cgroup, when the OOM
+/// killer killed one of its processes; under RLIMIT_AS, when it failed
+/// with an allocation error or near the limit.
 pub fn is_memout(out: &RunOutcome, limit: Option<u64>) -> bool {
     let Some(limit) = limit else { return false };
+    if out.measured_by != crate::runner::cgroup::Measure::Rusage {
+        return out.memout;
+    }
     if out.timed_out {
         return false;
     }
@@ -114,6 +118,7 @@ pub fn record(
             .map(|p| p.to_string_lossy().into_owned())
             .collect(),
         cached: false,
+        measured: Some(out.measured_by),
         provenance: None,
         transcript: None,
     }
@@ -210,6 +215,15 @@ pub fn solve(
         drop((redone, done));
         l.keep_runs(all);
         return Ok(summary);
+    }
+    // Once: runs are limited and measured by rusage here, not by cgroups.
+    if let Some(why) = runner::cgroup::why_rusage() {
+        let limit = c
+            .memory
+            .map_or(String::new(), |_| ", memory limit by RLIMIT_AS".into());
+        l.say.note(format!(
+            "runs measured by rusage{limit} ({why}); each run record says how it was measured"
+        ));
     }
     let versions: HashMap<&str, Option<String>> = solvers
         .iter()

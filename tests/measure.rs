@@ -1,4 +1,6 @@
-//! Measurements of the solver alone: runs go through the trampoline
+//! Measurements of the solver alone by rusage (`COREVAL_CGROUP=off`, the
+//! path of machines without cgroups; `tests/cgroup.rs` has the cgroup
+//! one): runs go through the trampoline
 //! executable `coreval-trampoline` (as the `coreval` binary starts them when
 //! it is installed beside it; `tests/runner.rs` uses coreval's own
 //! executable, the fallback) and record the solver's own peak memory,
@@ -21,7 +23,14 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// This test process measures by rusage: set before its first run, and
+/// the same in every test of it.
+fn rusage() {
+    std::env::set_var(coreval::runner::cgroup::SWITCH, "off");
+}
+
 fn run_through_trampoline(program: &Path, args: &[String]) -> RunOutcome {
+    rusage();
     use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline"));
     let spec = RunSpec::new(program, args.to_vec(), Duration::from_secs(60));
     run(&spec, &AtomicBool::new(false))
@@ -60,6 +69,7 @@ fn assert_like_time(program: &Path, args: &[String]) -> u64 {
     for _ in 0..SAMPLES {
         let o = run_through_trampoline(program, args);
         assert_eq!(o.exit, Exit::Exited(0), "{o:?}");
+        assert_eq!(o.measured_by, coreval::runner::cgroup::Measure::Rusage);
         ours.push(o.max_rss);
         theirs.push(time_max_rss(program, args));
     }
@@ -137,6 +147,7 @@ fn bytes_dropped_from_a_flood_are_counted() {
         Duration::from_secs(60),
     );
     spec.output_cap = 1000;
+    rusage();
     let o = run(&spec, &AtomicBool::new(false));
     assert_eq!(o.stdout.len(), 1000);
     assert_eq!(o.stdout_dropped, 1_000_006 - 1000);

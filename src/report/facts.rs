@@ -28,8 +28,19 @@ fn identity(p: &Program) -> String {
 
 fn limits(f: &Facts) -> String {
     let l = &f.limits;
+    let measured: Vec<String> = (f.measured.iter())
+        .map(|(by, n)| format!("{by} ({n} run{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let measured = match measured.len() {
+        0 => String::new(),
+        1 => format!("; measured by {}", measured[0]),
+        _ => format!(
+            "; measured by {} (a mix: figures of one method and another do not compare)",
+            measured.join(", ")
+        ),
+    };
     format!(
-        "solver time {} s, checker time {} s, memory {}, grace {} s, output cap {} MiB",
+        "solver time {} s, checker time {} s, memory {}, grace {} s, output cap {} MiB{measured}",
         l.time.unwrap_or(0.0),
         l.checker_time.unwrap_or(0.0),
         l.memory_mb

@@ -72,6 +72,7 @@
 //! delays the outcome until SIGKILL takes effect.
 
 mod capture;
+pub mod cgroup;
 mod entry;
 mod observe;
 mod pidfile;
@@ -224,8 +225,14 @@ pub struct RunOutcome {
     pub stdout_dropped: u64,
     /// Bytes of stderr read beyond the cap and discarded.
     pub stderr_dropped: u64,
-    /// How the memory limit was enforced (`"rlimit-as"`), `None` without one.
+    /// How the memory limit was enforced (`"rlimit-as"`, `"cgroup-v1"`,
+    /// `"cgroup-v2"`), `None` without one.
     pub memory_limit_by: Option<String>,
+    /// How the run was limited and measured (`cgroup/`).
+    pub measured_by: cgroup::Measure,
+    /// The run's cgroup saw the OOM killer kill one of its processes (a
+    /// memout; always false when measured by rusage).
+    pub memout: bool,
     /// When [`run`] was called and when it returned (working directory,
     /// spawn, supervision, reaping and output included): Unix seconds.
     pub start: f64,
@@ -262,6 +269,8 @@ impl RunOutcome {
             stdout_dropped: 0,
             stderr_dropped: 0,
             memory_limit_by: None,
+            measured_by: cgroup::Measure::Rusage,
+            memout: false,
             start: 0.0,
             end: 0.0,
             programs: Vec::new(),
@@ -382,7 +391,7 @@ fn supervise(
     started: Instant,
 ) -> RunOutcome {
     let (pid, zygote) = (child.pid, child.zygote);
-    let report = child.report;
+    let (report, measure) = (child.report, child.measure);
     let pidfd = child.pidfd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     #[cfg(test)]
     let pidfd = pidfd.filter(|_| !tests::NO_PIDFD.with(|no| no.get()));
@@ -489,6 +498,15 @@ fn supervise(
     if !reported {
         reap::kill_strays();
     }
+    // In a cgroup: what is left of the run killed, its counters taken.
+    let by_group = measure.and_then(cgroup::end);
+    let measured_by = match by_group {
+        Some(_) => cgroup::method(),
+        None => cgroup::Measure::Rusage,
+    };
+    if let Some(m) = by_group {
+        (usage.user, usage.sys, usage.max_rss) = (m.user, m.sys, m.peak);
+    }
 
     let cancelled = cancelled || (stop == Stop::Running && external_stop(&exit, cancel));
     let wall = exited_at.duration_since(started);
@@ -509,7 +527,11 @@ fn supervise(
         stderr,
         stdout_dropped,
         stderr_dropped,
-        memory_limit_by: spec.memory_limit.map(|_| "rlimit-as".to_string()),
+        memory_limit_by: spec
+            .memory_limit
+            .map(|_| measured_by.limit_by().to_string()),
+        measured_by,
+        memout: by_group.is_some_and(|m| m.oom_killed),
         start: 0.0,
         end: 0.0,
         programs: observer

@@ -31,6 +31,9 @@ pub(super) struct Spawned {
     pub report: Option<OwnedFd>,
     /// The zygote that started it (`zygote.rs`), which reaps it.
     pub zygote: Option<libc::pid_t>,
+    /// Its slot's cgroup counters at the start (`cgroup/`); `None`: the
+    /// run is limited and measured by rusage.
+    pub measure: Option<super::cgroup::Start>,
 }
 
 /// Makes this process the reaper of its orphaned descendants, once: a
@@ -60,7 +63,13 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
     } else {
         spec.program.clone()
     };
-    let limit = spec.memory_limit.map(address_space_limit);
+    // The slot's cgroup holds the memory limit where there is one;
+    // RLIMIT_AS otherwise.
+    let measure = super::cgroup::begin(spec.memory_limit);
+    let limit = match measure {
+        Some(_) => None,
+        None => spec.memory_limit.map(address_space_limit),
+    };
     let (stdout_r, stdout_w) = pipe(0)?;
     let (stderr_r, stderr_w) = pipe(0)?;
     let null = dev_null()?;
@@ -89,6 +98,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
                     stderr: stderr_r,
                     report: Some(report_r),
                     zygote: Some(zygote),
+                    measure,
                 });
             }
             // The trampoline starts the program under the limit.
@@ -109,10 +119,12 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
             .collect();
             let mut prepared = super::spawn::Prepared::new(exe, &through, workdir)?;
             prepared.set_argv0(super::trampoline::ARGV0)?;
+            prepared.join = measure.map_or(Vec::new(), |_| super::cgroup::join_fds());
             (prepared.start(fds, None)?, Some(report_r))
         }
         None => {
-            let prepared = super::spawn::Prepared::new(&program, spec, workdir)?;
+            let mut prepared = super::spawn::Prepared::new(&program, spec, workdir)?;
+            prepared.join = measure.map_or(Vec::new(), |_| super::cgroup::join_fds());
             (prepared.start(fds, limit)?, None)
         }
     };
@@ -123,6 +135,7 @@ pub(super) fn spawn(spec: &RunSpec, workdir: &Path) -> io::Result<Spawned> {
         stderr: stderr_r,
         report,
         zygote: None,
+        measure,
     })
 }
 

@@ -42,6 +42,9 @@ pub(super) struct Prepared {
     pub(super) argv: Vec<CString>,
     pub(super) envp: Vec<CString>,
     pub(super) workdir: CString,
+    /// `cgroup.procs` descriptors the child writes `0` to before
+    /// `execve`, joining the slot's group (`cgroup/`); empty: none.
+    pub(super) join: Vec<RawFd>,
 }
 
 /// What the runner's child reads, in the memory it shares with the
@@ -56,6 +59,8 @@ struct ChildArgs {
     fds: [RawFd; 4],
     limit: Option<libc::rlimit>,
     parent: libc::pid_t,
+    join: *const RawFd,
+    joins: usize,
 }
 
 impl Prepared {
@@ -91,6 +96,7 @@ impl Prepared {
             argv,
             envp,
             workdir: cstring(workdir.as_os_str())?,
+            join: Vec::new(),
         })
     }
 
@@ -126,6 +132,8 @@ impl Prepared {
             limit,
             // SAFETY: getpid cannot fail.
             parent: unsafe { libc::getpid() },
+            join: self.join.as_ptr(),
+            joins: self.join.len(),
         };
         // SAFETY: `exec` only makes async-signal-safe system calls on data
         // prepared above, which outlives the suspended clone.
@@ -258,6 +266,11 @@ unsafe fn exec(a: &ChildArgs) -> libc::c_int {
     let error = bind_to_parent(a.parent, true, a.limit.as_ref());
     if error != 0 {
         return error;
+    }
+    for i in 0..a.joins {
+        if libc::write(*a.join.add(i), b"0".as_ptr().cast(), 1) != 1 {
+            return errno();
+        }
     }
     if libc::chdir(a.workdir) != 0 {
         return errno();

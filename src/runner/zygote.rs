@@ -80,6 +80,7 @@ impl Drop for Zygote {
     fn drop(&mut self) {
         // End of file on its socket ends it; reap it.
         let _ = self.sock.shutdown(std::net::Shutdown::Both);
+        super::cgroup::forget(self.pid);
         // SAFETY: SIGKILL to our own child, in case it is stuck.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         let _ = reap::reap(self.pid);
@@ -99,7 +100,13 @@ fn start(exe: &std::path::Path) -> io::Result<Zygote> {
     let mut prepared = Prepared::new(exe, &spec, std::path::Path::new("/"))?;
     prepared.set_argv0(trampoline::ARGV0)?;
     let pid = prepared.start([theirs.as_raw_fd(), -1, -1, -1], None)?;
-    Ok(Zygote { sock: ours, pid })
+    let zygote = Zygote { sock: ours, pid };
+    // It lives in the slot's cgroup, so that the solvers it starts are
+    // born there (`cgroup/`); one that cannot join is not used.
+    if !super::cgroup::adopt(pid) {
+        return Err(io::Error::other("the zygote cannot join the slot's cgroup"));
+    }
+    Ok(zygote)
 }
 
 /// Starts a run's solver through this thread's zygote: `prepared` is its

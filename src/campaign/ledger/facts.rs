@@ -28,6 +28,12 @@ pub struct Facts {
     pub independent: bool,
     /// Solver runs: `time`; checker runs: `checker_time`; both: the rest.
     pub limits: Limits,
+    /// How the scored runs were limited and measured (`cgroup v1`,
+    /// `cgroup v2`, `rusage`, `not recorded` for imported runs and those
+    /// of earlier versions) → how many: more than one key is a mix
+    /// ([`crate::runner::cgroup`]). Filled by the judging of the runs.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub measured: BTreeMap<String, usize>,
     pub solvers: Vec<SolverFacts>,
     pub checkers: Vec<CheckerFacts>,
     pub benchmarks: BenchmarkFacts,
@@ -156,6 +162,7 @@ impl Facts {
             policy: c.config.check.policy.to_string(),
             independent: c.config.check.independent,
             limits,
+            measured: BTreeMap::new(),
             solvers,
             checkers,
             benchmarks: benchmarks(l),

@@ -83,6 +83,11 @@ pub struct RunRecord {
     /// run here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+    /// How coreval limited and measured it: by a cgroup (v1, v2) or by
+    /// RLIMIT_AS and rusage (`crate::runner::cgroup`); absent for runs
+    /// imported from elsewhere and in journals of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<crate::runner::cgroup::Measure>,
     /// What produced it (absent in journals of earlier versions: such a
     /// record is of an unknown configuration and is redone). Boxed: most
     /// of a record's size in memory when inline, and a campaign holds a
