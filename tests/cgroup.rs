@@ -184,8 +184,8 @@ fn a_campaign_says_how_its_runs_were_measured_and_rusage_is_the_fallback() {
     let reserving = pairs.iter().find(|p| p["solver"] == "reserving").unwrap();
     assert_eq!(common::verdict(reserving), "validated", "{reserving}");
     let runs = common::jsonl(&camp.join("runs.jsonl"));
-    let by = cgroup::method().limit_by().to_string();
-    assert!(runs.iter().all(|r| r["measured"] == by), "{runs:?}");
+    let by = serde_json::to_value(cgroup::method()).unwrap();
+    assert!(runs.iter().all(|r| r["cgroup"] == by), "{runs:?}");
     let report = std::fs::read_to_string(camp.join("reports/report.md")).unwrap();
     let words = format!("measured by {} (2 runs)", cgroup::method().words());
     assert!(report.contains(&words), "{report}");

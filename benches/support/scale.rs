@@ -262,6 +262,7 @@ pub fn synth_runs(dir: &Path) -> usize {
                 programs: Vec::new(),
                 core_problem: None,
                 cached: false,
+                measured: Some(coreval::runner::cgroup::Measure::CgroupV1),
                 provenance: l.current.run_provenance(&s.name, e).map(Box::new),
                 transcript: None,
             });

@@ -53,12 +53,13 @@
 //! cost of a spawn does not grow with coreval's threads and heap (with
 //! `fork` the system time per run grew with the number of parallel jobs).
 //!
-//! The memory limit is RLIMIT_AS, set between clone and exec. It bounds
-//! virtual memory, so runtimes that reserve large address ranges (JVM, Go)
-//! need a generous value. cgroup v2 memory limits are not implemented: they
-//! need a delegated subtree with the memory controller enabled and coreval
-//! moved to a leaf, which this development machine (cgroup v1 hybrid, no
-//! controllers in the unified tree) cannot exercise.
+//! Where a cgroup can be made (`cgroup/`), the memory limit is the job
+//! slot's group's, on the memory charged to the whole tree; peak memory,
+//! CPU time and memouts are the group's counters, and what is left in the
+//! group at the end is killed. Otherwise the memory limit is RLIMIT_AS,
+//! set between clone and exec: it bounds virtual memory, so runtimes that
+//! reserve large address ranges (JVM, Go) need a generous value.
+//! [`RunOutcome::measured_by`] says which.
 //!
 //! A killed coreval (SIGKILL) leaves nothing running for long: the kernel
 //! kills each direct child with it (`PR_SET_PDEATHSIG`), and with a

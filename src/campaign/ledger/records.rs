@@ -83,10 +83,11 @@ pub struct RunRecord {
     /// run here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
-    /// How coreval limited and measured it: by a cgroup (v1, v2) or by
-    /// RLIMIT_AS and rusage (`crate::runner::cgroup`); absent for runs
-    /// imported from elsewhere and in journals of earlier versions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// How coreval limited and measured it, as `"cgroup"`: `v1`, `v2`, or
+    /// `none` for RLIMIT_AS and rusage (`crate::runner::cgroup`); absent
+    /// for runs imported from elsewhere and in journals of earlier
+    /// versions. (A short key: a campaign holds a million records.)
+    #[serde(default, rename = "cgroup", skip_serializing_if = "Option::is_none")]
     pub measured: Option<crate::runner::cgroup::Measure>,
     /// What produced it (absent in journals of earlier versions: such a
     /// record is of an unknown configuration and is redone). Boxed: most

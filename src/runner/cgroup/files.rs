@@ -52,8 +52,8 @@ pub(super) struct Files {
     procs: File,
     /// Written "0" by a child to join the group, one per folder.
     pub join: Vec<File>,
-    /// The limit now set, bytes (`None`: none).
-    limit_now: Option<u64>,
+    /// The limit now set, bytes (`None`: none), once one was set.
+    limit_now: Option<Option<u64>>,
 }
 
 fn open(dir: &Path, name: &str, write: bool) -> io::Result<File> {
@@ -113,9 +113,10 @@ impl Files {
 
     /// Sets the memory limit (bytes, `None`: none) unless it is set already.
     pub(super) fn set_limit(&mut self, limit: Option<u64>) -> io::Result<()> {
-        if self.limit_now == limit && self.limit_now.is_some() {
+        if self.limit_now == Some(limit) {
             return Ok(());
         }
+        let before = self.limit_now.flatten();
         let text = match (self.version, limit) {
             (_, Some(bytes)) => bytes.to_string(),
             (Version::V1, None) => "-1".to_string(),
@@ -124,7 +125,7 @@ impl Files {
         match (self.version, &self.swap) {
             // memsw ≥ limit at every step: raise memsw first, lower it last.
             (Version::V1, Some(swap)) => {
-                let raising = match (self.limit_now, limit) {
+                let raising = match (before, limit) {
                     (Some(now), Some(new)) => new > now,
                     (_, None) => true,
                     (None, Some(_)) => false,
@@ -141,7 +142,7 @@ impl Files {
                 self.limit.write_at(text.as_bytes(), 0)?;
             }
         }
-        self.limit_now = limit;
+        self.limit_now = Some(limit);
         Ok(())
     }
 

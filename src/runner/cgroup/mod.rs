@@ -58,13 +58,15 @@ const PREFIX: &str = "coreval.";
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
-#[serde(rename_all = "kebab-case")]
 pub enum Measure {
-    /// cgroup v1 `memory` and `cpuacct`.
+    /// cgroup v1 `memory` and `cpuacct` (in run records `"cgroup":"v1"`).
+    #[serde(rename = "v1")]
     CgroupV1,
-    /// cgroup v2.
+    /// cgroup v2 (`"cgroup":"v2"`).
+    #[serde(rename = "v2")]
     CgroupV2,
-    /// RLIMIT_AS and `wait4`'s rusage.
+    /// RLIMIT_AS and `wait4`'s rusage (`"cgroup":"none"`).
+    #[serde(rename = "none")]
     #[default]
     Rusage,
 }
@@ -326,6 +328,9 @@ struct Group {
     resident: Option<libc::pid_t>,
     /// Its next run needs a fresh group ([`ROTATE`]).
     stale: bool,
+    /// The counters at the end of its last run: the next one's start
+    /// (nothing runs in the group in between but the idle zygote).
+    last: Option<Counters>,
 }
 
 static SERIAL: AtomicUsize = AtomicUsize::new(0);
@@ -351,6 +356,7 @@ impl Group {
                 files,
                 resident: None,
                 stale: false,
+                last: None,
             })
             .inspect_err(|_| dirs.iter().for_each(|d| drop(fs::remove_dir(d))))
     }
@@ -428,9 +434,8 @@ pub(super) fn begin(limit: Option<u64>) -> Option<Start> {
         let g = slot.as_mut()?;
         g.files.set_limit(limit).ok()?;
         g.files.reset_peak();
-        Some(Start {
-            counters: g.files.counters(),
-        })
+        let counters = g.last.take().unwrap_or_else(|| g.files.counters());
+        Some(Start { counters })
     })
 }
 
@@ -474,6 +479,7 @@ pub(super) fn end(start: Start) -> Option<Measured> {
         let now = g.files.counters();
         let peak = g.files.peak();
         g.stale = g.files.usage() > ROTATE;
+        g.last = Some(now);
         Some(Measured {
             user: (now.user - start.counters.user).max(0.0),
             sys: (now.sys - start.counters.sys).max(0.0),

@@ -54,6 +54,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         stderr_tail: None,
         programs: Vec::new(),
         cached: false,
+        measured: None,
         provenance: None,
         transcript: None,
     }
