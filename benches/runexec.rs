@@ -11,9 +11,11 @@
 //!
 //! `cargo bench --bench runexec -- [--rounds N]` (default 5).
 
+#[path = "support/runexec.rs"]
+mod support;
+
 use coreval::runner::{cgroup, run, use_trampoline, Exit, RunSpec};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -40,23 +42,10 @@ fn ours(args: &[&str]) -> (f64, u64) {
 }
 
 /// runexec's CPU seconds and peak bytes for the same command.
-fn theirs(runexec: &Path, args: &[&str]) -> (f64, u64) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(runexec)
-        .args(["--no-container", "--output"])
-        .arg(dir.path().join("log"))
-        .args(["--", "python3", &fixture(args[0])])
-        .args(&args[1..])
-        .current_dir(dir.path())
-        .output()
-        .unwrap_or_else(|e| panic!("{}: {e}", runexec.display()));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let value = |key: &str, unit: &str| -> f64 {
-        let line = text.lines().find(|l| l.starts_with(key));
-        let line = line.unwrap_or_else(|| panic!("runexec printed no {key}: {text}"));
-        line[key.len()..].trim_end_matches(unit).parse().unwrap()
-    };
-    (value("cputime=", "s"), value("memory=", "B") as u64)
+fn theirs(args: &[&str]) -> (f64, u64) {
+    let mut command = vec!["python3".to_string(), fixture(args[0])];
+    command.extend(args[1..].iter().map(|a| a.to_string()));
+    support::measure(Path::new(ROOT), Path::new(ROOT), &command)
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -76,7 +65,6 @@ fn main() {
     if exe.exists() {
         use_trampoline(exe);
     }
-    let runexec = PathBuf::from(ROOT).join("checkers/venv/bin/runexec");
     println!(
         "coreval measures by {} ({})",
         cgroup::method().words(),
@@ -97,7 +85,7 @@ fn main() {
     for (what, args, cpu) in cases {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for round in 1..=rounds {
-            let (x, y) = (ours(args), theirs(&runexec, args));
+            let (x, y) = (ours(args), theirs(args));
             let (x, y) = if cpu {
                 (x.0, y.0)
             } else {

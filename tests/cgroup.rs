@@ -19,11 +19,12 @@
 //! `CI=true`.
 
 mod common;
+#[path = "../benches/support/runexec.rs"]
+mod runexec;
 
 use coreval::runner::cgroup::{self, Measure};
 use coreval::runner::{run, use_trampoline, Exit, RunOutcome, RunSpec};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -64,23 +65,9 @@ fn python(args: &[&str], limit: Option<u64>) -> RunOutcome {
 /// `runexec --no-container` of `python3 FIXTURE ARGS`: CPU seconds and
 /// peak memory in bytes.
 fn runexec(args: &[&str]) -> (f64, u64) {
-    let exe = common::repo().join("checkers/venv/bin/runexec");
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(&exe)
-        .args(["--no-container", "--output"])
-        .arg(dir.path().join("log"))
-        .args(["--", "python3", &fixture(args[0])])
-        .args(&args[1..])
-        .current_dir(dir.path())
-        .output()
-        .unwrap_or_else(|e| panic!("{}: {e} (bash checkers/install.sh --dev)", exe.display()));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let value = |key: &str, unit: &str| -> f64 {
-        let line = text.lines().find(|l| l.starts_with(key));
-        let line = line.unwrap_or_else(|| panic!("runexec printed no {key}: {text} {out:?}"));
-        line[key.len()..].trim_end_matches(unit).parse().unwrap()
-    };
-    (value("cputime=", "s"), value("memory=", "B") as u64)
+    let mut command = vec!["python3".to_string(), fixture(args[0])];
+    command.extend(args[1..].iter().map(|a| a.to_string()));
+    runexec::measure(common::repo(), common::repo(), &command)
 }
 
 fn median<T: PartialOrd + Copy>(mut xs: Vec<T>) -> T {

@@ -243,7 +243,10 @@ fn campaign(
 
 /// `coreval run DIR`; panics unless it ends with 0 or 1 (failures found).
 fn run(dir: &Path) {
+    // Under RLIMIT_AS everywhere, so that the table is the same on every
+    // machine (docs/reliability.md says what a cgroup changes).
     let out = Command::new(env!("CARGO_BIN_EXE_coreval"))
+        .env(coreval::runner::cgroup::SWITCH, "off")
         .arg("run")
         .arg(dir)
         .output()

@@ -89,6 +89,7 @@ pub use pidfile::{reap_orphans, remove_slot_files};
 pub use trampoline::{sibling_or_self as trampoline_for, use_trampoline};
 
 use capture::Capture;
+use process::{later, poll_once};
 use reap::Usage;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -587,31 +588,6 @@ fn read_ready(ready: [bool; 2], streams: [&mut Capture; 2], buf: &mut Vec<u8>) {
             }
         }
     }
-}
-
-/// `t + d`, saturating at a century for absurd limits (`Duration::MAX`).
-fn later(t: Instant, d: Duration) -> Instant {
-    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-    t.checked_add(d.min(CENTURY)).unwrap_or(t)
-}
-
-/// Polls the open descriptors among `fds` (stdout, stderr, pidfd) once;
-/// returns which output streams are readable and whether the pidfd says the
-/// child has exited.
-fn poll_once(fds: &[Option<libc::c_int>; 3], timeout: Duration) -> ([bool; 2], bool) {
-    let mut raw = [0; 3];
-    let mut slot = [usize::MAX; 3];
-    let mut n = 0;
-    for (i, fd) in fds.iter().enumerate() {
-        if let Some(fd) = fd {
-            raw[n] = *fd;
-            slot[i] = n;
-            n += 1;
-        }
-    }
-    let revents = process::poll_readable(&raw[..n], timeout);
-    let ready = |i: usize| slot[i] != usize::MAX && revents[slot[i]] != 0;
-    ([ready(0), ready(1)], ready(2))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::Path;
 use std::sync::Once;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A started command: its pid (also its process-group id), a pidfd when the
 /// kernel has `pidfd_open` (Linux ≥ 5.3), and the read ends of its pipes
@@ -256,4 +256,29 @@ pub(super) fn poll_readable(fds: &[libc::c_int], timeout: Duration) -> [libc::c_
         }
     }
     revents
+}
+
+/// `t + d`, saturating at a century for absurd limits (`Duration::MAX`).
+pub(super) fn later(t: Instant, d: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    t.checked_add(d.min(CENTURY)).unwrap_or(t)
+}
+
+/// Polls the open descriptors among `fds` (stdout, stderr, pidfd) once;
+/// returns which output streams are readable and whether the pidfd says the
+/// child has exited.
+pub(super) fn poll_once(fds: &[Option<libc::c_int>; 3], timeout: Duration) -> ([bool; 2], bool) {
+    let mut raw = [0; 3];
+    let mut slot = [usize::MAX; 3];
+    let mut n = 0;
+    for (i, fd) in fds.iter().enumerate() {
+        if let Some(fd) = fd {
+            raw[n] = *fd;
+            slot[i] = n;
+            n += 1;
+        }
+    }
+    let revents = poll_readable(&raw[..n], timeout);
+    let ready = |i: usize| slot[i] != usize::MAX && revents[slot[i]] != 0;
+    ([ready(0), ready(1)], ready(2))
 }

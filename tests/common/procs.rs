@@ -18,7 +18,13 @@ pub struct Running {
 
 impl Running {
     pub fn start(args: &[&str], dir: &Path) -> Running {
+        Running::start_with(args, dir, &[])
+    }
+
+    /// [`Running::start`] with variables `env` added to its environment.
+    pub fn start_with(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Running {
         let mut child = Command::new(env!("CARGO_BIN_EXE_coreval"))
+            .envs(env.iter().copied())
             .args(args)
             .arg(dir)
             .stdin(Stdio::null())

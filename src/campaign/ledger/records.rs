@@ -221,7 +221,7 @@ pub struct CheckRecord {
     /// such an answer is of an unknown checker build and is asked again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
-    /// For a `sat`: whether its model satisfies the core (README,
+    /// For a `sat`: whether its model satisfies the core (docs/organizers.md,
     /// "Certified refutations"); absent for other answers and in journals
     /// of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -250,7 +250,7 @@ impl RunRecord {
 impl CheckRecord {
     /// The answer `policy` counts for this record: a `sat` whose model was
     /// rejected, or whose checker printed no model when asked, is no `sat`
-    /// except under a past edition's preset (README, "Certified
+    /// except under a past edition's preset (docs/organizers.md, "Certified
     /// refutations"; [`crate::campaign::verdict::certification::Certification::voids_sat`]).
     pub fn counted(&self, policy: crate::campaign::verdict::policy::Policy) -> CheckAnswer {
         let void = self

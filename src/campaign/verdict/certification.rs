@@ -183,7 +183,7 @@ impl Policy {
     }
 }
 
-/// How a refuted core's refutation stands (README, "Certified
+/// How a refuted core's refutation stands (docs/organizers.md, "Certified
 /// refutations"); serialised `certified`, `uncertified`, `no-sat-vote`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
