@@ -126,10 +126,8 @@ pub fn collect_measured(l: &Loaded) -> Result<(Vec<PairVerdict>, BTreeMap<String
             r,
             e,
             (s, name),
-            &checkers,
-            validators,
-            hash,
-            all_answers,
+            (&checkers, validators),
+            (hash, all_answers),
             shared,
         );
         // One map per distinct set of answers, shared by its pairs (a
@@ -406,16 +404,22 @@ impl Shared {
 }
 
 /// One pair's verdict (the solver's name, the benchmark's id and logic,
-/// the policy's name and the core's names are shared: `shared`).
+/// the policy's name and the core's names are shared: `shared`): the
+/// solver, the checkers that may judge it (and the division's validators),
+/// and the core's hash with every checker's answer on it.
 pub fn pair_verdict(
     c: &Campaign,
     r: RunRecord,
     e: &Bench,
     (s, solver): (&SolverUnderTest, &Name),
-    checkers: &[SolverDef],
-    validators: Option<&crate::campaign::setup::validators::Validators>,
-    hash: Option<std::sync::Arc<str>>,
-    all_answers: Option<&BTreeMap<String, CheckAnswer>>,
+    (checkers, validators): (
+        &[SolverDef],
+        Option<&crate::campaign::setup::validators::Validators>,
+    ),
+    (hash, all_answers): (
+        Option<std::sync::Arc<str>>,
+        Option<&BTreeMap<String, CheckAnswer>>,
+    ),
     shared: &mut Shared,
 ) -> PairVerdict {
     let policy = c.config.check.policy;

@@ -86,11 +86,9 @@ fn shipped(name: &str) -> String {
 fn a_bogus_model_never_refutes_a_valid_core_and_shows_as_a_dispute() {
     // The solver under test prints cvc5's minimal core (valid); the checkers
     // are z3, yices and a fake that answers sat with a bogus model.
-    let cfg = format!(
-        "checkers_dir = \"defs\"\n\
+    let cfg = "checkers_dir = \"defs\"\n\
          [check]\ncheckers = [\"z3\", \"yices\", \"bogus\"]\nearly_stop = false\n\
-         [[solver]]\nname = \"valid\"\ncommand = [\"/usr/bin/cvc5\", \"--lang=smt2\", \"--minimal-unsat-cores\", \"{{file}}\"]\n"
-    );
+         [[solver]]\nname = \"valid\"\ncommand = [\"/usr/bin/cvc5\", \"--lang=smt2\", \"--minimal-unsat-cores\", \"{file}\"]\n".to_string();
     let (dir, mut c) = campaign(&[LIA, UF], &cfg);
     let defs = dir.path().join("defs");
     std::fs::create_dir(&defs).unwrap();

@@ -54,10 +54,10 @@ impl Tmpfs {
             .output()
             .ok()?;
         if !out.status.success() {
-            eprintln!(
-                "tmpfs cannot be mounted here ({}): test skipped",
+            common::missing::skip(&format!(
+                "tmpfs cannot be mounted here: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
-            );
+            ));
             return None;
         }
         Some(Tmpfs(dir.to_path_buf()))
@@ -133,7 +133,9 @@ fn assert_clear_error(dir: &Path, (code, err): (Option<i32>, String), cause: &st
 /// benchmark was recorded as failed.
 fn assert_journals_valid(dir: &Path) {
     let s = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
-    let journals: [(&str, &dyn Fn(&serde_json::Value) -> String); 4] = [
+    // Each journal with the key of its records.
+    type Key<'a> = &'a dyn Fn(&serde_json::Value) -> String;
+    let journals: [(&str, Key); 4] = [
         ("runs.jsonl", &|r| {
             format!("{} {}", s(r, "solver"), s(r, "benchmark"))
         }),

@@ -233,7 +233,7 @@ fn explained_shrunk_and_compared(camp: &Path, page: &str, refuted: &[&serde_json
 fn browser_renders(html: &Path, tmp: &Path, detail: usize) {
     use common::browser::{file_url, png_size, screenshot, CHROMIUM};
     if !Path::new(CHROMIUM).exists() {
-        eprintln!("skipping the screenshots: {CHROMIUM} is not installed");
+        common::missing::skip(&format!("the screenshots: {CHROMIUM} is not installed"));
         return;
     }
     let shots = common::repo().join("target/evidence-shots");

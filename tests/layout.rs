@@ -69,11 +69,14 @@ fn uses(text: &str) -> BTreeSet<String> {
     out
 }
 
-fn graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<(PathBuf, usize)>) {
+/// Top-level module → the top-level modules its code names.
+type Edges = BTreeMap<String, BTreeSet<String>>;
+
+fn graph() -> (Edges, Vec<(PathBuf, usize)>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
-    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut g = Edges::new();
     let mut sizes = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
@@ -241,7 +244,7 @@ fn without_tests(text: &str) -> String {
         for (k, c) in line.char_indices() {
             match c {
                 '"' if prev != '\\' => in_str = !in_str,
-                '{' | '}' if !in_str && !(prev == '\'' && line[k + 1..].starts_with('\'')) => {
+                '{' | '}' if !(in_str || prev == '\'' && line[k + 1..].starts_with('\'')) => {
                     if c == '{' {
                         depth += 1;
                         opened = true;
@@ -270,7 +273,7 @@ fn file_uses(own: &[String], text: &str) -> Vec<Vec<String>> {
     let mut at = 0;
     while at < bytes.len() {
         let rest = &code[at..];
-        let Some(k) = rest.find(|c: char| c == 'c' || c == 's') else {
+        let Some(k) = rest.find(['c', 's']) else {
             break;
         };
         let i = at + k;

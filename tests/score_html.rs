@@ -55,7 +55,7 @@ fn html_is_self_contained_and_renders() {
     }
 
     if !Path::new(CHROMIUM).exists() {
-        eprintln!("skipping the screenshot: {CHROMIUM} is not installed");
+        common::missing::skip(&format!("the screenshot: {CHROMIUM} is not installed"));
         return;
     }
     let blank = dir.path().join("blank.html");

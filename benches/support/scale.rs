@@ -140,6 +140,8 @@ pub fn generate(dir: &Path, s: Shape) {
 /// Run `coreval ARGS` in a child; its cost from `wait4`.
 pub fn coreval(args: &[&str]) -> Cost {
     let t = Instant::now();
+    // Reaped by wait4 below, which also gives its rusage.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(BIN)
         .args(args)
         .stdout(std::process::Stdio::null())

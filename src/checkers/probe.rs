@@ -56,43 +56,6 @@ pub(crate) fn extract(out: &ProbeOutput, regex: Option<&regex::Regex>) -> Option
     .filter(|v| !v.is_empty())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn extracts_with_and_without_regex() {
-        let out = ProbeOutput {
-            stdout: "\nThis is cvc5 version 1.0.3\ncompiled with GCC\n".into(),
-            stderr: String::new(),
-            success: true,
-        };
-        let re = regex::Regex::new(r"cvc5 version (\S+)").unwrap();
-        assert_eq!(extract(&out, Some(&re)).as_deref(), Some("1.0.3"));
-        assert_eq!(
-            extract(&out, None).as_deref(),
-            Some("This is cvc5 version 1.0.3")
-        );
-        let re = regex::Regex::new(r"Z3 version \S+").unwrap();
-        assert_eq!(extract(&out, Some(&re)), None);
-    }
-
-    #[test]
-    fn probe_reports_output_and_start_failures() {
-        let out = run(
-            Path::new("/bin/sh"),
-            &["-c".into(), "echo 1.2; echo e >&2; exit 3".into()],
-        )
-        .unwrap();
-        assert_eq!(
-            (out.stdout.as_str(), out.stderr.as_str(), out.success),
-            ("1.2\n", "e\n", false)
-        );
-        let err = run(Path::new("/nonexistent/solver"), &[]).err().unwrap();
-        assert!(err.contains("cannot start /nonexistent/solver"), "{err}");
-    }
-}
-
 /// What a version probe found, kept for the process: keyed by the version
 /// command and the files of both commands as they are now (path, size,
 /// modification time, inode), so a replaced program is probed again.
@@ -129,4 +92,41 @@ pub(super) fn memo(
         .unwrap_or_else(|e| e.into_inner())
         .insert(key, p.clone());
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracts_with_and_without_regex() {
+        let out = ProbeOutput {
+            stdout: "\nThis is cvc5 version 1.0.3\ncompiled with GCC\n".into(),
+            stderr: String::new(),
+            success: true,
+        };
+        let re = regex::Regex::new(r"cvc5 version (\S+)").unwrap();
+        assert_eq!(extract(&out, Some(&re)).as_deref(), Some("1.0.3"));
+        assert_eq!(
+            extract(&out, None).as_deref(),
+            Some("This is cvc5 version 1.0.3")
+        );
+        let re = regex::Regex::new(r"Z3 version \S+").unwrap();
+        assert_eq!(extract(&out, Some(&re)), None);
+    }
+
+    #[test]
+    fn probe_reports_output_and_start_failures() {
+        let out = run(
+            Path::new("/bin/sh"),
+            &["-c".into(), "echo 1.2; echo e >&2; exit 3".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            (out.stdout.as_str(), out.stderr.as_str(), out.success),
+            ("1.2\n", "e\n", false)
+        );
+        let err = run(Path::new("/nonexistent/solver"), &[]).err().unwrap();
+        assert!(err.contains("cannot start /nonexistent/solver"), "{err}");
+    }
 }

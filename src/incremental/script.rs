@@ -517,7 +517,7 @@ fn assumptions_check(
             notes.push(format!(
                 "{text} is an assertion's name, not an assumption: ignored"
             ));
-        } else if it.atom().is_some() && popped.iter().any(|p| *p == text) {
+        } else if it.atom().is_some() && popped.contains(&text) {
             return out_of_scope(&text, popped);
         } else {
             return Check::IllFormed(

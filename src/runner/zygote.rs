@@ -509,7 +509,7 @@ unsafe fn follow(stream: &mut UnixStream, solver: libc::pid_t, at: Instant, repo
     if r < 0 {
         return send_answer(stream, &format!("E {}", errno()));
     }
-    let us = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
+    let us = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
     let (user, sys, kib) = (us(ru.ru_utime), us(ru.ru_stime), ru.ru_maxrss);
     total.add(Usage {
         user: user as f64 / 1e6,

@@ -163,32 +163,40 @@ impl Scope {
                     args.iter().try_for_each(|s| self.sort(s, &none))?;
                 }
                 arg(3).map_or(Ok(()), |s| self.sort(s, &none))?;
-                arg(1).and_then(Sexp::sym).map(|f| self.declare(f));
+                if let Some(f) = arg(1).and_then(Sexp::sym) {
+                    self.declare(f)
+                }
             }
             "declare-const" => {
                 arg(2).map_or(Ok(()), |s| self.sort(s, &none))?;
-                arg(1).and_then(Sexp::sym).map(|f| self.declare(f));
+                if let Some(f) = arg(1).and_then(Sexp::sym) {
+                    self.declare(f)
+                }
             }
             "define-fun" | "define-fun-rec" | "define-const" => {
                 let f = arg(1).and_then(Sexp::sym);
                 if head == "define-fun-rec" {
-                    f.map(|f| self.declare(f));
+                    if let Some(f) = f {
+                        self.declare(f)
+                    }
                 }
                 let (params, range, body) = match head {
                     "define-const" => (None, arg(2), arg(3)),
                     _ => (arg(2), arg(3), arg(4)),
                 };
                 self.function(params, range, body)?;
-                f.map(|f| self.declare(f));
+                if let Some(f) = f {
+                    self.declare(f)
+                }
             }
             "define-funs-rec" => {
                 let (Some(Sexp::List(decls)), Some(Sexp::List(bodies))) = (arg(1), arg(2)) else {
                     return Ok(());
                 };
                 for d in decls {
-                    d.list()
-                        .and_then(|d| d.first()?.sym())
-                        .map(|f| self.declare(f));
+                    if let Some(f) = d.list().and_then(|d| d.first()?.sym()) {
+                        self.declare(f)
+                    }
                 }
                 for (d, body) in decls.iter().zip(bodies) {
                     let d = d.list().unwrap_or_default();
@@ -196,7 +204,9 @@ impl Scope {
                 }
             }
             "declare-sort" => {
-                arg(1).and_then(Sexp::sym).map(|s| self.declare_sort(s));
+                if let Some(s) = arg(1).and_then(Sexp::sym) {
+                    self.declare_sort(s)
+                }
             }
             "define-sort" => {
                 let params: Vec<&str> = arg(2)
@@ -207,11 +217,15 @@ impl Scope {
                     ..Locals::default()
                 };
                 arg(3).map_or(Ok(()), |s| self.sort(s, &l))?;
-                arg(1).and_then(Sexp::sym).map(|s| self.declare_sort(s));
+                if let Some(s) = arg(1).and_then(Sexp::sym) {
+                    self.declare_sort(s)
+                }
             }
             "declare-datatype" => {
                 let name = arg(1).and_then(Sexp::sym);
-                name.map(|d| self.declare_sort(d));
+                if let Some(d) = name {
+                    self.declare_sort(d)
+                }
                 arg(2).map_or(Ok(()), |decl| self.datatype(decl))?;
             }
             "declare-datatypes" => self.datatypes(arg(1), arg(2))?,
@@ -255,7 +269,9 @@ impl Scope {
         for p in params.and_then(Sexp::list).unwrap_or_default() {
             let p = p.list().unwrap_or_default();
             p.get(1).map_or(Ok(()), |s| self.sort(s, &l))?;
-            p.first().and_then(Sexp::sym).map(|x| l.vars.push(x));
+            if let Some(x) = p.first().and_then(Sexp::sym) {
+                l.vars.push(x)
+            }
         }
         range.map_or(Ok(()), |s| self.sort(s, &l))?;
         body.map_or(Ok(()), |t| self.term(t, &l))
@@ -275,7 +291,9 @@ impl Scope {
                 .and_then(Sexp::list)
                 .map_or(Vec::new(), |p| p.iter().filter_map(Sexp::sym).collect());
             for d in decls {
-                d.head().map(|n| self.declare_sort(n));
+                if let Some(n) = d.head() {
+                    self.declare_sort(n)
+                }
             }
             let l = Locals {
                 sorts: params,
@@ -289,7 +307,9 @@ impl Scope {
             return Ok(());
         }
         for s in sorts.and_then(Sexp::list).unwrap_or_default() {
-            s.head().map(|n| self.declare_sort(n));
+            if let Some(n) = s.head() {
+                self.declare_sort(n)
+            }
         }
         decls.iter().try_for_each(|d| self.datatype(d))
     }
@@ -324,7 +344,9 @@ impl Scope {
         for f in fields {
             let f = f.list().unwrap_or_default();
             f.get(1).map_or(Ok(()), |s| self.sort(s, l))?;
-            f.first().and_then(Sexp::sym).map(|s| self.declare(s));
+            if let Some(s) = f.first().and_then(Sexp::sym) {
+                self.declare(s)
+            }
         }
         Ok(())
     }
@@ -373,7 +395,9 @@ impl Scope {
                 for b in v.get(1).and_then(Sexp::list).unwrap_or_default() {
                     let b = b.list().unwrap_or_default();
                     b.get(1).map_or(Ok(()), |t| deep(|| self.term(t, l)))?;
-                    b.first().and_then(Sexp::sym).map(|x| inner.vars.push(x));
+                    if let Some(x) = b.first().and_then(Sexp::sym) {
+                        inner.vars.push(x)
+                    }
                 }
                 return v.get(2).map_or(Ok(()), |t| deep(|| self.term(t, &inner)));
             }
@@ -382,7 +406,9 @@ impl Scope {
                 for b in v.get(1).and_then(Sexp::list).unwrap_or_default() {
                     let b = b.list().unwrap_or_default();
                     b.get(1).map_or(Ok(()), |s| self.sort(s, l))?;
-                    b.first().and_then(Sexp::sym).map(|x| inner.vars.push(x));
+                    if let Some(x) = b.first().and_then(Sexp::sym) {
+                        inner.vars.push(x)
+                    }
                 }
                 return v.get(2).map_or(Ok(()), |t| deep(|| self.term(t, &inner)));
             }
@@ -392,7 +418,9 @@ impl Scope {
                 while let Some(key) = attrs.next() {
                     match (atom(key), attrs.next()) {
                         (Some(":named"), Some(n)) => {
-                            n.sym().map(|n| self.declare(n));
+                            if let Some(n) = n.sym() {
+                                self.declare(n)
+                            }
                         }
                         (Some(":pattern" | ":no-pattern"), Some(Sexp::List(ps))) => {
                             ps.iter().try_for_each(|p| deep(|| self.term(p, l)))?;

@@ -272,10 +272,8 @@ impl<'a> Work<'a> {
                             run.clone(),
                             &bench,
                             (sut, &sut_name),
-                            &[],
-                            None,
-                            None,
-                            None,
+                            (&[], None),
+                            (None, None),
                             &mut shared,
                         );
                         let pair = Pair {

@@ -11,8 +11,11 @@ pub mod rebuild;
 pub mod scanner;
 pub mod starexec_csv;
 
+/// A fuzz target's body: it panics on a bug.
+pub type Body = fn(&[u8]);
+
 /// Every target: its name (the folder of its seeds and regressions) and body.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("scanner", scanner::check),
     ("lexer", lexer::check),
     ("answer", answer::check),

@@ -235,7 +235,7 @@ pub fn check_raw(data: &[u8]) {
     if let Ok(cmds) = commands(data) {
         for (i, c) in cmds.iter().enumerate() {
             if let Some(n) = assert_name(&c.text) {
-                if (i + data.len()) % 3 != 0 {
+                if !(i + data.len()).is_multiple_of(3) {
                     core.insert(normalize(&n.name).to_string());
                 }
             }

@@ -94,7 +94,7 @@ pub fn cluster() -> Option<&'static Cluster> {
     match CLUSTER.get_or_init(find_cluster) {
         Ok(c) => Some(c),
         Err(why) => {
-            eprintln!("SKIPPED (no Slurm cluster): {why}");
+            crate::common::missing::skip(&format!("no Slurm cluster: {why}"));
             None
         }
     }

@@ -114,7 +114,7 @@ impl Facts {
     pub fn of(l: &Loaded) -> Facts {
         let c = l.campaign;
         let checkers =
-            crate::campaign::setup::selection::configured_checkers(c, &l.defs).unwrap_or_default();
+            crate::campaign::setup::selection::configured_checkers(c, l.defs).unwrap_or_default();
         let solvers = l
             .solvers
             .iter()

@@ -158,6 +158,20 @@ pub fn where_is(path: &Path, key: Key) -> String {
     }
 }
 
+/// 1-based line and column (in characters) of byte `at` of `bytes`.
+pub(super) fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,18 +190,4 @@ mod tests {
         assert_eq!(line_of(TEXT, Key::Solver(1, "")), Some(10));
         assert_eq!(line_of(TEXT, Key::Solver(1, "definition")), Some(10));
     }
-}
-
-/// 1-based line and column (in characters) of byte `at` of `bytes`.
-pub(super) fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = &bytes[..at];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let column = 1 + String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count();
-    (line, column)
 }

@@ -134,7 +134,7 @@ fn largest_contribution_hand_computed() {
         div("Y", 1, 10, true, &[]),
         div("Z", 1, 10, true, &[]),
     ];
-    let pairs = vec![
+    let pairs = [
         vec![
             pv("A", "b1", 0, 5, 10.0),
             pv("A", "b2", 0, 0, 50.0),
@@ -195,7 +195,7 @@ fn largest_contribution_hand_computed() {
 fn largest_contribution_excludes_two_sound_solvers() {
     let rules = Edition::Smtcomp2019.rules();
     let divisions = vec![div("W", 1, 10, true, &[])];
-    let pairs = vec![vec![pv("A", "w", 0, 3, 1.0), pv("B", "w", 0, 2, 1.0)]];
+    let pairs = [vec![pv("A", "w", 0, 3, 1.0), pv("B", "w", 0, 2, 1.0)]];
     assert!(largest_contribution(
         &divisions,
         &|d: usize| pairs[d].iter().copied(),
