@@ -346,7 +346,7 @@ fn section(a: &Args, jobs: usize, tmp: &Path, files: &[PathBuf], real: &Path) {
 }
 
 fn main() {
-    coreval::allocator::configure();
+    coreval::process::allocator::configure();
     let a = parse_args();
     match a.through.as_str() {
         "small" => coreval::runner::use_trampoline(env!("CARGO_BIN_EXE_coreval-trampoline")),

@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 /// `N` (named `cvN`, or by its own name) is at `lines[N - 1]`; empty when
 /// the file cannot be read (a scan error ends the list).
 pub fn assertion_lines(path: &Path) -> Vec<u64> {
-    let Ok(file) = crate::regular::open(path) else {
+    let Ok(file) = crate::store::regular::open(path) else {
         return Vec::new();
     };
     let mut scanner = crate::smtlib::scanner::Scanner::new(file);

@@ -21,8 +21,8 @@ use crate::campaign::verdict::pair::{
 use crate::campaign::verdict::policy::{CheckAnswer, Decision, Policy};
 use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
-use crate::compact::Name;
 use crate::scramble::DescrambleMap;
+use crate::store::compact::Name;
 use anyhow::Result;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -78,9 +78,9 @@ pub fn collect_measured(l: &Loaded) -> Result<(Vec<PairVerdict>, BTreeMap<String
     // Only records of what the configuration runs now reach a verdict.
     let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
 
-    crate::trace::phase("runs read");
+    crate::process::trace::phase("runs read");
     let core_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;
-    crate::trace::phase("core hashes");
+    crate::process::trace::phase("core hashes");
     let checks: Vec<CheckRecord> = crate::campaign::ledger::current::checks(l)?;
     // The checkers counted need not be runnable here (scoring on another machine).
     let answered = checks.iter().map(|k| k.checker.as_str()).collect();
@@ -498,7 +498,7 @@ fn original_core(
 ) -> Option<Vec<usize>> {
     let (core, rel) = (core?, e.descramble.as_deref()?);
     let map = maps.entry(e.id.to_string()).or_insert_with(|| {
-        let path = crate::safepath::safe_join(&c.named_dir(), rel).ok()?;
+        let path = crate::store::safepath::safe_join(&c.named_dir(), rel).ok()?;
         DescrambleMap::load(&path)
             .map_err(|err| say.warning(format!("{err:#}: cores of {} shown as printed", e.id)))
             .ok()

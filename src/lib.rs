@@ -4,37 +4,27 @@
 //! checking, scoring, reporting) driven by the `coreval` binary; tests and
 //! benchmarks use the same modules.
 
-pub mod allocator;
 pub mod answer;
 pub mod benchmark;
 pub mod campaign;
 pub mod check;
 pub mod checkers;
 pub mod cmd;
-pub mod compact;
-pub mod csv_table;
-pub mod deep;
 pub mod diff;
 pub mod evidence;
 pub mod explain;
-pub mod hugepages;
 pub mod import;
 pub mod incremental;
-pub mod jobs;
-pub mod journal;
 pub mod judge;
-pub mod lock;
 pub mod message;
 pub mod model;
 pub mod name;
 pub mod pipeline;
+pub mod process;
 pub mod progress;
 pub mod rebuild;
-pub mod regular;
 pub mod report;
-pub mod run_cache;
 pub mod runner;
-pub mod safepath;
 pub mod scope;
 pub mod score;
 pub mod scramble;
@@ -43,4 +33,4 @@ pub mod shrink;
 pub mod slurm;
 pub mod smtlib;
 pub mod solve;
-pub mod trace;
+pub mod store;

@@ -17,15 +17,15 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Transparent huge pages off before the first allocation
-/// (`coreval::hugepages`): a constructor with a priority (`.init_array.NNNNN`
+/// (`coreval::process::hugepages`): a constructor with a priority (`.init_array.NNNNN`
 /// runs before the plain `.init_array`, where mimalloc's is), not in the
 /// library, whose tests keep the setting they started with.
 #[used]
 #[link_section = ".init_array.00200"]
-static HUGE_PAGES_OFF: extern "C" fn() = coreval::hugepages::off_before_main;
+static HUGE_PAGES_OFF: extern "C" fn() = coreval::process::hugepages::off_before_main;
 
 fn main() -> ExitCode {
-    coreval::allocator::configure();
+    coreval::process::allocator::configure();
     // Started as the runner's trampoline: do that and exit.
     coreval::runner::trampoline_main();
     // Runs go through a trampoline, so that what they measure is the
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     // this executable, or this executable again.
     let exe = std::env::current_exe().ok();
     coreval::runner::use_trampoline(coreval::runner::trampoline_for(exe.as_deref()));
-    coreval::trace::phase("main");
+    coreval::process::trace::phase("main");
     let cli = Cli::parse();
     let result: anyhow::Result<u8> = match cli.command {
         Command::Checkers(a) => coreval::cmd::checkers::run(a),
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
     // No run is going on any more: the job slots' pid record files go.
     coreval::runner::remove_slot_files();
     coreval::runner::cgroup::release();
-    coreval::trace::phase("exit");
+    coreval::process::trace::phase("exit");
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {

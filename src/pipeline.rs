@@ -103,6 +103,16 @@ pub struct Quiet;
 
 impl Observer for Quiet {}
 
+/// Load a campaign and apply the `--jobs` and `--shard` overrides; its
+/// values that cannot work are refused by the preflight that follows
+/// (`campaign::ledger::loaded::open`), with every other problem ([`Campaign::load_for_preflight`]).
+pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) -> Result<Campaign> {
+    let mut c = Campaign::load_for_preflight(dir)?;
+    c.jobs = crate::process::jobs::noted(jobs.filter(|j| *j > 0).unwrap_or(c.config.jobs));
+    c.shard_dir = shard.map(|s| s.dir(&c.dir));
+    Ok(c)
+}
+
 /// [`run`] to the end: no shard, no report outputs, no cancel flag, no
 /// stage summaries printed, the stages' messages on stderr ([`Quiet`])
 /// (benches and library callers).
@@ -128,7 +138,7 @@ pub fn run(
     let hear = |m: &Message| observer.message(m);
     let say = Say::to(&hear);
     let mut out = Summary::default();
-    crate::trace::phase("start");
+    crate::process::trace::phase("start");
     // The index as naming left it, handed to the next stages rather than
     // read again when the observer lets the entries go.
     let mut named = None;
@@ -144,21 +154,21 @@ pub fn run(
         out.interrupted = stopped();
         return Ok(out);
     }
-    crate::trace::phase("named");
+    crate::process::trace::phase("named");
     let l = Loaded::from_named(ctx, say, named)?;
-    crate::trace::phase("loaded");
+    crate::process::trace::phase("loaded");
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
         let s = crate::solve::solve(&l, &owns, cancel, &|r, b| observer.ran(r, b))?;
         observer.solved(&s);
-        crate::trace::phase("solved");
+        crate::process::trace::phase("solved");
         out.solve = Some(s);
     }
     if stages.check && !stopped() {
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
         out.check = Some(crate::check::check(&l, &owns, cancel)?);
-        crate::trace::phase("checked");
+        crate::process::trace::phase("checked");
     }
     // Stopped: the check stage's pairs are still judged and told.
     let (interrupted, defaults) = (stopped(), default_outputs(c));
@@ -172,7 +182,7 @@ pub fn run(
         .as_deref()
         .filter(|_| stages.solve || stages.check)
         .and_then(|s| report::stamp::current(&c.reports_dir(), s));
-    crate::trace::phase("stamp");
+    crate::process::trace::phase("stamp");
     out.tally = kept
         .as_ref()
         .and_then(|k| k.tally.clone())
@@ -180,7 +190,7 @@ pub fn run(
     if out.tally.is_none() && (out.check.is_some() || scoring) {
         let (pairs, measured) = crate::judge::collect_measured(&l)?;
         out.measured = measured;
-        crate::trace::phase("judged");
+        crate::process::trace::phase("judged");
         let incremental = crate::incremental::verdict::collect(&l)?;
         out.tally = Some(Tally::of(&pairs, &incremental));
         out.pairs = Some(pairs);
@@ -281,7 +291,7 @@ fn score(
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first, once each.
     let unscored = crate::campaign::ledger::current::warnings(l, pairs)?;
-    crate::trace::phase("warnings");
+    crate::process::trace::phase("warnings");
     let mut warnings = unscored.warnings.clone();
     warnings.extend(limit_warning(rules));
     for w in &warnings {
@@ -295,9 +305,9 @@ fn score(
         unscored.refuse(&c.dir, l.ctx.score_partial)?;
     }
     // Under the campaign lock: temporary files a killed writer left.
-    crate::journal::remove_stale_temps(&c.reports_dir());
+    crate::store::journal::remove_stale_temps(&c.reports_dir());
     for p in outputs.paths() {
-        crate::journal::remove_stale_temps_of(p);
+        crate::store::journal::remove_stale_temps_of(p);
     }
     let options = ScoreOptions {
         participants: l.ctx.participants.clone(),
@@ -317,12 +327,12 @@ fn score(
                 let path = c.reports_dir().join("pairs.jsonl");
                 report::pairs_jsonl::write(&path, pairs, incremental, l.ctx.divisions.as_ref())?;
             }
-            crate::trace::phase("pairs.jsonl");
+            crate::process::trace::phase("pairs.jsonl");
             if html.is_empty() {
                 return Ok(Vec::new());
             }
             let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
-            crate::trace::phase("evidence");
+            crate::process::trace::phase("evidence");
             Ok(evidence)
         });
         let report = score_with_facts(l, pairs, incremental, options).map(|mut r| {
@@ -332,13 +342,13 @@ fn score(
             r
         });
         let written = report.and_then(|r| report::write_all(&r, &others).map(|()| r));
-        crate::trace::phase("reports but HTML");
+        crate::process::trace::phase("reports but HTML");
         let evidence = side.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         let (report, evidence) = (written?, evidence?);
         report::write_all_with_evidence(&report, &evidence, &html)?;
         Ok(report)
     })?;
-    crate::trace::phase("reports");
+    crate::process::trace::phase("reports");
     Ok((report, said))
 }
 
@@ -352,7 +362,7 @@ fn score_with_facts(
 ) -> Result<ScoreReport> {
     let records: Vec<_> = pairs.iter().map(|p| &p.pair).collect();
     let mut report = score_refs(&records, &l.ctx.rules, &options);
-    crate::trace::phase("scored");
+    crate::process::trace::phase("scored");
     report.facts = Some(crate::campaign::ledger::facts::Facts::of(l));
     report.provenance = Some(crate::campaign::ledger::facts::InputHashes::of(l));
     report.beyond = crate::score::beyond::per_solver(pairs);
@@ -369,7 +379,7 @@ fn score_with_facts(
             .collect();
     }
     report.occupancy = occupancy(l)?;
-    crate::trace::phase("occupancy");
+    crate::process::trace::phase("occupancy");
     Ok(report)
 }
 

@@ -26,7 +26,7 @@ fn jobs_beyond_the_machine_are_capped_and_runs_measure_the_solver_alone() {
     let (code, stderr) = r.wait();
     let secs = t.elapsed().as_secs_f64();
     assert_eq!(code, Some(0), "{stderr}");
-    let cap = coreval::jobs::cap();
+    let cap = coreval::process::jobs::cap();
     assert!(
         stderr.contains(&format!("note: jobs 100000 capped at {cap}")),
         "{stderr}"

@@ -70,7 +70,7 @@ fn pairs(c: &Campaign) -> Vec<PairVerdict> {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
+    coreval::store::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
         .unwrap()
         .0
 }

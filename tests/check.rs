@@ -161,7 +161,7 @@ fn solve_and_check(c: &Campaign) -> (CheckSummary, Vec<PairVerdict>) {
 }
 
 fn checks(c: &Campaign) -> Vec<CheckRecord> {
-    coreval::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
+    coreval::store::journal::read_all(&c.journal_path(coreval::campaign::ledger::records::CHECKS))
         .unwrap()
         .0
 }

@@ -181,7 +181,7 @@ fn submit_and_status_refuse_a_broken_campaign_or_one_in_use_before_submitting() 
     std::fs::remove_file(dir.join("slurm.json")).unwrap();
     // A campaign another coreval writes is not submitted.
     std::fs::write(&config, &good).unwrap();
-    let held = coreval::lock::acquire_in(&dir, false, &AtomicBool::new(false)).unwrap();
+    let held = coreval::store::lock::acquire_in(&dir, false, &AtomicBool::new(false)).unwrap();
     submit(&[]).stderr(predicate::str::contains("in use by another coreval"));
     drop(held);
     assert!(

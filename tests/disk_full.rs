@@ -303,7 +303,7 @@ fn append_all_on_a_full_disk_leaves_whole_lines() {
     let dir = tmp.path().join("fs");
     let Some(fs) = Tmpfs::mount(&dir) else { return };
     let path = dir.join("checks.jsonl");
-    let journal = coreval::journal::Journal::open(&path).unwrap();
+    let journal = coreval::store::journal::Journal::open(&path).unwrap();
     journal
         .append(&R {
             k: 0,
@@ -331,7 +331,7 @@ fn append_all_on_a_full_disk_leaves_whole_lines() {
     );
     fs.free();
     journal.append_all(&group).unwrap();
-    let (records, report) = coreval::journal::read_all::<R>(&path).unwrap();
+    let (records, report) = coreval::store::journal::read_all::<R>(&path).unwrap();
     assert!(!report.torn_tail && report.bad_lines.is_empty());
     assert_eq!(records.len(), 21);
     drop(fs);

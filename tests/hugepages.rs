@@ -1,4 +1,4 @@
-//! Transparent huge pages (`src/hugepages.rs`): coreval turns them off for
+//! Transparent huge pages (`src/process/hugepages.rs`): coreval turns them off for
 //! itself, and the solvers still get the setting it started with. Here
 //! under coreval's own executable as the trampoline (the fallback when
 //! `coreval-trampoline` is not beside it; one trampoline per test process,

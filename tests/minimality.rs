@@ -279,9 +279,10 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
         b.origin.contains("shrunk") && b.origin.contains("MUS"),
         "{b:?}"
     );
-    let cached: Vec<BestKnown> = coreval::journal::read_all(&cache.path().join("best-known.jsonl"))
-        .unwrap()
-        .0;
+    let cached: Vec<BestKnown> =
+        coreval::store::journal::read_all(&cache.path().join("best-known.jsonl"))
+            .unwrap()
+            .0;
     let last = cached.last().unwrap();
     let core: BTreeSet<String> = last.core.iter().cloned().collect();
     assert_eq!(core, padded_mus(&c));
@@ -310,7 +311,7 @@ fn best_known_cores_shrink_to_a_mus_are_shared_and_revalidated() {
     // A cached core that is not a core here is not used.
     let mut bogus = last.clone();
     bogus.core.truncate(2);
-    coreval::journal::Journal::open(&cache.path().join("best-known.jsonl"))
+    coreval::store::journal::Journal::open(&cache.path().join("best-known.jsonl"))
         .unwrap()
         .append(&bogus)
         .unwrap();

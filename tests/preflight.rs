@@ -293,7 +293,7 @@ fn a_second_run_on_one_campaign_is_refused_or_waits() {
     assert!(
         err.contains("in use by another coreval")
             && err.contains(&me)
-            && err.contains(&format!("host {}", coreval::lock::hostname()))
+            && err.contains(&format!("host {}", coreval::store::lock::hostname()))
             && err.contains("--wait"),
         "{err}"
     );
@@ -355,7 +355,7 @@ fn work_folders_of_dead_runs_are_reaped() {
         "[check]\ncheckers = [\"yices\"]\n[[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n",
     );
     let tmpdir = tmp.path().join("tmp");
-    let host = coreval::lock::hostname();
+    let host = coreval::store::lock::hostname();
     let mut child = Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();

@@ -226,7 +226,7 @@ pub fn synth_runs(dir: &Path) -> usize {
     let ctx = coreval::campaign::setup::context::Context::load(c, stages).unwrap();
     let l = coreval::campaign::ledger::Loaded::new(&ctx).unwrap();
     let journal =
-        coreval::journal::Journal::open_with(&ctx.campaign.dir.join(RUNS), false).unwrap();
+        coreval::store::journal::Journal::open_with(&ctx.campaign.dir.join(RUNS), false).unwrap();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

@@ -367,8 +367,8 @@ impl Analyzer {
 /// not valid SMT-LIB gives `Ok` with a [`Reason::Malformed`] finding; `Err`
 /// is for files that cannot be opened.
 pub fn analyze(path: &Path) -> Result<BenchmarkInfo> {
-    let file =
-        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = crate::store::regular::open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut scanner = Scanner::new(file);
     let mut analyzer = Analyzer::new();

@@ -8,7 +8,7 @@
 //! (no escape, no cycle); others are reported in [`Discovery::skipped`], as
 //! are files and folders whose names are not UTF-8. Other odd bytes
 //! (newlines, `$`, `;`, spaces) are kept: an id is only ever data, joined to
-//! a folder through [`crate::safepath::safe_join`].
+//! a folder through [`crate::store::safepath::safe_join`].
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -51,7 +51,7 @@ pub fn discover(root: &Path) -> Result<Discovery> {
         anyhow::bail!(
             "{} is not a benchmark file or folder: {}",
             root.display(),
-            crate::regular::kind(&meta)
+            crate::store::regular::kind(&meta)
         );
     }
     if meta.is_file() {
@@ -114,7 +114,7 @@ fn walk(
             };
             if name.ends_with(".smt2") && !meta.is_file() && !meta.is_dir() {
                 // A FIFO would block the open(), a device read forever.
-                let why = format!("{}, not a regular file", crate::regular::kind(&meta));
+                let why = format!("{}, not a regular file", crate::store::regular::kind(&meta));
                 out.skipped.push((path, why));
                 continue;
             }
@@ -151,8 +151,8 @@ fn walk(
             }
             walking.push(canon);
             // As deep as the tree is (up to PATH_MAX, ~2 000 levels of
-            // 700 B), on a worker thread in `selfcheck`: see `crate::deep`.
-            crate::deep::deep(|| walk(&path, &id, root, walking, out))?;
+            // 700 B), on a worker thread in `selfcheck`: see `crate::process::deep`.
+            crate::process::deep::deep(|| walk(&path, &id, root, walking, out))?;
             walking.pop();
         } else if is_file && name.ends_with(".smt2") {
             out.files.push(BenchmarkFile { id, path });
@@ -247,8 +247,9 @@ mod tests {
         }
         std::fs::create_dir_all(&deepest).unwrap();
         std::fs::write(deepest.join("x.smt2"), "(check-sat)\n").unwrap();
-        let found =
-            crate::deep::on_small_stack(move || super::discover(&root).unwrap().files.len());
+        let found = crate::process::deep::on_small_stack(move || {
+            super::discover(&root).unwrap().files.len()
+        });
         assert_eq!(found, 1, "a tree {depth} folders deep");
     }
 }

@@ -24,9 +24,9 @@ use crate::campaign::{
     setup::Campaign,
 };
 use crate::checkers::SolverDef;
-use crate::journal::Journal;
 use crate::message::Say;
 use crate::rebuild::Dialect;
+use crate::store::journal::Journal;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};

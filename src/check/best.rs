@@ -23,8 +23,8 @@ use crate::campaign::ledger::Loaded;
 use crate::campaign::verdict::minimality::{removal, BestKnown, Origin, Removal, BEST_KNOWN};
 use crate::campaign::verdict::policy::{decided_early, CheckAnswer, Decision, Tally};
 use crate::checkers::SolverDef;
-use crate::journal::Journal;
 use crate::message::Say;
+use crate::store::journal::Journal;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -161,7 +161,7 @@ pub fn run(l: &Loaded, filter: &dyn Fn(&str) -> bool, cancel: &AtomicBool) -> Re
 /// The cache's best core per benchmark hash (smallest; the first of equals,
 /// unless a later one is a proven MUS). An unreadable cache is a warning.
 fn load_cache(path: &std::path::Path, say: Say) -> HashMap<String, BestKnown> {
-    let recs: Vec<BestKnown> = match crate::journal::read_all(path) {
+    let recs: Vec<BestKnown> = match crate::store::journal::read_all(path) {
         Ok((r, rep)) => {
             for w in rep.warnings(path) {
                 say.warning_once(w);

@@ -25,7 +25,7 @@
 
 use crate::campaign::ledger::records::CheckRecord;
 use crate::campaign::verdict::policy::CheckAnswer;
-use crate::journal::{self, Journal};
+use crate::store::journal::{self, Journal};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

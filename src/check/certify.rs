@@ -233,7 +233,7 @@ fn write_beside(
 ) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(c.cores_dir().join("models"))?;
     let path = beside(c, file, tag, ext);
-    crate::journal::write_atomic(&path, bytes)?;
+    crate::store::journal::write_atomic(&path, bytes)?;
     Ok(path)
 }
 
@@ -360,7 +360,7 @@ fn collect_names(t: &Sexp, into: &mut HashSet<String>) {
         }
     }
     for x in v {
-        crate::deep::deep(|| collect_names(x, into));
+        crate::process::deep::deep(|| collect_names(x, into));
     }
 }
 
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn a_core_nested_a_hundred_thousand_deep_takes_the_model_without_overflow() {
-        use crate::deep::{nested_not, on_small_stack};
+        use crate::process::deep::{nested_not, on_small_stack};
         let n = 100_000;
         let script = format!(
             "(declare-fun p () Bool)(assert (! {} :named a1))(check-sat)",

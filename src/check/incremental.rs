@@ -14,7 +14,7 @@ use super::plan::Pair;
 use crate::campaign::ledger::records::RunRecord;
 use crate::campaign::ledger::Loaded;
 use crate::incremental::record::{self, QueryCheck, QueryRecord, INCREMENTAL};
-use crate::journal::Journal;
+use crate::store::journal::Journal;
 use anyhow::Result;
 use std::collections::HashMap;
 
@@ -60,7 +60,7 @@ pub fn pairs<'a>(
         if !complete {
             let path = c.named_dir().join(&e.output);
             let Some(cmds) = crate::incremental::read_commands(&path) else {
-                crate::journal::warn_once(format!(
+                crate::store::journal::warn_once(format!(
                     "{}: cannot be read as SMT-LIB any more: its incremental run is not checked",
                     path.display()
                 ));
@@ -71,7 +71,7 @@ pub fn pairs<'a>(
             for (hash, text) in scripts {
                 let file = c.cores_dir().join(format!("{hash}.smt2"));
                 if !file.is_file() {
-                    crate::journal::write_atomic(&file, text.as_bytes())?;
+                    crate::store::journal::write_atomic(&file, text.as_bytes())?;
                 }
             }
             (q.solver, q.benchmark, q.source) = key.clone();

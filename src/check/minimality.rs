@@ -18,7 +18,7 @@ use crate::campaign::verdict::minimality::{
 };
 use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::SolverDef;
-use crate::journal::Journal;
+use crate::store::journal::Journal;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};

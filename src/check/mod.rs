@@ -50,9 +50,9 @@ use crate::campaign::ledger::records::{CheckRecord, RunRecord, Timing, CHECKS};
 use crate::campaign::ledger::Loaded;
 use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::SolverDef;
-use crate::journal::Journal;
 use crate::message::Say;
 use crate::runner;
+use crate::store::journal::Journal;
 use anyhow::Result;
 use plan::Plan;
 use serde::Serialize;
@@ -196,11 +196,11 @@ fn validate(
     }
     let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
     crate::campaign::setup::solvers::reap_orphans(c, l.say);
-    crate::trace::phase("check: runs read");
+    crate::process::trace::phase("check: runs read");
 
     // 1. The pairs with a core to check, their core-only files.
     let mut pairs = plan::pairs_to_check(l, &runs, filter)?;
-    crate::trace::phase("check: pairs planned");
+    crate::process::trace::phase("check: pairs planned");
     pairs.extend(incremental::pairs(l, &runs, filter)?);
     let plan = Plan::new(c, checkers, pairs, l.ctx.validators.as_ref());
     let mut summary = CheckSummary {
@@ -225,10 +225,10 @@ fn validate(
             ((d.hash.clone(), d.checker.clone()), a)
         })
         .collect();
-    crate::trace::phase("check: answers read");
+    crate::process::trace::phase("check: answers read");
     if !plan.any_needed(&answers) {
         drop(plan);
-        crate::compact::let_go(runs);
+        crate::store::compact::let_go(runs);
         return Ok(summary);
     }
     // What this pass redoes is counted as it is journaled, and said after.

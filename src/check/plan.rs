@@ -25,8 +25,8 @@ use crate::campaign::setup::validators::Validators;
 use crate::campaign::verdict::policy::{decided_early, CheckAnswer, Policy};
 use crate::campaign::{ledger::Loaded, setup::Campaign};
 use crate::checkers::SolverDef;
-use crate::journal::Journal;
 use crate::rebuild::Dialect;
+use crate::store::journal::Journal;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
@@ -51,7 +51,7 @@ pub fn pairs_to_check<'a>(
     // A core record counts only for the run it was built from (and a hash
     // names a file under `cores/`): otherwise the core is rebuilt.
     let mut hash_of = crate::campaign::ledger::current::core_hashes(l, runs)?;
-    crate::trace::phase("check: core hashes");
+    crate::process::trace::phase("check: core hashes");
     // Worked out in parallel (8 bytes a run), taken in journal order.
     let checkable: Vec<Option<PairId>> = runs
         .par_iter()

@@ -332,7 +332,7 @@ fn line_of(src: &str, key: &str) -> usize {
 
 /// Read and check one definition file; `dir` is the value of `{checkers}`.
 pub fn load_file(path: &Path, dir: &Path) -> anyhow::Result<SolverDef> {
-    let src = crate::regular::read_to_string(path)
+    let src = crate::store::regular::read_to_string(path)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let mut def: SolverDef =
         toml::from_str(&src).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

@@ -86,14 +86,14 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
     if let Some(path) = &args.json {
         let mut bytes = serde_json::to_vec_pretty(&scored.to_json()?)?;
         bytes.push(b'\n');
-        crate::journal::write_atomic(path, &bytes)?;
+        crate::store::journal::write_atomic(path, &bytes)?;
     }
     // the core track's tables, headed as answers: `correct` for `reduction`
     let markdown = String::from_utf8(report::markdown::Markdown.render(report)?)?
         .replacen("# Unsat-core scores", "# Answer scores", 1)
         .replace("| errors | reduction |", "| errors | correct |");
     match &args.markdown {
-        Some(path) => crate::journal::write_atomic(path, markdown.as_bytes())?,
+        Some(path) => crate::store::journal::write_atomic(path, markdown.as_bytes())?,
         None if outputs.is_empty() && args.json.is_none() => {
             crate::cmd::out::stdout().write_all(markdown.as_bytes())?
         }
@@ -112,7 +112,7 @@ pub fn run(args: &ScoreArgs, preset: &str) -> Result<u8> {
 /// The current answers of a campaign's solve stage, and its time limit
 /// (its records of another configuration are never scored).
 fn campaign_answers(dir: &Path) -> Result<(Vec<AnswerRecord>, f64)> {
-    let c = super::solve::load(dir, None, None)?;
+    let c = crate::pipeline::load(dir, None, None)?;
     let stages = Stages {
         score: true,
         ..Stages::default()

@@ -35,7 +35,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
-    let mut c = super::solve::load(&args.campaign, args.jobs, args.shard)?;
+    let mut c = crate::pipeline::load(&args.campaign, args.jobs, args.shard)?;
     if args.all_checkers {
         c.config.check.early_stop = false;
     }

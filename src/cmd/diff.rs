@@ -93,7 +93,7 @@ impl AfterSelfcheck {
                 elapsed: report.elapsed,
                 results: &report.results,
             };
-            crate::journal::write_atomic(path, &serde_json::to_vec_pretty(&file)?)
+            crate::store::journal::write_atomic(path, &serde_json::to_vec_pretty(&file)?)
                 .with_context(|| format!("--json: cannot write {}", path.display()))?;
             eprintln!("verdicts written to {}", path.display());
         }

@@ -41,7 +41,7 @@ pub fn run(args: InitArgs) -> Result<u8> {
         "benchmarks = \"benchmarks\"",
         &format!("benchmarks = \"{bench}\""),
     );
-    crate::journal::write_atomic(&path, text.as_bytes())?;
+    crate::store::journal::write_atomic(&path, text.as_bytes())?;
     eprintln!(
         "wrote {}; edit the [[solver]] entries, then: coreval run {}",
         path.display(),

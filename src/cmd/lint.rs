@@ -42,7 +42,7 @@ pub fn run(args: LintArgs) -> Result<u8> {
     };
     let results = match args.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(crate::jobs::noted(n))
+            .num_threads(crate::process::jobs::noted(n))
             .build()?
             .install(check),
         None => check(),

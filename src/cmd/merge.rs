@@ -23,7 +23,7 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         );
     }
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    let _lock = crate::lock::acquire_in(&args.campaign, false, &no_cancel)?;
+    let _lock = crate::store::lock::acquire_in(&args.campaign, false, &no_cancel)?;
     let s = crate::slurm::merge::merge(&args.campaign)?;
     for w in &s.warnings {
         eprintln!("warning: {w}");

@@ -100,7 +100,7 @@ impl NameArgs {
 
 pub fn run(args: NameArgs) -> Result<u8> {
     if let Some(n) = args.jobs {
-        crate::jobs::noted(n);
+        crate::process::jobs::noted(n);
     }
     let summary = name_tree(&args.root, &args.output, &args.options())?;
     for (link, why) in &summary.skipped_links {

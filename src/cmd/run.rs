@@ -41,7 +41,7 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
-    let mut c = super::solve::load(&args.campaign, args.jobs, None)?;
+    let mut c = crate::pipeline::load(&args.campaign, args.jobs, None)?;
     if args.all_checkers {
         c.config.check.early_stop = false;
     }
@@ -81,7 +81,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
             exit::OK
         });
     };
-    crate::trace::phase("ran");
+    crate::process::trace::phase("ran");
     print_summary(tally);
     let kept = if s.reports_current {
         " (current: nothing they are made from changed, not written again)"

@@ -63,7 +63,7 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     {
         bail!("--exclude, --rejudge, --time-limit and --status-mismatch apply to imported data; a campaign takes them from campaign.toml");
     }
-    let mut c = super::solve::load(dir, None, None)?;
+    let mut c = crate::pipeline::load(dir, None, None)?;
     let abs = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
     if let Some(e) = args.rules {
         c.edition = e;
@@ -160,7 +160,7 @@ fn import_all(args: &ScoreArgs, warnings: &mut Vec<String>) -> Result<Import> {
         }
     }
     for path in &args.exclude {
-        let text = crate::regular::read_to_string(path)
+        let text = crate::store::regular::read_to_string(path)
             .with_context(|| format!("cannot read exclusion list {}", path.display()))?;
         let list = Exclusions::parse(&text);
         let (pairs, benchmarks) = import.exclude(&list);

@@ -118,7 +118,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
             .files
             .into_iter()
             .map(|f| {
-                let out = crate::safepath::safe_join(&args.output, &f.id)?;
+                let out = crate::store::safepath::safe_join(&args.output, &f.id)?;
                 Ok((f.path, out))
             })
             .collect::<anyhow::Result<_>>()?
@@ -127,7 +127,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
             bail!(
                 "{} is not a benchmark: {}, not a regular file",
                 args.input.display(),
-                crate::regular::kind(&meta)
+                crate::store::regular::kind(&meta)
             );
         }
         if args.output == args.input {
@@ -144,7 +144,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
             bail!(
                 "the output {} is {}, not a regular file",
                 out.display(),
-                crate::regular::kind(&m)
+                crate::store::regular::kind(&m)
             );
         }
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -153,7 +153,7 @@ pub fn run(args: ScrambleArgs) -> anyhow::Result<u8> {
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(crate::jobs::noted(args.jobs.unwrap_or(0)))
+        .num_threads(crate::process::jobs::noted(args.jobs.unwrap_or(0)))
         .build()
         .context("starting worker threads")?;
     let results: Vec<Result<(), String>> = pool.install(|| {

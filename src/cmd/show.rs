@@ -234,7 +234,7 @@ fn indent(out: &mut String, text: &str, by: &str) {
 /// The 1-based line of each named top-level assertion of a benchmark, by
 /// its name's normal form (empty when the file cannot be read).
 pub fn assertion_lines(path: &Path) -> std::collections::HashMap<String, u64> {
-    let read = crate::regular::read(path).with_context(|| format!("{}", path.display()));
+    let read = crate::store::regular::read(path).with_context(|| format!("{}", path.display()));
     let Ok(bytes) = read else {
         return Default::default();
     };

@@ -6,7 +6,7 @@
 
 use crate::campaign::verdict::pair::PairVerdict;
 use crate::cmd::exit;
-use crate::shrink::judge::{Judge, Spec};
+use crate::shrink::oracle::{Judge, Spec};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     };
     let kind = p.pair.verdict.label();
     crate::outln!("{} on {}: {kind}", args.solver, args.benchmark)?;
-    if !p.pair.verdict.is_failure() || !crate::shrink::judge::supported(&kind) {
+    if !p.pair.verdict.is_failure() || !crate::shrink::oracle::supported(&kind) {
         bail!("the pair's verdict is {kind}: only refuted, sat and ill-formed pairs are shrunk");
     }
     let dir = crate::campaign::setup::solvers::checkers_dir(&c);

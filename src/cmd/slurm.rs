@@ -186,7 +186,7 @@ fn submit(a: SubmitArgs) -> Result<u8> {
     let _lock = if a.dry_run {
         None
     } else {
-        Some(crate::lock::acquire_in(
+        Some(crate::store::lock::acquire_in(
             &campaign,
             false,
             interrupt::flag(),

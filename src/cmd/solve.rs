@@ -26,16 +26,6 @@ pub struct SolveArgs {
     pub wait: bool,
 }
 
-/// Load a campaign and apply the `--jobs` and `--shard` overrides; its
-/// values that cannot work are refused by the preflight that follows
-/// (`open`), with every other problem ([`Campaign::load_for_preflight`]).
-pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) -> Result<Campaign> {
-    let mut c = Campaign::load_for_preflight(dir)?;
-    c.jobs = crate::jobs::noted(jobs.filter(|j| *j > 0).unwrap_or(c.config.jobs));
-    c.shard_dir = shard.map(|s| s.dir(&c.dir));
-    Ok(c)
-}
-
 /// One stage of `c` quietly, as `coreval solve` and `coreval check` run it:
 /// Ctrl-C handling, the preflight and the campaign lock, then the pipeline.
 /// `None` when the preflight found nothing to do (it said why).
@@ -62,7 +52,7 @@ pub fn run_stage(
 }
 
 pub fn run(args: SolveArgs) -> Result<u8> {
-    let c = load(&args.campaign, args.jobs, args.shard)?;
+    let c = pipeline::load(&args.campaign, args.jobs, args.shard)?;
     let stages = Stages {
         solve: true,
         ..Stages::default()

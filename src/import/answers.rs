@@ -11,8 +11,8 @@
 
 use super::Issue;
 use crate::campaign::verdict::pair::RunStatus;
-use crate::csv_table::Table;
 use crate::score::answers::{Answer, AnswerRecord};
+use crate::store::csv_table::Table;
 use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;

@@ -64,7 +64,7 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
             )));
             continue;
         };
-        let bytes = match crate::regular::read(&file) {
+        let bytes = match crate::store::regular::read(&file) {
             Ok(b) => b,
             Err(e) => {
                 out.issues.push(issue(format!("unreadable: {e}")));

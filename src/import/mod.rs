@@ -25,7 +25,7 @@ pub mod starexec;
 
 use crate::answer::{Answer, ParsedOutput};
 use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
-use crate::compact::Name;
+use crate::store::compact::Name;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -54,7 +54,7 @@ impl fmt::Display for Issue {
 /// skipped or doubted; that message, or why a row is unreadable, becomes an
 /// issue of `path` at that line, and the import goes on.
 fn each_row(
-    table: &mut crate::csv_table::Table<'_>,
+    table: &mut crate::store::csv_table::Table<'_>,
     path: &std::path::Path,
     issues: &mut Vec<Issue>,
     mut take: impl FnMut(u64, &csv::StringRecord) -> Option<String>,

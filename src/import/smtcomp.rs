@@ -74,8 +74,8 @@ struct Benchmarks {
 
 /// Read a file, gunzipping it when it starts with the gzip magic bytes.
 pub(super) fn read_maybe_gz(path: &Path) -> Result<Vec<u8>> {
-    let raw =
-        crate::regular::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let raw = crate::store::regular::read(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     if raw.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(&raw[..])

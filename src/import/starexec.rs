@@ -24,7 +24,7 @@
 
 use super::Import;
 use crate::campaign::verdict::pair::{CheckerTally, IllFormed, PairRecord, RunStatus, Verdict};
-use crate::csv_table::Table;
+use crate::store::csv_table::Table;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::io::Read;
@@ -49,8 +49,8 @@ const CHECKER_PREFIX: &str = "validation-check-sat-result_";
 
 /// Import one job CSV.
 pub fn import_file(path: &Path) -> Result<Import> {
-    let file =
-        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = crate::store::regular::open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     import_reader(file, path)
 }
 

@@ -11,12 +11,12 @@
 //! match its command, not an unreadable output), and names keep the text
 //! they were written with (`|a b|`), so the messages quote them as printed.
 
-use crate::deep::{deep, drop_flat};
+use crate::process::deep::{deep, drop_flat};
 use std::fmt;
 
 /// An atom or a list. It nests as deep as the text it was read from:
 /// cloning, comparing, printing and dropping it take no stack per level
-/// ([`crate::deep`]).
+/// ([`crate::process::deep`]).
 pub enum Sexp {
     Atom(String),
     List(Vec<Sexp>),
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn a_script_nested_two_hundred_thousand_deep_is_read_printed_and_dropped() {
-        use crate::deep::{nested_not, on_small_stack};
+        use crate::process::deep::{nested_not, on_small_stack};
         let n = 200_000;
         let text = format!(
             "(set-logic QF_UF)(declare-const p Bool)(assert {})(check-sat)",

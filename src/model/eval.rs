@@ -63,7 +63,7 @@ impl Env {
         }
         // A level of this recursion takes a few KB of stack: MAX_DEPTH of
         // them need more than a thread's 2 MiB.
-        crate::deep::deep(|| self.term_at(t, sc, depth))
+        crate::process::deep::deep(|| self.term_at(t, sc, depth))
     }
 
     fn term_at(&self, t: &Sexp, sc: &mut Scope, depth: usize) -> Res<Value> {

@@ -352,7 +352,7 @@ fn named_terms(t: &Sexp, env: &mut Env) {
         }
     }
     for x in v {
-        crate::deep::deep(|| named_terms(x, env));
+        crate::process::deep::deep(|| named_terms(x, env));
     }
 }
 

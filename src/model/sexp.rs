@@ -3,10 +3,10 @@
 //! evaluator walks. Symbols are kept in normal form (bars removed).
 //!
 //! A term nests as deep as its input says: whatever walks it recursively
-//! does so through [`deep`](crate::deep::deep), and a tree is dropped
+//! does so through [`deep`](crate::process::deep::deep), and a tree is dropped
 //! without recursion.
 
-use crate::deep::{deep, drop_flat};
+use crate::process::deep::{deep, drop_flat};
 use crate::smtlib::lexer::{Lexer, TokenKind};
 
 /// One s-expression.

@@ -212,7 +212,7 @@ fn values_of_the_declared_symbols() {
     );
 }
 
-use crate::deep::{nested_not, on_small_stack};
+use crate::process::deep::{nested_not, on_small_stack};
 
 #[test]
 fn a_definition_that_names_itself_is_not_evaluated_forever() {

@@ -20,8 +20,8 @@ use crate::benchmark::{discover, BenchmarkFile, Families, NamedPolicy};
 use crate::campaign::ledger::index::{
     FileCounts, IndexEntry, Outcome, Skipped, SourceStamp, INDEX_FILE, SKIPPED_FILE,
 };
-use crate::journal::Journal;
 use crate::message::Say;
+use crate::store::journal::Journal;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -185,7 +185,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     });
     let found = found?;
     fs::create_dir_all(out).map_err(|e| {
-        let why = crate::journal::io_cause(&e);
+        let why = crate::store::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot create {}{why}", out.display()))
     })?;
     let (root_c, out_c) = (root.canonicalize()?, out.canonicalize()?);
@@ -225,7 +225,8 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         // Taken, not copied: each id is named once.
         let taken = previous.get(&file.id).and_then(|o| lock(o).take());
         if let Some(old) = taken.as_ref() {
-            let exists = |o: &String| crate::safepath::safe_join(out, o).is_ok_and(|p| p.is_file());
+            let exists =
+                |o: &String| crate::store::safepath::safe_join(out, o).is_ok_and(|p| p.is_file());
             let output_ok = old.output.as_ref().is_none_or(exists)
                 && old.descramble.as_ref().is_none_or(exists);
             // A failure may have been passing (an unreadable file): retried.
@@ -263,7 +264,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
     };
     let results: Vec<Result<Option<(IndexEntry, bool)>>> = match opts.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(crate::jobs::resolve(n).0)
+            .num_threads(crate::process::jobs::resolve(n).0)
             .build()?
             .install(|| found.files.par_iter().map(work).collect()),
         None => found.files.par_iter().map(work).collect(),
@@ -295,7 +296,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
 
 /// BLAKE3 of the named output of an entry (what provenance ties runs to).
 fn named_hash(out: &Path, entry: &IndexEntry) -> Option<String> {
-    let path = crate::safepath::safe_join(out, entry.output.as_deref()?).ok()?;
+    let path = crate::store::safepath::safe_join(out, entry.output.as_deref()?).ok()?;
     crate::campaign::ledger::provenance::hash_file(&path)
 }
 
@@ -314,7 +315,7 @@ fn write_skipped(out: &Path, skipped: &[(PathBuf, String)]) -> Result<()> {
     if fs::read(&path).ok().as_deref() == Some(&bytes[..]) || (list.is_empty() && !path.exists()) {
         return Ok(());
     }
-    crate::journal::write_atomic(&path, &bytes)
+    crate::store::journal::write_atomic(&path, &bytes)
 }
 
 /// Name one benchmark into `out`. A problem of the benchmark (unreadable,
@@ -325,7 +326,7 @@ fn write_skipped(out: &Path, skipped: &[(PathBuf, String)]) -> Result<()> {
 fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<IndexEntry> {
     let mut opts = tree.name.clone();
     let mut entry = failed_entry(file);
-    let target = match crate::safepath::safe_join(out, &file.id) {
+    let target = match crate::store::safepath::safe_join(out, &file.id) {
         Ok(t) => t,
         Err(e) => {
             entry.error = Some(e.to_string());
@@ -333,7 +334,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
         }
     };
     let cannot_write = |e: std::io::Error, path: &Path| {
-        let why = crate::journal::io_cause(&e);
+        let why = crate::store::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
     };
     let dir = target.parent().unwrap_or(out);
@@ -366,7 +367,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
             }
             Err(why) => {
                 // Naming the original says where a malformed file is wrong.
-                let r = crate::regular::open(&file.path)
+                let r = crate::store::regular::open(&file.path)
                     .map_err(NameError::from)
                     .and_then(|mut i| {
                         let mut sink = File::create(&tmp)?;
@@ -385,7 +386,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
             }
         }
     }
-    let mut input = match crate::regular::open(&source) {
+    let mut input = match crate::store::regular::open(&source) {
         Ok(f) => f,
         Err(e) => {
             entry.error = Some(NameError::from(e).to_string());
@@ -401,7 +402,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
     // A full disk or read-only output is the tool's failure, not the
     // benchmark's: the run stops, and the benchmark is named again later.
     if let Err(NameError::Io(e)) = &result {
-        if crate::journal::is_write_failure(e) {
+        if crate::store::journal::is_write_failure(e) {
             let _ = fs::remove_file(&tmp);
             let e = std::io::Error::new(e.kind(), e.to_string());
             return Err(cannot_write(e, &target));
@@ -410,7 +411,7 @@ fn name_one(file: &BenchmarkFile, out: &Path, tree: &TreeOptions) -> Result<Inde
     let eligible = result.as_ref().is_ok_and(|r| r.eligible());
     if eligible {
         if let Some(m) = &map {
-            crate::journal::write_atomic(&map_file, m.to_json().as_bytes())?;
+            crate::store::journal::write_atomic(&map_file, m.to_json().as_bytes())?;
             entry.descramble = Some(
                 crate::scramble::map_path(Path::new(&file.id))
                     .to_string_lossy()
@@ -492,8 +493,8 @@ fn record(entry: &mut IndexEntry, r: super::NameReport, incremental: bool) {
 
 /// Why `path` cannot be read to its end, if it cannot.
 fn read_error(path: &Path) -> Option<String> {
-    let read =
-        crate::regular::open(path).and_then(|mut f| std::io::copy(&mut f, &mut std::io::sink()));
+    let read = crate::store::regular::open(path)
+        .and_then(|mut f| std::io::copy(&mut f, &mut std::io::sink()));
     read.err().map(|e| format!("cannot read: {e}"))
 }
 
@@ -510,7 +511,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn read_index(path: &Path, say: Say) -> Result<(Previous, Option<usize>)> {
-    let (entries, report): (Vec<IndexEntry>, _) = crate::journal::read_all(path)?;
+    let (entries, report): (Vec<IndexEntry>, _) = crate::store::journal::read_all(path)?;
     for w in report.warnings(path) {
         say.warning(w);
     }
@@ -543,7 +544,7 @@ fn write_index(path: &Path, entries: &[IndexEntry]) -> Result<()> {
         Ok(())
     };
     write().map_err(|e| {
-        let why = crate::journal::io_cause(&e);
+        let why = crate::store::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot write {}{why}", path.display()))
     })
 }

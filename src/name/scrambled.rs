@@ -31,7 +31,7 @@ pub fn scramble(
                         _ => None,
                     }
                 });
-                io.is_some_and(crate::journal::is_write_failure)
+                io.is_some_and(crate::store::journal::is_write_failure)
             });
             if write_failure {
                 Err(std::io::Error::other(format!("{e:#}")))

@@ -326,7 +326,7 @@ mod tests {
             n / 2
         );
         let started = std::time::Instant::now();
-        let d = crate::deep::on_small_stack(move || defs(&src));
+        let d = crate::process::deep::on_small_stack(move || defs(&src));
         assert_eq!(d.len(), 4, "{d:?}");
         assert!(d.values().all(|s| s == "Bool"), "{d:?}");
         // Linear: a quadratic walk took minutes at this depth.

@@ -442,7 +442,7 @@ pub fn store_variant(
     Ok(match adapted {
         Adapted::Unchanged => Ok(core_path.to_path_buf()),
         Adapted::Changed { .. } => {
-            crate::journal::write_atomic(&variant, &bytes)?;
+            crate::store::journal::write_atomic(&variant, &bytes)?;
             Ok(variant)
         }
         Adapted::NotApplicable(why) => Err(why),

@@ -208,7 +208,7 @@ pub fn store(
     let hash = blake3::hash(&bytes).to_hex().to_string();
     let path = dir.join(format!("{hash}.smt2"));
     if !path.exists() {
-        crate::journal::write_atomic(&path, &bytes)?;
+        crate::store::journal::write_atomic(&path, &bytes)?;
     }
     Ok((hash, path, stats))
 }

@@ -289,7 +289,7 @@ impl Exporter for Html<'_> {
             p = report.pairs,
             n = report.divisions.len(),
             gen = esc(&report.generator),
-            EVIDENCE_STYLE = super::evidence::STYLE,
+            EVIDENCE_STYLE = super::pair_views::STYLE,
             map = report.division_map.as_ref().map_or(String::new(), |m| format!(
                 " Divisions group logics as in <code>{}</code>; each logic is shown below too.",
                 esc(m)
@@ -303,7 +303,7 @@ impl Exporter for Html<'_> {
         }
         out.push_str("</nav>");
         super::facts::html(&mut out, report);
-        super::evidence::overview(&mut out, &report.pair_rows, self.evidence);
+        super::pair_views::overview(&mut out, &report.pair_rows, self.evidence);
         for d in &report.divisions {
             division(
                 &mut out,

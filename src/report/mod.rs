@@ -3,8 +3,8 @@
 //! every requested format; each format is an [`Exporter`] that turns the
 //! report into bytes, so tests can render without touching the disk.
 
-mod evidence;
-pub use evidence::MAX_PASSING_DETAILS;
+mod pair_views;
+pub use pair_views::MAX_PASSING_DETAILS;
 mod facts;
 pub mod html;
 mod incremental;
@@ -105,7 +105,7 @@ pub fn write_all_with_evidence(
             return Ok(());
         };
         // Atomically: a reader (or a killed run) never sees half a report.
-        crate::journal::write_atomic_with(path, |w| {
+        crate::store::journal::write_atomic_with(path, |w| {
             exporter.write_to(report, w).map_err(|e| {
                 std::io::Error::other(Box::<dyn std::error::Error + Send + Sync>::from(e))
             })

@@ -18,7 +18,7 @@ pub fn write(
     incremental: &[IncrementalPair],
     divisions: Option<&DivisionMap>,
 ) -> Result<()> {
-    crate::journal::write_atomic_with(path, |w| {
+    crate::store::journal::write_atomic_with(path, |w| {
         let mut buf = Vec::with_capacity(1024);
         for p in pairs {
             let logic = p.pair.division.as_ref();

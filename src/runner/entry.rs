@@ -21,7 +21,7 @@ pub fn main_if_asked() {
 /// `argv[0]`; returns its exit code.
 pub fn binary_main() -> i32 {
     // Single-threaded still: the THP setting its children get back.
-    crate::hugepages::take_from_env();
+    crate::process::hugepages::take_from_env();
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if args.len() == 1 && args[0] == super::zygote::ARG {
         // SAFETY: single-threaded; descriptor 0 is the runner's socket.

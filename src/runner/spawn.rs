@@ -170,7 +170,7 @@ pub(super) unsafe fn vfork_exec(child: &mut dyn FnMut() -> libc::c_int) -> io::R
     // The child sets the huge-page setting of the memory it shares with
     // this process for the program it executes; this process takes its
     // own back after (`hugepages`).
-    let spawning = crate::hugepages::Spawning::begin();
+    let spawning = crate::process::hugepages::Spawning::begin();
     // SAFETY: CLONE_VFORK suspends this thread until the child has exec'd
     // or exited, so `shared`, what `child` refers to and `stack` outlive
     // every use the child makes of them; `child_main` never returns.
@@ -314,7 +314,7 @@ pub(super) unsafe fn bind_to_parent(
     if libc::getppid() != parent {
         return libc::ESRCH;
     }
-    crate::hugepages::restore_in_child();
+    crate::process::hugepages::restore_in_child();
     match limit {
         Some(limit) if libc::setrlimit(libc::RLIMIT_AS, limit) != 0 => errno(),
         _ => 0,

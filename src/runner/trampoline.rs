@@ -66,8 +66,8 @@ pub(super) fn environment() -> [(String, String); 2] {
     [
         (NO_THP.0.into(), NO_THP.1.into()),
         (
-            crate::hugepages::CHILDREN_VAR.into(),
-            crate::hugepages::children_value().into(),
+            crate::process::hugepages::CHILDREN_VAR.into(),
+            crate::process::hugepages::children_value().into(),
         ),
     ]
 }

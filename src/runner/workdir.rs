@@ -94,7 +94,7 @@ const OWNER: &str = ".owner";
 
 /// `PID HOST`, the content of an owner file.
 fn owner_line(pid: u32) -> String {
-    format!("{pid} {}\n", crate::lock::hostname())
+    format!("{pid} {}\n", crate::store::lock::hostname())
 }
 
 /// Remove the roots under `tmp` left by dead processes of this user on
@@ -106,7 +106,7 @@ pub(crate) fn reap_stale(tmp: &Path) -> usize {
     };
     // SAFETY: geteuid(2) cannot fail.
     let me = unsafe { libc::geteuid() };
-    let host = crate::lock::hostname();
+    let host = crate::store::lock::hostname();
     let mut reaped = 0;
     for entry in entries.flatten() {
         if !entry.file_name().to_string_lossy().starts_with(PREFIX) {
@@ -117,7 +117,7 @@ pub(crate) fn reap_stale(tmp: &Path) -> usize {
         if !mine {
             continue;
         }
-        let Ok(owner) = crate::regular::read_to_string(&root.join(OWNER)) else {
+        let Ok(owner) = crate::store::regular::read_to_string(&root.join(OWNER)) else {
             continue;
         };
         let mut words = owner.split_whitespace();

@@ -14,10 +14,10 @@
 //! command whose shape is not the one expected here is passed over, never
 //! guessed. [`strict_script`] is both: the syntax of every command, then
 //! its scope. Terms nest as deep as the input: the walk goes through
-//! [`crate::deep::deep`].
+//! [`crate::process::deep::deep`].
 
-use crate::deep::deep;
 use crate::model::sexp::{parse_all, Sexp};
+use crate::process::deep::deep;
 use crate::smtlib::lexer::{Lexer, TokenKind};
 use crate::smtlib::lint::lint_commands;
 use crate::smtlib::scanner::Command;
@@ -39,8 +39,8 @@ pub fn strict_script<R: Read>(input: R, limit: usize) -> Vec<SyntaxError> {
 /// [`strict_script`] on a file.
 pub fn strict_file(path: &Path, limit: usize) -> anyhow::Result<Vec<SyntaxError>> {
     use anyhow::Context;
-    let file =
-        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = crate::store::regular::open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     Ok(strict_script(file, limit))
 }
 

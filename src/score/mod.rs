@@ -25,11 +25,11 @@ pub mod recognition;
 pub mod result;
 
 use crate::campaign::verdict::pair::{PairRecord, Verdict};
-use crate::compact::shared;
 use crate::score::result::{
     BenchmarkBest, DivisionScore, PairRow, PerMode, Recognitions, ScoreReport, VirtualBest,
     SCHEMA_VERSION,
 };
+use crate::store::compact::shared;
 use division::{family_of, family_weights, is_competitive, rank, solver_sums, SolverPairs};
 use division_map::DivisionMap;
 use pair::{score_pair, Mode};

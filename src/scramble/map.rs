@@ -155,8 +155,8 @@ impl DescrambleMap {
     /// Read a map written by [`DescrambleMap::write`].
     pub fn load(path: &Path) -> anyhow::Result<Self> {
         use anyhow::{bail, Context};
-        let f =
-            crate::regular::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let f = crate::store::regular::open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
         let map: Self = serde_json::from_reader(std::io::BufReader::new(f))
             .with_context(|| format!("{}: not a descrambling map", path.display()))?;
         if map.format != FORMAT {

@@ -290,8 +290,9 @@ pub fn scramble_to(
     opts: &ScrambleOptions,
 ) -> anyhow::Result<DescrambleMap> {
     use anyhow::Context;
-    let open =
-        || crate::regular::open(input).with_context(|| format!("opening {}", input.display()));
+    let open = || {
+        crate::store::regular::open(input).with_context(|| format!("opening {}", input.display()))
+    };
     let mut opts = opts.clone();
     if opts.rename && opts.prefix.is_none() {
         let p = choose_prefix(open()?).with_context(|| format!("reading {}", input.display()))?;

@@ -171,7 +171,8 @@ pub fn read_entrants(path: &Path) -> anyhow::Result<Vec<Entrant>> {
         .trim(csv::Trim::All)
         .flexible(false)
         .from_reader(
-            crate::regular::open(path).with_context(|| format!("reading {}", path.display()))?,
+            crate::store::regular::open(path)
+                .with_context(|| format!("reading {}", path.display()))?,
         );
     let headers: Vec<String> = rd
         .headers()

@@ -240,7 +240,7 @@ impl<'a> Work<'a> {
         let by_id: HashMap<&str, &Input> = single.iter().map(|i| (i.id.as_str(), i)).collect();
         let (policy, strict) = (self.opts.policy.to_string(), self.opts.strict);
         let mut shared = crate::judge::Shared::new(ctx.campaign.config.check.policy);
-        let sut_name = crate::compact::Name::from(sut.name.as_str());
+        let sut_name = crate::store::compact::Name::from(sut.name.as_str());
         let (tx, rx) = mpsc::channel::<Heard>();
         std::thread::scope(|scope| {
             let cancel = self.cancel;

@@ -54,7 +54,7 @@ pub fn collect(args: &[PathBuf], warn: &mut dyn FnMut(String)) -> Result<Vec<Inp
                 .collect()
         } else if !meta.is_file() {
             // A FIFO would block the open(), a device read forever.
-            let kind = crate::regular::kind(&meta);
+            let kind = crate::store::regular::kind(&meta);
             warn(format!(
                 "{}: {kind}, not a regular file: skipped",
                 arg.display()
@@ -225,7 +225,7 @@ pub fn assertion_lines(path: &Path) -> Vec<u64> {
 /// is valid, so a scan error just ends the scan).
 fn scan(path: &Path) -> Scan {
     let mut out = Scan::default();
-    let Ok(file) = crate::regular::open(path) else {
+    let Ok(file) = crate::store::regular::open(path) else {
         return out;
     };
     let mut scanner = Scanner::new(file);

@@ -126,7 +126,7 @@ pub fn write(
     elapsed: f64,
 ) -> Result<()> {
     let bytes = render(results, properties, elapsed)?;
-    crate::journal::write_atomic(path, &bytes)
+    crate::store::journal::write_atomic(path, &bytes)
         .with_context(|| format!("cannot write the JUnit file {}", path.display()))
 }
 

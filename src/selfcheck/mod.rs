@@ -147,7 +147,7 @@ pub fn run(
     let (_temp, dir) = inputs::work_folder(opts.workdir.as_deref(), "coreval-selfcheck-")?;
     let mut work = flow::Work::create(opts, &base, &parts.single, dir, cancel)?;
     // The folder is new: the lock only keeps a second coreval out of it.
-    let _lock = crate::lock::acquire_in(&work.dir, false, cancel)?;
+    let _lock = crate::store::lock::acquire_in(&work.dir, false, cancel)?;
     let mut early = early::Early::default();
     let solved = work.solve_author(&parts.single, &mut early, decided)?;
     let team = work.observe_team(&solved);

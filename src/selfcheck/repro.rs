@@ -139,7 +139,7 @@ impl Repro<'_> {
     /// solver read as written).
     pub fn descramble(&self, entry: &IndexEntry) -> Option<DescrambleMap> {
         entry.descramble.as_deref().and_then(|rel| {
-            let path = crate::safepath::safe_join(&self.campaign.named_dir(), rel).ok()?;
+            let path = crate::store::safepath::safe_join(&self.campaign.named_dir(), rel).ok()?;
             DescrambleMap::load(&path).ok()
         })
     }

@@ -1,6 +1,6 @@
 //! coreval's own assertion-level pass: delta debugging (Zeller's ddmin)
 //! over a benchmark's top-level `assert`s, each candidate judged by
-//! [`super::judge`]. Cheap, since a candidate is a subset of whole
+//! [`super::oracle`]. Cheap, since a candidate is a subset of whole
 //! assertions; ddSMT then works inside the terms.
 //!
 //! A candidate keeps every command that declares nothing (options,

@@ -8,7 +8,7 @@
 //! ddSMT is `$COREVAL_DDSMT`, else `venv/bin/ddsmt` beside the definitions
 //! folder, else `ddsmt` in `PATH`.
 
-use super::judge::Judge;
+use super::oracle::Judge;
 use super::Settings;
 use crate::runner::{self, RunSpec};
 use std::path::PathBuf;

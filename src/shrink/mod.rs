@@ -1,5 +1,5 @@
 //! Shrinking a failure: a benchmark on which a solver fails is reduced to
-//! a small one on which it still fails the same way ([`judge`]): first
+//! a small one on which it still fails the same way ([`oracle`]): first
 //! coreval's own delta debugging over whole assertions ([`ddmin`]), then
 //! ddSMT (PyPI `ddsmt`, installed by `checkers/install.sh`) inside the
 //! terms, with `coreval shrink-judge SPEC FILE` as its test. The whole work
@@ -19,11 +19,11 @@
 
 pub mod ddmin;
 pub mod ddsmt;
-pub mod judge;
+pub mod oracle;
 pub mod selfcheck;
 
 use anyhow::Result;
-use judge::{Judge, Spec};
+use oracle::{Judge, Spec};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -193,6 +193,6 @@ fn write(out: &Path, bytes: &[u8]) -> Result<(), String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot write the reproducer {}: {e}", out.display()))?;
     }
-    crate::journal::write_atomic(out, bytes)
+    crate::store::journal::write_atomic(out, bytes)
         .map_err(|e| format!("cannot write the reproducer {}: {e:#}", out.display()))
 }

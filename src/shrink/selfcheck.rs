@@ -1,5 +1,5 @@
 //! `coreval selfcheck --shrink`: after the verdicts, each FAIL of a kind
-//! that can be shrunk ([`super::judge::supported`]) is reduced
+//! that can be shrunk ([`super::oracle::supported`]) is reduced
 //! ([`super::shrink`]) within `--shrink-time` seconds, `--jobs` of them side
 //! by side (the total time said at the end), and its FAIL block
 //! gets `reproducer: PATH (K of N assertions, B of B0 bytes)`, the
@@ -8,7 +8,7 @@
 //! shrink that cannot be done (the failure does not repeat, the file
 //! cannot be written) says so in one line; the verdict stays as it was.
 
-use super::judge::Spec;
+use super::oracle::Spec;
 use super::Settings;
 use crate::selfcheck::outcome::Outcome;
 use crate::selfcheck::repro::shell_words;
@@ -66,7 +66,7 @@ pub fn attach(
         if r.outcome != Outcome::Failed || r.time.is_none() {
             continue;
         }
-        if !super::judge::supported(&r.verdict) {
+        if !super::oracle::supported(&r.verdict) {
             r.details.push(format!(
                 "reproducer: none (a failure of kind {} is not shrunk; shrunk: refuted, sat, ill-formed)",
                 r.verdict
@@ -84,7 +84,9 @@ pub fn attach(
         return Ok(());
     }
     // Side by side, `--jobs` at a time (each within `--shrink-time`).
-    let jobs = crate::jobs::resolve(opts.jobs).0.clamp(1, todo.len());
+    let jobs = crate::process::jobs::resolve(opts.jobs)
+        .0
+        .clamp(1, todo.len());
     let started = std::time::Instant::now();
     say(format!(
         "shrink: {} failure(s), {jobs} at a time, each for at most {time} s…",

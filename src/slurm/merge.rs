@@ -3,7 +3,7 @@
 //! Every shard folder `CAMPAIGN/shards/{I}-of-{N}/` holds journals with the
 //! same names as the campaign's (`runs.jsonl`, `cores.jsonl`,
 //! `checks.jsonl`). Merging appends to the campaign journal every shard
-//! record whose key it does not hold yet, through [`crate::journal`]:
+//! record whose key it does not hold yet, through [`crate::store::journal`]:
 //!
 //! - **Deduplicated by key** (runs and cores: solver + benchmark; checks:
 //!   core hash + checker). The first record seen wins: the campaign's own
@@ -19,8 +19,8 @@
 //! Records are handled as JSON values, so merging does not depend on the
 //! record types of the stages; only the key fields are read by name.
 
-use crate::journal::{self, Journal};
 use crate::slurm::shard::{Shard, SHARDS_DIR};
+use crate::store::journal::{self, Journal};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::collections::HashSet;

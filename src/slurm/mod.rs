@@ -26,7 +26,7 @@ pub mod script;
 pub mod shard;
 pub mod status;
 
-use crate::journal;
+use crate::store::journal;
 use anyhow::{bail, Context, Result};
 use script::{chunks, slurm_dir, task_time_limit, ScriptSpec, Stage};
 use serde::{Deserialize, Serialize};

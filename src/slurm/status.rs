@@ -17,8 +17,8 @@
 
 use crate::campaign::setup::context;
 use crate::campaign::setup::Campaign;
-use crate::journal;
 use crate::slurm::shard::{owner, pair_key, Shard};
+use crate::store::journal;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -286,8 +286,8 @@ pub fn lint_commands<R: Read>(
 
 /// [`lint_script`] on a file.
 pub fn lint_file(path: &Path, limit: usize) -> Result<Vec<SyntaxError>> {
-    let file =
-        crate::regular::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = crate::store::regular::open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     Ok(lint_script(file, limit))
 }
 

@@ -207,7 +207,7 @@ fn thp_line() -> Option<String> {
     Some(line.to_string())
 }
 
-/// After `coreval::allocator::configure` (which turns transparent huge
+/// After `coreval::process::allocator::configure` (which turns transparent huge
 /// pages off for this process), a shell script run by `run` (through a
 /// trampoline, twice: the slot's zygote starts the second) sees them as
 /// this process started with them, and not the trampoline's variable.
@@ -215,7 +215,7 @@ pub fn assert_solvers_keep_thp(run: impl Fn(&str) -> coreval::runner::RunOutcome
     let Some(before) = thp_line() else {
         return;
     };
-    coreval::allocator::configure();
+    coreval::process::allocator::configure();
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
         assert_eq!(
             thp_line().unwrap(),

@@ -107,7 +107,7 @@ impl Table {
 
     /// The table of one file (no shards), read as [`Table::load`] does.
     pub fn at(path: PathBuf) -> Table {
-        let (lines, _) = crate::journal::read_all::<Config>(&path).unwrap_or_default();
+        let (lines, _) = crate::store::journal::read_all::<Config>(&path).unwrap_or_default();
         let known = lines
             .into_iter()
             .filter(|k| id_of(&k.command, &k.limits, &k.program) == k.of)
@@ -148,7 +148,7 @@ impl Table {
         if self.has(&k.of) {
             return true;
         }
-        let written = crate::journal::Journal::open(path).and_then(|j| j.append(k));
+        let written = crate::store::journal::Journal::open(path).and_then(|j| j.append(k));
         if written.is_err() {
             return false;
         }

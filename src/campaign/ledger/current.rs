@@ -181,7 +181,7 @@ pub fn core_hashes(l: &Loaded, runs: &[RunRecord]) -> Result<CoreHashes> {
         &|text| serde_json::from_slice::<CoreLine>(text).map(matched),
         |m: Option<(PairId, String)>| {
             if let Some((id, hash)) = m {
-                out.insert(id, crate::compact::shared(&mut distinct, &hash));
+                out.insert(id, crate::store::compact::shared(&mut distinct, &hash));
             }
         },
     )?;

@@ -178,7 +178,7 @@ fn benchmarks(l: &Loaded) -> BenchmarkFacts {
     // named alone are kept, to be listed.
     let mut counter = FileCounter::default();
     let mut entries: Vec<IndexEntry> = Vec::new();
-    let read = crate::journal::for_each(&path, |e: IndexEntry| {
+    let read = crate::store::journal::for_each(&path, |e: IndexEntry| {
         counter.add(&e);
         if e.outcome != Outcome::Named {
             entries.push(e);

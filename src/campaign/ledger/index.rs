@@ -4,9 +4,9 @@
 use crate::benchmark::{Families, Ineligibility, Settings};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::Campaign;
-use crate::compact::{shared, Name};
-use crate::journal;
 use crate::message::Say;
+use crate::store::compact::{shared, Name};
+use crate::store::journal;
 use anyhow::Result;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
@@ -277,7 +277,7 @@ impl Bench {
 }
 
 /// The named benchmarks of a campaign (eligible entries of the index whose
-/// output is a safe path below `named/`, see [`crate::safepath`]).
+/// output is a safe path below `named/`, see [`crate::store::safepath`]).
 pub fn read_index(c: &Campaign) -> Result<Vec<Bench>> {
     read_index_telling(c, Say::stderr())
 }
@@ -300,7 +300,7 @@ pub fn benches_of(c: &Campaign, entries: Vec<IndexEntry>, say: Say) -> Vec<Bench
     let mut logics = FxHashSet::default();
     for e in entries {
         // The index is data on disk: its paths must stay inside `named/`.
-        if let Some(Err(err)) = e.output.as_deref().map(crate::safepath::check) {
+        if let Some(Err(err)) = e.output.as_deref().map(crate::store::safepath::check) {
             say.warning_once(format!(
                 "{}: benchmark {:?} skipped: {err}",
                 path.display(),

@@ -11,9 +11,9 @@ use crate::campaign::setup::context::{Context, Stages};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::{selection, Campaign};
 use crate::checkers::SolverDef;
-use crate::compact::Name;
-use crate::lock::CampaignLock;
 use crate::message::Say;
+use crate::store::compact::Name;
+use crate::store::lock::CampaignLock;
 use anyhow::Result;
 use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
@@ -246,7 +246,7 @@ pub fn open(
     }
     let c = &ctx.campaign;
     let journals = c.shard_dir.as_deref().unwrap_or(&c.dir);
-    let lock = crate::lock::acquire_in(journals, wait, cancel)?;
+    let lock = crate::store::lock::acquire_in(journals, wait, cancel)?;
     Ok(Some((ctx, lock)))
 }
 

@@ -3,7 +3,7 @@
 //! own is computed and compared ([`super::provenance`]), so that the
 //! journal records can hold them.
 
-use crate::compact::{Cold, Unset};
+use crate::store::compact::{Cold, Unset};
 use serde::{Deserialize, Serialize};
 
 /// A file: its resolved path and the BLAKE3 hash of its bytes.

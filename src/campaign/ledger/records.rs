@@ -79,7 +79,7 @@ pub struct RunRecord {
     /// that checker's team.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<String>,
-    /// Taken from the cross-campaign run cache ([`crate::run_cache`]), not
+    /// Taken from the cross-campaign run cache ([`crate::solve::cache`]), not
     /// run here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,

@@ -149,7 +149,7 @@ pub fn located(values: &[BadValue], path: &Path, text: &str) -> Vec<String> {
 /// `PATH:LINE` of `key` in the config file `path` (read again), or just
 /// `PATH` when the file or the key cannot be found.
 pub fn where_is(path: &Path, key: Key) -> String {
-    let line = crate::regular::read_to_string(path)
+    let line = crate::store::regular::read_to_string(path)
         .ok()
         .and_then(|t| line_of(&t, key));
     match line {

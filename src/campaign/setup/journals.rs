@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 impl Campaign {
     /// Every record of journal `name` (`runs.jsonl`, `cores.jsonl`…), in
-    /// a vector sized once ([`crate::journal::for_each_mapped`]'s hint).
+    /// a vector sized once ([`crate::store::journal::for_each_mapped`]'s hint).
     pub fn read_journal<T: DeserializeOwned + Send>(&self, name: &str) -> Result<Vec<T>> {
         let out = RefCell::new(Vec::new());
         self.for_each_record_mapped(
@@ -34,7 +34,7 @@ impl Campaign {
 
     /// [`Campaign::for_each_record`], each record first turned by `map` on
     /// the threads that parse it, and `hint` told about how many more
-    /// records each journal holds ([`crate::journal::for_each_mapped`]).
+    /// records each journal holds ([`crate::store::journal::for_each_mapped`]).
     pub fn for_each_record_mapped<T: DeserializeOwned + Send, U: Send>(
         &self,
         name: &str,
@@ -47,7 +47,7 @@ impl Campaign {
     }
 
     /// [`Campaign::for_each_record_mapped`] with the parse of a line given
-    /// ([`crate::journal::for_each_parsed`]).
+    /// ([`crate::store::journal::for_each_parsed`]).
     pub fn for_each_record_parsed<U: Send>(
         &self,
         name: &str,
@@ -65,9 +65,9 @@ impl Campaign {
             paths.extend(shards.into_iter().filter(|p| p.exists()));
         }
         for p in paths {
-            let report = crate::journal::for_each_parsed(&p, &mut hint, parse, &mut f)?;
+            let report = crate::store::journal::for_each_parsed(&p, &mut hint, parse, &mut f)?;
             for w in report.warnings(&p) {
-                crate::journal::warn_once(w);
+                crate::store::journal::warn_once(w);
             }
         }
         Ok(())

@@ -9,7 +9,7 @@
 //! solver it was derived from; SMT-COMP 2026 ranks a derived solver only
 //! when it beats its base). Extra columns are ignored.
 
-use crate::csv_table::Table;
+use crate::store::csv_table::Table;
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -49,7 +49,7 @@ impl Participants {
 
     /// Read a table from a file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::regular::read_to_string(path)
+        let text = crate::store::regular::read_to_string(path)
             .with_context(|| format!("cannot read participants table {}", path.display()))?;
         Self::parse(&text, &path.display().to_string())
     }

@@ -245,7 +245,7 @@ pub fn startable(def: &SolverDef) -> std::result::Result<(), String> {
 /// reports a missing interpreter as the script itself missing).
 fn program_ok(program: &Path) -> std::result::Result<(), String> {
     // Unreadable (mode --x): nothing to inspect; the run will tell.
-    let Ok(file) = crate::regular::open(program) else {
+    let Ok(file) = crate::store::regular::open(program) else {
         return Ok(());
     };
     let mut head = Vec::with_capacity(256);

@@ -27,7 +27,7 @@ pub struct SolverUnderTest {
     pub def: SolverDef,
     /// The folder it runs in (`None`: an empty folder of its own per run).
     pub workdir: Option<PathBuf>,
-    /// Its runs go through the run cache ([`crate::run_cache`]).
+    /// Its runs go through the run cache ([`crate::solve::cache`]).
     pub cached: bool,
     /// Its runs record the programs seen in its process tree: always for
     /// a solver under test (the `observe` key is kept for old configs).

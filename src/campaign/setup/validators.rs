@@ -21,7 +21,7 @@ use super::config::Campaign;
 use super::config_lines::{where_is, Key};
 use crate::campaign::verdict::division_map::DivisionMap;
 use crate::checkers::SolverDef;
-use crate::csv_table::Table;
+use crate::store::csv_table::Table;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -182,7 +182,7 @@ const COLUMNS: [&str; 4] = ["benchmark", "solver", "result", "expected"];
 /// The rows of a StarExec single-query job CSV; a row that names no logic
 /// (`<space>/<LOGIC>/…`) is refused with its line.
 fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let bytes = crate::regular::read(path)
+    let bytes = crate::store::regular::read(path)
         .with_context(|| format!("cannot read single-query results {}", path.display()))?;
     let mut table = Table::new(&bytes, path.display())?;
     let col = table.columns(COLUMNS, "a StarExec job CSV has it")?;

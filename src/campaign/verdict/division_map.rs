@@ -64,7 +64,7 @@ impl DivisionMap {
 
     /// Read a map from a file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::regular::read_to_string(path)
+        let text = crate::store::regular::read_to_string(path)
             .with_context(|| format!("cannot read division map {}", path.display()))?;
         Self::parse(&text, &path.display().to_string())
     }

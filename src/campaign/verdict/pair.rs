@@ -9,7 +9,7 @@
 pub use super::policy::CheckerTally;
 use super::policy::{CheckAnswer, Decision};
 pub use crate::answer::IllFormed;
-use crate::compact::{Cold, Name, Unset};
+use crate::store::compact::{Cold, Name, Unset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -33,7 +33,7 @@ impl Logs {
         if !path.to_string_lossy().ends_with(".zip") {
             return Ok(Logs::Dir(path.to_path_buf()));
         }
-        let file = crate::regular::open(path)
+        let file = crate::store::regular::open(path)
             .with_context(|| format!("cannot open the log archive {}", path.display()))?;
         let archive = ZipArchive::new(file)
             .with_context(|| format!("{}: not a readable zip archive", path.display()))?;
@@ -74,8 +74,8 @@ impl Logs {
         match self {
             Logs::Dir(dir) => {
                 // Names from the XML must not lead outside the log folder.
-                let path = crate::safepath::safe_join(dir, file).ok()?;
-                crate::regular::read(&path).ok()
+                let path = crate::store::safepath::safe_join(dir, file).ok()?;
+                crate::store::regular::read(&path).ok()
             }
             Logs::Zip {
                 archive, by_name, ..

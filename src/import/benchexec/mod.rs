@@ -43,15 +43,15 @@ pub fn import_file(xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
         );
     }
     let text = if name.ends_with(".bz2") {
-        let file =
-            crate::regular::open(xml).with_context(|| format!("cannot read {}", xml.display()))?;
+        let file = crate::store::regular::open(xml)
+            .with_context(|| format!("cannot read {}", xml.display()))?;
         let mut text = String::new();
         bzip2::read::BzDecoder::new(file)
             .read_to_string(&mut text)
             .with_context(|| format!("{}: not bzip2-compressed UTF-8 text", xml.display()))?;
         text
     } else {
-        crate::regular::read_to_string(xml)
+        crate::store::regular::read_to_string(xml)
             .with_context(|| format!("cannot read {}", xml.display()))?
     };
     import_str(&text, xml, opts)

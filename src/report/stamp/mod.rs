@@ -153,7 +153,7 @@ pub fn write(reports: &Path, inputs: &str, warnings: &[String], tally: &Tally) -
         warnings: warnings.to_vec(),
         tally: Some(tally.clone()),
     };
-    crate::journal::write_atomic(&reports.join(STAMP), &serde_json::to_vec(&stamp)?)
+    crate::store::journal::write_atomic(&reports.join(STAMP), &serde_json::to_vec(&stamp)?)
 }
 
 #[cfg(test)]

@@ -295,7 +295,7 @@ impl Campaign {
     /// key) is still an error here.
     pub fn load_for_preflight(dir: &Path) -> Result<Campaign> {
         let path = dir.join(CONFIG_FILE);
-        let bytes = crate::regular::read(&path)
+        let bytes = crate::store::regular::read(&path)
             .with_context(|| format!("cannot read the campaign config {}", path.display()))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             let (line, column) =
@@ -433,8 +433,8 @@ impl Campaign {
         };
         // `dir` joined with an absolute path is that path.
         let benchmarks = dir.join(&config.benchmarks);
-        // Capped silently here; `cmd::solve::load` says so.
-        let (jobs, _) = crate::jobs::resolve(config.jobs);
+        // Capped silently here; `pipeline::load` says so.
+        let (jobs, _) = crate::process::jobs::resolve(config.jobs);
         let campaign = Campaign {
             dir: dir.to_path_buf(),
             shown_dir,

@@ -30,7 +30,7 @@ pub struct SolverEntry {
     /// More teams it belongs to (selfcheck: those of the programs seen running).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<String>,
-    /// Runs come from the cross-campaign [`crate::run_cache`] (selfcheck's references).
+    /// Runs come from the cross-campaign [`crate::solve::cache`] (selfcheck's references).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
     /// Run records list the programs seen in its process tree (selfcheck's solver).

@@ -40,7 +40,7 @@ impl CampaignLock {
 /// (Ctrl-C).
 pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<CampaignLock> {
     std::fs::create_dir_all(dir).map_err(|e| {
-        let why = crate::journal::io_cause(&e);
+        let why = crate::store::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot create {}{why}", dir.display()))
     })?;
     let path = dir.join(LOCK_FILE);
@@ -70,7 +70,7 @@ pub fn acquire_in(dir: &Path, wait: bool, cancel: &AtomicBool) -> Result<Campaig
             }
         }
         Err(e) => {
-            let why = crate::journal::io_cause(&e);
+            let why = crate::store::journal::io_cause(&e);
             return Err(anyhow::Error::new(e)
                 .context(format!("cannot open the lock {}{why}", path.display())));
         }

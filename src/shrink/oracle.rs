@@ -139,7 +139,7 @@ impl Judge {
     }
 
     pub fn write_spec(&self, path: &Path) -> Result<()> {
-        crate::journal::write_atomic(path, &serde_json::to_vec_pretty(&self.spec)?)
+        crate::store::journal::write_atomic(path, &serde_json::to_vec_pretty(&self.spec)?)
     }
 
     /// Whether `candidate` still makes the solver fail the same way. `Err`

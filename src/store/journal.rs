@@ -122,7 +122,7 @@ pub fn for_each_parsed<U: Send>(
     let mut hint = Some(hint);
     let mut report = ReadReport::default();
     // Not `File::open`: a FIFO in a journal's place would block it.
-    let file = match crate::regular::open(path) {
+    let file = match crate::store::regular::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(report),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),

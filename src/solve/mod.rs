@@ -14,9 +14,11 @@
 //! written, whose pairs run again. Runs go through
 //! the runner ([`crate::runner`]) with the campaign's limits (a solver marked
 //! `cached`, a selfcheck reference, first looks in the cross-campaign run
-//! cache, [`crate::run_cache`]); what a solver
+//! cache, [`crate::solve::cache`]); what a solver
 //! printed becomes an answer ([`crate::answer`]) plus flags. An answer printed
 //! after the time limit counts as a timeout (BenchExec does the same).
+
+pub mod cache;
 
 use crate::answer::{self, Answer};
 use crate::campaign::ledger::index::entered;
@@ -24,10 +26,10 @@ use crate::campaign::ledger::index::Bench;
 use crate::campaign::ledger::records::{flag_name, RunRecord, Timing, RUNS};
 use crate::campaign::ledger::Loaded;
 use crate::campaign::setup::solvers::{reap_orphans, spec_for, SolverUnderTest};
-use crate::journal::Journal;
-use crate::run_cache::{self, RunCache};
 use crate::runner::{self, Exit, RunOutcome};
+use crate::store::journal::Journal;
 use anyhow::Result;
+use cache::RunCache;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -290,7 +292,7 @@ pub fn solve(
                 let provenance = l.current.run_provenance(&s.name, e);
                 let key = cache.as_ref().filter(|_| s.cached).and_then(|_| {
                     let bench = l.current.bench_hash(&e.id)?;
-                    run_cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
+                    cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
                 });
                 let hit = key
                     .as_ref()

@@ -14,7 +14,7 @@
 
 use crate::campaign::ledger::provenance::Expected;
 use crate::campaign::ledger::records::RunRecord;
-use crate::journal::{self, Journal};
+use crate::store::journal::{self, Journal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;

@@ -10,7 +10,7 @@
 //!
 //! mimalloc's `allow_thp` option, set in `main`, only reaches memory mapped
 //! later: mimalloc reserves and advises its first arena before `main`.
-//! Huge pages are turned off for the whole process by [`crate::hugepages`].
+//! Huge pages are turned off for the whole process by [`crate::process::hugepages`].
 
 use libmimalloc_sys::mi_option_t;
 
@@ -74,7 +74,7 @@ pub fn configure() {
     // `main`; the call below does it for the benchmarks that call this).
     set_unless_env(Setting::AllowThp, "MIMALLOC_ALLOW_THP", 0);
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
-        crate::hugepages::off_for_self();
+        crate::process::hugepages::off_for_self();
     }
 }
 
