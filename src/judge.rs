@@ -68,15 +68,17 @@ fn tally_of(
 
 /// Every pair of the campaign with its verdict, in (solver, benchmark) order.
 pub fn collect(l: &Loaded) -> Result<Vec<PairVerdict>> {
-    collect_measured(l).map(|(pairs, _)| pairs)
+    let runs = crate::campaign::ledger::current::runs(l)?;
+    collect_measured(l, runs).map(|(pairs, _)| pairs)
 }
 
 /// [`collect`], with how the runs judged were measured → how many (the
 /// facts' [`crate::campaign::ledger::facts::Facts::measured`]).
-pub fn collect_measured(l: &Loaded) -> Result<(Vec<PairVerdict>, BTreeMap<String, usize>)> {
+pub fn collect_measured(
+    l: &Loaded,
+    runs: Vec<RunRecord>,
+) -> Result<(Vec<PairVerdict>, BTreeMap<String, usize>)> {
     let c = l.campaign;
-    // Only records of what the configuration runs now reach a verdict.
-    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
 
     crate::process::trace::phase("runs read");
     let core_of = crate::campaign::ledger::current::core_hashes(l, &runs)?;

@@ -10,6 +10,7 @@
 //! A leaf module: every stage may import it, and it imports only the
 //! progress bar.
 
+use indicatif::ProgressBar;
 use std::fmt;
 use std::sync::Mutex;
 
@@ -58,10 +59,18 @@ impl Message {
 /// Where the messages of a stage go: a shared function, callable from any
 /// thread. Cheap to copy into worker closures.
 #[derive(Clone, Copy)]
-pub struct Say<'a>(&'a (dyn Fn(&Message) + Sync));
+pub struct Say<'a> {
+    hear: &'a (dyn Fn(&Message) + Sync),
+    bar: &'a (dyn Fn(&str, u64) -> ProgressBar + Sync),
+}
 
 fn print(m: &Message) {
     m.print()
+}
+
+/// The terminal's bar ([`crate::progress::bar`]).
+fn terminal_bar(stage: &str, total: u64) -> ProgressBar {
+    crate::progress::bar(stage, total)
 }
 
 impl Default for Say<'_> {
@@ -72,19 +81,36 @@ impl Default for Say<'_> {
 }
 
 impl<'a> Say<'a> {
-    /// Hand every message to `to`.
+    /// Hand every message to `to`; progress on the terminal's bar.
     pub fn to(to: &'a (dyn Fn(&Message) + Sync)) -> Say<'a> {
-        Say(to)
+        Say {
+            hear: to,
+            bar: &terminal_bar,
+        }
+    }
+
+    /// Hand every message to `to`, and ask `bar` for each stage's progress
+    /// bar (the pipeline's observer, `pipeline::Observer::progress`).
+    pub fn with_progress(
+        to: &'a (dyn Fn(&Message) + Sync),
+        bar: &'a (dyn Fn(&str, u64) -> ProgressBar + Sync),
+    ) -> Say<'a> {
+        Say { hear: to, bar }
     }
 
     /// Print every message on stderr ([`Message::print`]).
     pub fn stderr() -> Say<'static> {
-        Say(&print)
+        Say::to(&print)
+    }
+
+    /// The progress bar of a stage's `total` jobs, as the listener draws it.
+    pub fn bar(&self, stage: &str, total: u64) -> ProgressBar {
+        (self.bar)(stage, total)
     }
 
     /// Say a message.
     pub fn say(&self, severity: Severity, text: impl Into<String>) {
-        (self.0)(&Message {
+        (self.hear)(&Message {
             severity,
             text: text.into(),
         })

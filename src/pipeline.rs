@@ -7,6 +7,7 @@
 //! ([`Context::load`]); its named index is read once, after naming, and
 //! both are passed down as [`Loaded`].
 
+use crate::campaign::ledger::loaded::UnscoredRuns;
 use crate::campaign::ledger::records::{RunRecord, Timed, Timing, CHECKS, RUNS};
 use crate::campaign::setup::context::Context;
 pub use crate::campaign::setup::context::Stages;
@@ -41,7 +42,7 @@ pub struct Summary {
     pub incremental: Option<Vec<crate::incremental::verdict::IncrementalPair>>,
     /// The verdict counts of the judged pairs: counted from `pairs`, or,
     /// when the reports are current and the observer does not need the
-    /// pairs ([`Observer::needs_pairs`]), the counts the reports were
+    /// pairs ([`Options::keep_pairs`]), the counts the reports were
     /// made with (`pairs` is then `None`: nothing was judged again).
     pub tally: Option<Tally>,
     pub report: Option<ScoreReport>,
@@ -79,21 +80,46 @@ pub trait Observer: Sync {
     /// After check, with the verdict counts of every pair judged.
     fn checked(&self, _: &CheckSummary, _: &Tally) {}
 
-    /// Whether the caller needs every judged pair in [`Summary::pairs`]
-    /// even when the reports are current (the CLI's `run` prints counts
-    /// only: it says no, and a run with nothing to do judges nothing).
-    fn needs_pairs(&self) -> bool {
-        true
-    }
-    /// Whether the caller needs the entries of the named benchmarks in
-    /// [`Summary::name`] after [`Observer::named`] (the CLI's `run` says
-    /// no: they are let go of, [`NameSummary::forget_named`]).
-    fn needs_named(&self) -> bool {
-        true
+    /// The progress bar a stage draws its `total` jobs on (`stage`: name,
+    /// solve, check, minimality): by default the terminal's, hidden off a
+    /// terminal ([`crate::progress::bar`]); a listener may count instead
+    /// (a bar with a hidden draw target keeps its position).
+    fn progress(&self, stage: &str, total: u64) -> indicatif::ProgressBar {
+        crate::progress::bar(stage, total)
     }
     /// A note, warning or error of a stage, from any thread.
     fn message(&self, m: &Message) {
         m.print()
+    }
+}
+
+/// What a caller asks of [`run`] besides the stages: which shard, which
+/// report files, and what it keeps. Options, not the observer, decide what
+/// the pipeline keeps: the observer only listens.
+pub struct Options<'a> {
+    /// Only this shard's pairs (solve) and benchmarks (check).
+    pub shard: Option<Shard>,
+    /// The report files (the campaign's defaults when `None`).
+    pub outputs: Option<&'a Outputs>,
+    /// Every judged pair in [`Summary::pairs`], even when the reports are
+    /// current (the CLI's `run` prints counts only: it says no, and a run
+    /// with nothing to do judges nothing).
+    pub keep_pairs: bool,
+    /// The entries of the named benchmarks in [`Summary::name`] (the
+    /// CLI's `run` says no: they are let go of after
+    /// [`Observer::named`], [`NameSummary::forget_named`]).
+    pub keep_named: bool,
+}
+
+impl Default for Options<'_> {
+    /// No shard, the campaign's reports, everything kept.
+    fn default() -> Self {
+        Options {
+            shard: None,
+            outputs: None,
+            keep_pairs: true,
+            keep_named: true,
+        }
     }
 }
 
@@ -118,25 +144,25 @@ pub fn load(dir: &std::path::Path, jobs: Option<usize>, shard: Option<Shard>) ->
 /// (benches and library callers).
 pub fn run_to_end(c: &Campaign, stages: Stages) -> Result<Summary> {
     let ctx = Context::load(c.clone(), stages)?;
-    run(&ctx, None, None, &AtomicBool::new(false), &Quiet)
+    run(&ctx, &Options::default(), &AtomicBool::new(false), &Quiet)
 }
 
-/// Run the stages a campaign was loaded for ([`Context::load`]), in order.
-/// `shard` restricts solve (by pair) and check (by benchmark) to one shard;
-/// `outputs` are the report files (the campaign's defaults when `None`).
-/// Stops between stages once `cancel` is raised; the journals are
-/// consistent at any point.
+/// Run the stages a campaign was loaded for ([`Context::load`]), in order,
+/// as `options` say ([`Options`]). Each stage returns what the next needs
+/// and it is passed on here. Stops between stages once `cancel` is raised;
+/// the journals are consistent at any point.
 pub fn run(
     ctx: &Context,
-    shard: Option<Shard>,
-    outputs: Option<&Outputs>,
+    options: &Options,
     cancel: &AtomicBool,
     observer: &dyn Observer,
 ) -> Result<Summary> {
+    let (shard, outputs) = (options.shard, options.outputs);
     let stopped = || cancel.load(Ordering::SeqCst);
     let (c, stages) = (&ctx.campaign, ctx.stages);
     let hear = |m: &Message| observer.message(m);
-    let say = Say::to(&hear);
+    let bar = |stage: &str, total: u64| observer.progress(stage, total);
+    let say = Say::with_progress(&hear, &bar);
     let mut out = Summary::default();
     crate::process::trace::phase("start");
     // The index as naming left it, handed to the next stages rather than
@@ -145,7 +171,7 @@ pub fn run(
     if stages.name {
         let mut n = name(c, say, cancel)?;
         observer.named(&n);
-        if !observer.needs_named() {
+        if !options.keep_named {
             named = Some(n.hand_over());
         }
         out.name = Some(n);
@@ -157,17 +183,21 @@ pub fn run(
     crate::process::trace::phase("named");
     let l = Loaded::from_named(ctx, say, named)?;
     crate::process::trace::phase("loaded");
+    // `runs.jsonl` as the solve stage read it when it appended nothing:
+    // the next stage that reads the runs takes it.
+    let mut runs = None;
     if stages.solve && !stopped() {
         let owns =
             |solver: &str, bench: &str| shard.is_none_or(|s| s.owns(&pair_key(solver, bench)));
         let s = crate::solve::solve(&l, &owns, cancel, &|r, b| observer.ran(r, b))?;
-        observer.solved(&s);
+        observer.solved(&s.summary);
         crate::process::trace::phase("solved");
-        out.solve = Some(s);
+        out.solve = Some(s.summary);
+        runs = s.runs;
     }
     if stages.check && !stopped() {
         let owns = |bench: &str| shard.is_none_or(|s| s.owns(bench));
-        out.check = Some(crate::check::check(&l, &owns, cancel)?);
+        out.check = Some(crate::check::check(&l, &owns, cancel, runs.take())?);
         crate::process::trace::phase("checked");
     }
     // Stopped: the check stage's pairs are still judged and told.
@@ -186,9 +216,14 @@ pub fn run(
     out.tally = kept
         .as_ref()
         .and_then(|k| k.tally.clone())
-        .filter(|_| !observer.needs_pairs());
+        .filter(|_| !options.keep_pairs);
+    // What reading the runs found beside the runs that count, for the
+    // scores' warnings and timeline.
+    let mut beside = None;
     if out.tally.is_none() && (out.check.is_some() || scoring) {
-        let (pairs, measured) = crate::judge::collect_measured(&l)?;
+        let read = crate::campaign::ledger::current::read_runs(&l, runs.take())?;
+        beside = Some((read.unscored, read.timings));
+        let (pairs, measured) = crate::judge::collect_measured(&l, read.current)?;
         out.measured = measured;
         crate::process::trace::phase("judged");
         let incremental = crate::incremental::verdict::collect(&l)?;
@@ -210,10 +245,12 @@ pub fn run(
         out.reports_current = true;
         return Ok(out);
     }
-    if let (true, Some(pairs), Some(tally)) = (stages.score, &out.pairs, &out.tally) {
+    if let (true, Some(pairs), Some(tally), Some(beside)) =
+        (stages.score, &out.pairs, &out.tally, beside)
+    {
         let incremental = out.incremental.as_deref().unwrap_or_default();
         let outputs = outputs.unwrap_or(&defaults);
-        let (report, warnings) = score(&l, (pairs, &out.measured), incremental, outputs)?;
+        let (report, warnings) = score(&l, (pairs, &out.measured), incremental, outputs, beside)?;
         if let Some(s) = stamp {
             report::stamp::write(&c.reports_dir(), &s, &warnings, tally)?;
         }
@@ -286,11 +323,12 @@ fn score(
     (pairs, measured): (&[PairVerdict], &std::collections::BTreeMap<String, usize>),
     incremental: &[crate::incremental::verdict::IncrementalPair],
     outputs: &Outputs,
+    (unscored, timings): (UnscoredRuns, Option<Vec<Timing>>),
 ) -> Result<(ScoreReport, Vec<String>)> {
     let (c, rules) = (l.campaign, &l.ctx.rules);
     // What the journals hold that is not scored (removed solvers, records
     // of another configuration) is said first, once each.
-    let unscored = crate::campaign::ledger::current::warnings(l, pairs)?;
+    let unscored = crate::campaign::ledger::current::warnings(l, pairs, unscored)?;
     crate::process::trace::phase("warnings");
     let mut warnings = unscored.warnings.clone();
     warnings.extend(limit_warning(rules));
@@ -335,7 +373,7 @@ fn score(
             crate::process::trace::phase("evidence");
             Ok(evidence)
         });
-        let report = score_with_facts(l, pairs, incremental, options).map(|mut r| {
+        let report = score_with_facts(l, pairs, incremental, options, timings).map(|mut r| {
             if let Some(f) = r.facts.as_mut() {
                 f.measured = measured.clone();
             }
@@ -359,6 +397,7 @@ fn score_with_facts(
     pairs: &[PairVerdict],
     incremental: &[crate::incremental::verdict::IncrementalPair],
     options: ScoreOptions,
+    timings: Option<Vec<Timing>>,
 ) -> Result<ScoreReport> {
     let records: Vec<_> = pairs.iter().map(|p| &p.pair).collect();
     let mut report = score_refs(&records, &l.ctx.rules, &options);
@@ -378,7 +417,7 @@ fn score_with_facts(
             .map(|d| v.of_division(&d.name))
             .collect();
     }
-    report.occupancy = occupancy(l)?;
+    report.occupancy = occupancy(l, timings)?;
     crate::process::trace::phase("occupancy");
     Ok(report)
 }
@@ -386,8 +425,8 @@ fn score_with_facts(
 /// The timelines of the solve and check stages, from the journals' timings
 /// (runs journaled by earlier versions have none and are left out). The
 /// solve stage's comes from judging's reading of `runs.jsonl` when it kept
-/// them ([`Loaded::take_run_timings`]).
-fn occupancy(l: &Loaded) -> Result<Vec<Occupancy>> {
+/// them (`solve`, [`crate::campaign::ledger::current::Runs::timings`]).
+fn occupancy(l: &Loaded, solve: Option<Vec<Timing>>) -> Result<Vec<Occupancy>> {
     let c = l.campaign;
     let timeline = |name: &str, timings: Vec<Timing>| {
         let (mut runs, mut slots) = (Vec::new(), c.jobs);
@@ -408,7 +447,7 @@ fn occupancy(l: &Loaded) -> Result<Vec<Occupancy>> {
         c.for_each_record(journal, |r: Timed| all.extend(r.timing))?;
         Ok(all)
     };
-    let solve = match l.take_run_timings() {
+    let solve = match solve {
         Some(kept) => kept,
         None => read(RUNS)?,
     };

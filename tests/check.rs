@@ -120,7 +120,7 @@ fn minimal_core(c: &Campaign, benchmark: &str) -> Vec<String> {
 fn run(c: &Campaign, stages: Stages) -> anyhow::Result<pipeline::Summary> {
     let ctx = Context::load_unprobed(c.clone(), stages)?;
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    pipeline::run(&ctx, None, None, &no_cancel, &pipeline::Quiet)
+    pipeline::run(&ctx, &Default::default(), &no_cancel, &pipeline::Quiet)
 }
 
 /// The stages to load a campaign for, to read what it did.
@@ -592,7 +592,7 @@ fn missing_and_unstartable_checkers_are_reported_and_leave_pairs_pending() {
     let heard = Heard::default();
     let ctx = Context::load_unprobed(c.clone(), CHECK).unwrap();
     let no_cancel = std::sync::atomic::AtomicBool::new(false);
-    let s = pipeline::run(&ctx, None, None, &no_cancel, &heard).unwrap();
+    let s = pipeline::run(&ctx, &Default::default(), &no_cancel, &heard).unwrap();
     let s = s.check.unwrap();
     assert_eq!((s.ran, s.failed_to_start), (0, 2));
     let heard = heard.0.into_inner().unwrap();

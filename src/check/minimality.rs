@@ -77,7 +77,7 @@ pub fn run(
     let groups: Vec<Vec<&Validated>> = groups.into_values().collect();
     let journal = Journal::open(&c.journal_path(MINIMALITY))?;
     let records = Mutex::new(Vec::new());
-    let bar = crate::progress::bar("minimality", groups.len() as u64);
+    let bar = l.say.bar("minimality", groups.len() as u64);
     parallel(c.jobs, &groups, &|g: &Vec<&Validated>| {
         let deadline = Instant::now() + Duration::from_secs_f64(budget);
         let recs = test_core(&asker, g, deadline, budget)?;

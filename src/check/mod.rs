@@ -158,8 +158,9 @@ pub fn check(
     l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
+    runs: Option<Vec<RunRecord>>,
 ) -> Result<CheckSummary> {
-    let mut summary = validate(l, filter, cancel)?;
+    let mut summary = validate(l, filter, cancel, runs)?;
     let cfg = &l.campaign.config.check;
     if cfg.minimality && !cancel.load(Ordering::SeqCst) {
         summary.minimality = Some(minimality::run(l, filter, cancel)?);
@@ -176,6 +177,7 @@ fn validate(
     l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
     cancel: &AtomicBool,
+    read: Option<Vec<RunRecord>>,
 ) -> Result<CheckSummary> {
     let (c, defs) = (l.campaign, l.defs);
     let checkers = l.ctx.checkers.clone();
@@ -194,7 +196,7 @@ fn validate(
             ));
         }
     }
-    let runs: Vec<RunRecord> = crate::campaign::ledger::current::runs(l)?;
+    let runs = crate::campaign::ledger::current::read_runs(l, read)?.current;
     crate::campaign::setup::solvers::reap_orphans(c, l.say);
     crate::process::trace::phase("check: runs read");
 
@@ -284,33 +286,18 @@ impl Run<'_> {
         let total: usize = queue.iter().map(Vec::len).sum();
         let sched = schedule::Scheduler::new(queue);
         let answers = Mutex::new(answers);
-        let bar = crate::progress::bar("check", total as u64);
+        let bar = self.say.bar("check", total as u64);
         let stats = Mutex::new(RunStats::default());
         let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
         let started = std::time::Instant::now();
         let last_end = Mutex::new(0f64);
-        let (tx, rx) = std::sync::mpsc::channel::<CheckRecord>();
+        let pool = crate::process::pool::Pool {
+            slots: c.jobs,
+            journal: self.journal,
+            bar: &bar,
+        };
         std::thread::scope(|scope| {
-            // Records are written by one thread, off the workers' path, as
-            // they come (fsynced together at most every few milliseconds); a
-            // kill loses the few not yet written, whose jobs run again.
             let (first_error, stats, sched) = (&first_error, &stats, &sched);
-            scope.spawn(move || {
-                let result = self.journal.write_behind(rx, |group| {
-                    for r in group {
-                        self.redone.journaled((&r.hash, &r.checker), &r.checker);
-                    }
-                    let inline: Vec<CheckRecord> =
-                        group.iter().map(|r| self.current.inline_check(r)).collect();
-                    if let Some(w) = self.cache.put_all(&inline) {
-                        stats.lock().unwrap().cache_warning.get_or_insert(w);
-                    }
-                });
-                if let Err(e) = result {
-                    first_error.lock().unwrap().get_or_insert(e);
-                    sched.stop();
-                }
-            });
             scope.spawn(move || {
                 while !sched.is_finished() {
                     if cancel.load(Ordering::SeqCst) {
@@ -320,10 +307,25 @@ impl Run<'_> {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
             });
-            for slot in 0..c.jobs {
-                let tx = tx.clone();
-                let (answers, last_end, bar) = (&answers, &last_end, &bar);
-                scope.spawn(move || {
+            // Records are written by the pool's writer, off the workers'
+            // path, as they come (fsynced together at most every few
+            // milliseconds); a kill loses the few not yet written, whose
+            // jobs run again.
+            let written = |group: &[CheckRecord]| {
+                for r in group {
+                    self.redone.journaled((&r.hash, &r.checker), &r.checker);
+                }
+                let inline: Vec<CheckRecord> =
+                    group.iter().map(|r| self.current.inline_check(r)).collect();
+                if let Some(w) = self.cache.put_all(&inline) {
+                    stats.lock().unwrap().cache_warning.get_or_insert(w);
+                }
+            };
+            let result = pool.run(
+                written,
+                || sched.stop(),
+                |slot| {
+                    let (answers, last_end) = (&answers, &last_end);
                     while let Some(job) = sched.next() {
                         let h = &self.plan.hash_list[job.core];
                         let k = &self.plan.checkers[job.checker];
@@ -344,7 +346,7 @@ impl Run<'_> {
                         if let Some(mut rec) =
                             record_run(stats, self.current, h, k, limit, &out, &c.dir)
                         {
-                            rec.timing = Some(Timing::of(&out, slot));
+                            rec.timing = Some(Timing::of(&out, slot.index));
                             rec.provenance = self.current.check_provenance(c, &k.name, &path);
                             if rec.answer == CheckAnswer::Sat {
                                 let core = c.cores_dir().join(format!("{h}.smt2"));
@@ -379,10 +381,10 @@ impl Run<'_> {
                                     .unwrap()
                                     .insert((h.clone(), k.name.clone()), counted);
                                 // Closed only when the writer stopped on an error.
-                                tx.send(rec).ok();
+                                slot.send(rec);
                             }
                         }
-                        bar.inc(1);
+                        slot.bar.inc(1);
                         let settled = |core: usize| {
                             let a = answers.lock().unwrap();
                             let h = &self.plan.hash_list[core];
@@ -396,9 +398,11 @@ impl Run<'_> {
                     }
                     let mut end = last_end.lock().unwrap();
                     *end = (*end).max(started.elapsed().as_secs_f64());
-                });
+                },
+            );
+            if let Err(e) = result {
+                first_error.lock().unwrap().get_or_insert(e);
             }
-            drop(tx);
         });
         bar.finish_and_clear();
         summary.wall = last_end.into_inner().unwrap();

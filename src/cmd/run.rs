@@ -60,7 +60,13 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let c = &ctx.campaign;
     let root = c.shown(&c.benchmarks);
     let lines = Lines { root: &root };
-    let s = pipeline::run(&ctx, None, None, crate::cmd::interrupt::flag(), &lines)?;
+    // Counts only: neither every pair nor the named entries are kept.
+    let options = pipeline::Options {
+        keep_pairs: false,
+        keep_named: false,
+        ..Default::default()
+    };
+    let s = pipeline::run(&ctx, &options, crate::cmd::interrupt::flag(), &lines)?;
     if s.interrupted {
         eprintln!(
             "interrupted: the journals are consistent; run the same command again to continue"
@@ -127,20 +133,12 @@ impl Observer for Lines<'_> {
         eprintln!("name: {}", n.line());
     }
 
-    fn needs_named(&self) -> bool {
-        false
-    }
-
     fn solved(&self, s: &SolveSummary) {
         super::solve::print_solve_summary(s);
     }
 
     fn checked(&self, k: &CheckSummary, tally: &Tally) {
         super::check::print_check_summary(k, tally);
-    }
-
-    fn needs_pairs(&self) -> bool {
-        false // counts only: a run with current reports judges nothing
     }
 }
 

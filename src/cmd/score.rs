@@ -92,8 +92,10 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     let c = &ctx.campaign;
     let s = pipeline::run(
         &ctx,
-        None,
-        (!outputs.is_empty()).then_some(&outputs),
+        &pipeline::Options {
+            outputs: (!outputs.is_empty()).then_some(&outputs),
+            ..Default::default()
+        },
         &no_cancel,
         &Quiet,
     )?;

@@ -43,8 +43,10 @@ pub fn run_stage(
     };
     let done = pipeline::run(
         &ctx,
-        shard,
-        None,
+        &pipeline::Options {
+            shard,
+            ..Default::default()
+        },
         crate::cmd::interrupt::flag(),
         &pipeline::Quiet,
     )?;

@@ -212,7 +212,7 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
         Ok(journal.get().expect("just set"))
     };
     let bar = if opts.progress {
-        crate::progress::bar("name", found.files.len() as u64)
+        opts.say.bar("name", found.files.len() as u64)
     } else {
         indicatif::ProgressBar::hidden()
     };

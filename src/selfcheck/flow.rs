@@ -244,8 +244,8 @@ impl<'a> Work<'a> {
         let (tx, rx) = mpsc::channel::<Heard>();
         std::thread::scope(|scope| {
             let cancel = self.cancel;
-            let stage =
-                scope.spawn(move || crate::pipeline::run(ctx, None, None, cancel, &Relay(tx)));
+            let stage = scope
+                .spawn(move || crate::pipeline::run(ctx, &Default::default(), cancel, &Relay(tx)));
             let mut entries: HashMap<String, IndexEntry> = HashMap::new();
             for heard in rx {
                 match heard {
@@ -357,7 +357,10 @@ impl<'a> Work<'a> {
             (Some(s), false) if !s.interrupted => {
                 let refs = self.load(self.config.clone(), stages(false, false))?;
                 let quiet = &crate::pipeline::Quiet;
-                Ok(crate::pipeline::run(&refs, None, None, self.cancel, quiet)?.interrupted)
+                Ok(
+                    crate::pipeline::run(&refs, &Default::default(), self.cancel, quiet)?
+                        .interrupted,
+                )
             }
             _ => Ok(false),
         }

@@ -49,7 +49,12 @@ pub(super) fn check_author(
     decided: &mut dyn FnMut(&BenchResult),
 ) -> Result<()> {
     let (opts, checkers) = (a.work.opts, &a.work.base.checkers);
-    let done = crate::pipeline::run(ctx, None, None, a.work.cancel, &crate::pipeline::Quiet)?;
+    let done = crate::pipeline::run(
+        ctx,
+        &Default::default(),
+        a.work.cancel,
+        &crate::pipeline::Quiet,
+    )?;
     if done.interrupted {
         return Ok(());
     }
@@ -103,7 +108,12 @@ pub(super) fn single(
             interrupted: true,
             ..Default::default()
         },
-        false => crate::pipeline::run(last, None, None, a.work.cancel, &crate::pipeline::Quiet)?,
+        false => crate::pipeline::run(
+            last,
+            &Default::default(),
+            a.work.cancel,
+            &crate::pipeline::Quiet,
+        )?,
     };
     let pairs = done.pairs.unwrap_or_default();
     let c = &last.campaign;

@@ -32,7 +32,6 @@ use anyhow::Result;
 use cache::RunCache;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// How many of the last lines of a solver's stderr a run record keeps.
 pub const STDERR_LINES: usize = 10;
@@ -177,6 +176,14 @@ pub struct SolveSummary {
     pub interrupted: bool,
 }
 
+/// What the solve stage hands on: what it did, and `runs.jsonl` as it read
+/// it when it appended nothing (the next reader takes it instead of
+/// reading the journal again).
+pub struct Solved {
+    pub summary: SolveSummary,
+    pub runs: Option<Vec<RunRecord>>,
+}
+
 /// Run the solve stage of a campaign. `filter` selects which pairs this
 /// process owns (all of them, or one shard); `ran` hears each record as it
 /// goes to the journal (from the worker that made it).
@@ -185,7 +192,7 @@ pub fn solve(
     filter: &dyn Fn(&str, &str) -> bool,
     cancel: &AtomicBool,
     ran: &(dyn Fn(&RunRecord, &Bench) + Sync),
-) -> Result<SolveSummary> {
+) -> Result<Solved> {
     let (c, solvers, index) = (l.campaign, l.solvers, &l.index);
     let journal_path = c.journal_path(RUNS);
     // Only a record of what the configuration runs now counts as done.
@@ -213,10 +220,15 @@ pub fn solve(
     // What this run redoes is counted as it is journaled, and said after.
     let redone = crate::campaign::ledger::current::Redone::new(stale);
     if todo.is_empty() {
-        // Nothing appended: the check stage takes the records as read.
+        // Nothing appended: the next stage takes the records as read, while
+        // this process holds the lock of the only journal (no shard writes
+        // beside it).
         drop((redone, done));
-        l.keep_runs(all);
-        return Ok(summary);
+        let only = c.shard_dir.is_none() && !c.dir.join("shards").exists();
+        return Ok(Solved {
+            summary,
+            runs: only.then_some(all),
+        });
     }
     // Once: runs are limited and measured by rusage here, not by cgroups.
     if let Some(why) = runner::cgroup::why_rusage() {
@@ -254,103 +266,96 @@ pub fn solve(
         }
         cache
     });
-    let bar = crate::progress::bar("solve", todo.len() as u64);
+    let bar = l.say.bar("solve", todo.len() as u64);
     let named = c.named_dir();
     // Each of `jobs` workers (its slot) takes the next pair as soon as its
-    // run is over; one writer thread journals the records in groups, so no
-    // worker waits for a write or an fsync. After a failed append (disk
-    // full…) no new run starts: its record could not be kept either.
+    // run is over; the pool's writer journals the records
+    // (crate::process::pool).
     let next = AtomicUsize::new(0);
-    let (count, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let count = AtomicUsize::new(0);
     let faults = Faults::default();
-    let (tx, rx) = mpsc::channel::<RunRecord>();
     let sent = |s: &SolverUnderTest, e: &Bench, rec: &RunRecord| {
         ran(rec, e);
         count.fetch_add(1, Ordering::SeqCst);
         redone.journaled((&s.name, &e.id), &s.name);
     };
-    let written = std::thread::scope(|scope| {
-        let writer = scope.spawn(|| {
-            let result = journal.write_behind(rx, |_| {});
-            failed.store(result.is_err(), Ordering::SeqCst);
-            result
-        });
-        for slot in 0..c.jobs.max(1) {
-            let tx = tx.clone();
-            let (todo, next, failed, bar, named, versions, cache, sent, faults, own) = (
-                &todo, &next, &failed, &bar, &named, &versions, &cache, &sent, &faults, &own,
-            );
-            scope.spawn(move || loop {
-                if cancel.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst) {
-                    return;
-                }
-                let Some((s, e)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    return;
-                };
-                let file = named.join(&e.output);
-                let version = versions[s.name.as_str()].clone();
-                let provenance = l.current.run_provenance(&s.name, e);
-                let key = cache.as_ref().filter(|_| s.cached).and_then(|_| {
-                    let bench = l.current.bench_hash(&e.id)?;
-                    cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
-                });
-                let hit = key
-                    .as_ref()
-                    .and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
-                if let Some(mut rec) = hit {
-                    rec.provenance = provenance.map(Box::new);
-                    if tx.send(rec.clone()).is_ok() {
-                        sent(s, e, &rec);
-                        bar.inc(1);
-                    }
-                    continue;
-                }
-                let before = InputState::of(&file);
-                let mut spec = spec_for(&s.def, &file, c, c.time, true);
-                spec.workdir.clone_from(&s.workdir);
-                spec.observe = s.observe;
-                let out = runner::run(&spec, cancel);
-                if out.cancelled {
-                    continue;
-                }
-                if let Some(why) = own_fault(&out, &file, &before) {
-                    faults.add(format!("{} on {}: {why}", s.name, e.id));
-                    bar.inc(1);
-                    continue;
-                }
-                let memout = is_memout(&out, c.memory);
-                let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
-                rec.programs
-                    .retain(|p| !own[s.name.as_str()].contains(&p.as_str()));
-                if e.incremental {
-                    keep_transcript(&mut rec, &out);
-                }
-                rec.timing = Some(Timing::of(&out, slot));
-                rec.provenance = provenance.map(Box::new);
-                if let (Some(k), Some(cache)) = (&key, cache) {
-                    if let Some(w) = cache.put(k, &l.current.inline_run(&rec)) {
-                        l.say.warning(w);
-                    }
-                }
-                // Closed only when the writer stopped on an error.
-                if tx.send(rec.clone()).is_ok() {
-                    sent(s, e, &rec);
-                    bar.inc(1);
-                }
+    let pool = crate::process::pool::Pool {
+        slots: c.jobs,
+        journal: &journal,
+        bar: &bar,
+    };
+    let written = pool.run(
+        |_: &[RunRecord]| {},
+        || {},
+        |slot| loop {
+            if cancel.load(Ordering::SeqCst) || slot.stopped() {
+                return;
+            }
+            let Some((s, e)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                return;
+            };
+            let file = named.join(&e.output);
+            let version = versions[s.name.as_str()].clone();
+            let provenance = l.current.run_provenance(&s.name, e);
+            let key = cache.as_ref().filter(|_| s.cached).and_then(|_| {
+                let bench = l.current.bench_hash(&e.id)?;
+                cache::key(&s.name, l.current.solvers.get(&s.name)?, bench)
             });
-        }
-        drop(tx);
-        writer
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("the journal writer panicked")))
-    });
+            let hit = key
+                .as_ref()
+                .and_then(|k| cache.as_ref()?.get(k, &s.name, &e.id));
+            if let Some(mut rec) = hit {
+                rec.provenance = provenance.map(Box::new);
+                if slot.send(rec.clone()) {
+                    sent(s, e, &rec);
+                    slot.bar.inc(1);
+                }
+                continue;
+            }
+            let before = InputState::of(&file);
+            let mut spec = spec_for(&s.def, &file, c, c.time, true);
+            spec.workdir.clone_from(&s.workdir);
+            spec.observe = s.observe;
+            let out = runner::run(&spec, cancel);
+            if out.cancelled {
+                continue;
+            }
+            if let Some(why) = own_fault(&out, &file, &before) {
+                faults.add(format!("{} on {}: {why}", s.name, e.id));
+                slot.bar.inc(1);
+                continue;
+            }
+            let memout = is_memout(&out, c.memory);
+            let mut rec = record(&s.name, &e.id, &out, memout, version, s.def.answer_stream);
+            rec.programs
+                .retain(|p| !own[s.name.as_str()].contains(&p.as_str()));
+            if e.incremental {
+                keep_transcript(&mut rec, &out);
+            }
+            rec.timing = Some(Timing::of(&out, slot.index));
+            rec.provenance = provenance.map(Box::new);
+            if let (Some(k), Some(cache)) = (&key, &cache) {
+                if let Some(w) = cache.put(k, &l.current.inline_run(&rec)) {
+                    l.say.warning(w);
+                }
+            }
+            // Refused only when the writer stopped on an error.
+            if slot.send(rec.clone()) {
+                sent(s, e, &rec);
+                slot.bar.inc(1);
+            }
+        },
+    );
     bar.finish_and_clear();
     written?;
     summary.undone = faults.say(l.say);
     summary.redone = redone.say("", "run(s)", l.say);
     summary.ran = count.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
-    Ok(summary)
+    Ok(Solved {
+        summary,
+        runs: None,
+    })
 }
 
 /// What a named file was before its run: its length and modification

@@ -8,35 +8,53 @@
 
 use super::loaded::{Loaded, PairId, UnscoredRuns};
 use super::provenance::is_core_source;
-use super::records::{CheckRecord, RunRecord, CHECKS, CORES, RUNS};
+use super::records::{CheckRecord, RunRecord, Timing, CHECKS, CORES, RUNS};
 use anyhow::Result;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The runs of `runs.jsonl` that count now. What the others are (runs of
-/// solvers no longer configured, of another configuration) is kept in `l`
-/// for the reports' warnings ([`warnings`]), so that the journal is read
-/// once.
-pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
-    let mut all: Vec<RunRecord> = match l.take_runs() {
+/// What one reading of `runs.jsonl` gives the stages after it.
+pub struct Runs {
+    /// The runs that count now.
+    pub current: Vec<RunRecord>,
+    /// What the others are (runs of solvers no longer configured, of
+    /// another configuration), for the reports' warnings ([`warnings`]).
+    pub unscored: UnscoredRuns,
+    /// The timing of every record, current or not, in journal order (the
+    /// report's occupancy), when scoring follows (`None` otherwise).
+    pub timings: Option<Vec<Timing>>,
+}
+
+/// The runs of `runs.jsonl`, from `read` (the records as the solve stage
+/// read them, when it appended nothing) or read now.
+pub fn read_runs(l: &Loaded, read: Option<Vec<RunRecord>>) -> Result<Runs> {
+    let mut all: Vec<RunRecord> = match read {
         Some(all) => all,
         None => l.campaign.read_journal(RUNS)?,
     };
-    // The solve stage's timeline counts every record (the report's
-    // occupancy): kept now when scoring follows, so that it need not read
-    // the journal again.
-    if l.ctx.stages.score {
-        l.keep_run_timings(all.iter().filter_map(|r| r.timing).collect());
-    }
+    let timings = l
+        .ctx
+        .stages
+        .score
+        .then(|| all.iter().filter_map(|r| r.timing).collect());
     // In place: the records that count keep the buffer they were read in.
     let stale: Vec<RunRecord> = all
         .extract_if(.., |r| l.current.run_stale(r).is_some())
         .collect();
-    l.keep_unscored_runs(unscored_runs(l, &all, &stale));
+    let unscored = unscored_runs(l, &all, &stale);
     note_executed(l, &all);
-    Ok(all)
+    Ok(Runs {
+        current: all,
+        unscored,
+        timings,
+    })
+}
+
+/// The runs of `runs.jsonl` that count now, read now.
+pub fn runs(l: &Loaded) -> Result<Vec<RunRecord>> {
+    read_runs(l, None).map(|r| r.current)
 }
 
 /// Each solver learns the checkers' programs its current runs were seen
@@ -294,21 +312,16 @@ pub fn stale_check_keys<'r>(
 /// configuration that `coreval run` would redo: runs of pairs without a
 /// current one, and answers on the core of a pair still pending (`pairs`:
 /// the judged pairs; an answer the decision no longer needs is not
-/// redone, so it is not said either).
+/// redone, so it is not said either; `runs`: what reading the runs found
+/// not scored, [`Runs::unscored`]).
 pub fn warnings(
     l: &Loaded,
     pairs: &[crate::campaign::verdict::pair::PairVerdict],
+    runs: UnscoredRuns,
 ) -> Result<Unscored> {
     let c = l.campaign;
     let mut out = Vec::new();
     let mut redo = 0;
-    let runs = match l.take_unscored_runs() {
-        Some(u) => u,
-        None => {
-            runs(l)?;
-            l.take_unscored_runs().unwrap_or_default()
-        }
-    };
     for (s, n) in &runs.gone {
         out.push(format!(
             "{RUNS} holds {n} run(s) of solver '{s}', which the configuration no longer has: left out of the scores"
@@ -394,7 +407,7 @@ pub fn refuse_stale(
     l: &Loaded,
     pairs: &[crate::campaign::verdict::pair::PairVerdict],
 ) -> Result<()> {
-    let unscored = warnings(l, pairs)?;
+    let unscored = warnings(l, pairs, read_runs(l, None)?.unscored)?;
     for w in &unscored.warnings {
         l.say.warning(w.as_str());
     }

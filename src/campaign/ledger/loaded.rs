@@ -6,7 +6,6 @@
 
 use super::index::{Bench, INDEX_FILE};
 use super::provenance;
-use super::records::{RunRecord, Timing};
 use crate::campaign::setup::context::{Context, Stages};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::{selection, Campaign};
@@ -37,7 +36,7 @@ impl PairId {
 }
 
 /// What `runs.jsonl` holds that is not scored, as
-/// [`super::current::runs`] found it.
+/// [`super::current::read_runs`] found it.
 #[derive(Clone, Debug, Default)]
 pub struct UnscoredRuns {
     /// Runs of solvers the configuration no longer has, per solver.
@@ -65,17 +64,6 @@ pub struct Loaded<'a> {
     by_id: HashMap<Name, usize>,
     /// A configured solver's place in `solvers`, by name.
     solver_at: HashMap<Name, usize>,
-    /// `runs.jsonl` as the solve stage read it, when that stage added
-    /// nothing to it: the check stage takes it instead of reading it again
-    /// ([`Loaded::keep_runs`]).
-    runs: std::sync::Mutex<Option<Vec<RunRecord>>>,
-    /// What the last reading of `runs.jsonl` found not scored, for the
-    /// reports' warnings (`current::warnings`).
-    unscored: std::sync::Mutex<Option<UnscoredRuns>>,
-    /// The timings of every record of `runs.jsonl` as the last reading
-    /// found them, in journal order: the solve stage's timeline without
-    /// reading the journal again ([`Loaded::take_run_timings`]).
-    timings: std::sync::Mutex<Option<Vec<Timing>>>,
 }
 
 impl<'a> Loaded<'a> {
@@ -142,58 +130,12 @@ impl<'a> Loaded<'a> {
             say,
             by_id,
             solver_at,
-            runs: std::sync::Mutex::new(None),
-            unscored: std::sync::Mutex::new(None),
-            timings: std::sync::Mutex::new(None),
         })
     }
 
     /// The solver under test of a name.
     pub fn solver(&self, name: &str) -> Option<&'a SolverUnderTest> {
         self.ctx.solver(name)
-    }
-
-    /// Keep every record of `runs.jsonl` as just read, for the next reader
-    /// in this process ([`Loaded::take_runs`]): only while this process
-    /// holds the lock of the only journal (no shard writes beside it) and
-    /// has appended nothing since reading.
-    pub fn keep_runs(&self, all: Vec<RunRecord>) {
-        let c = self.campaign;
-        if c.shard_dir.is_none() && !c.dir.join("shards").exists() {
-            *self.runs.lock().unwrap_or_else(|e| e.into_inner()) = Some(all);
-        }
-    }
-
-    /// The records [`Loaded::keep_runs`] kept (once).
-    pub fn take_runs(&self) -> Option<Vec<RunRecord>> {
-        self.runs.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    /// Keep what `current::runs` found not scored.
-    pub fn keep_unscored_runs(&self, u: UnscoredRuns) {
-        *self.unscored.lock().unwrap_or_else(|e| e.into_inner()) = Some(u);
-    }
-
-    /// What [`Loaded::keep_unscored_runs`] kept (once).
-    pub fn take_unscored_runs(&self) -> Option<UnscoredRuns> {
-        self.unscored
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    /// Keep the timings of every record of `runs.jsonl`, current or not,
-    /// in journal order.
-    pub fn keep_run_timings(&self, t: Vec<Timing>) {
-        *self.timings.lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
-    }
-
-    /// What [`Loaded::keep_run_timings`] kept (once).
-    pub fn take_run_timings(&self) -> Option<Vec<Timing>> {
-        self.timings
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
     }
 
     /// The place in the index of the benchmark of an id.
