@@ -100,8 +100,10 @@ fn measure(input: &Path, output: &Path, commute: bool) -> Measure {
     #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().expect("start the child");
     let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for our own child, writing into valid memory.
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     let wall = start.elapsed().as_secs_f64();
     assert_eq!(r, pid, "wait4");

@@ -7,7 +7,8 @@
 //! name each other (`super::x`, `crate::folder::x`) without a circle. The
 //! campaign's three rooms (`verdict`, `setup`, `ledger`) import downwards
 //! only, nothing from `campaign/mod.rs`, and no folder of `src/` but `cmd/`
-//! (nor `src/` itself) holds more than twelve files.
+//! (nor `src/` itself) holds more than twelve files, and every `unsafe` has
+//! its SAFETY comment.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -441,4 +442,40 @@ fn no_folder_but_cmd_holds_more_than_twelve_files_the_root_included() {
         .map(|(d, n)| format!("{} ({n} files)", d.display()))
         .collect();
     assert!(big.is_empty(), "folders over 12 files: {big:?}");
+}
+
+#[test]
+fn every_unsafe_says_why_it_is_safe() {
+    // An `unsafe` block or impl, in src/, tests/ and benches/, needs a
+    // `SAFETY` comment on its line or in the eight lines above; an `unsafe
+    // fn` its contract (`# Safety` in its doc, or `SAFETY`) in the twenty
+    // lines above. Text in string literals is no code.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        sources(&root.join(dir), &mut files);
+    }
+    let mut missing = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let code: String = code.split('"').step_by(2).collect();
+            let is_fn = code.contains("unsafe fn");
+            let opens = is_fn
+                || ["unsafe {", "unsafe impl", "unsafe extern"]
+                    .iter()
+                    .any(|u| code.contains(u));
+            let above = &lines[i.saturating_sub(if is_fn { 20 } else { 8 })..=i];
+            let said = |l: &&str| l.contains("SAFETY") || (is_fn && l.contains("# Safety"));
+            if opens && !above.iter().any(said) {
+                missing.push(format!("{}:{}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "unsafe without a SAFETY comment: {missing:?}"
+    );
 }

@@ -191,7 +191,10 @@ fn nul_bytes_and_binary_garbage() {
 
 /// Peak resident memory of this process, in MB.
 fn peak_rss_mb() -> u64 {
+    // SAFETY: a zeroed rusage is a valid out-parameter, which getrusage
+    // fills.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: see above.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
     ru.ru_maxrss as u64 / 1024
 }

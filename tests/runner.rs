@@ -563,6 +563,7 @@ fn child_starts_with_default_signals_its_own_group_and_a_path_lookup() {
     // the slot's zygote forked it (`runner/zygote.rs`), or by the
     // trampoline (its parent, field 4) when that was executed for the run.
     assert!(f[2] == pid || f[2] == f[1], "the run leads its own group");
+    // SAFETY: getpgrp cannot fail and touches no memory.
     assert_ne!(f[2], unsafe { libc::getpgrp() }.to_string());
 
     let missing = RunSpec::new("no-such-program-xyz", vec![], Duration::from_secs(10));

@@ -532,6 +532,7 @@ fn interrupt_stops_the_solver_and_exits_130() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let start = std::time::Instant::now();
+    // SAFETY: a signal to our own child; kill touches no memory.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
     // The hanging solver ignores SIGTERM: it is killed after the 2 s grace.

@@ -205,6 +205,7 @@ fn an_interrupted_shrink_keeps_the_verdicts_and_says_so() {
         }
     }
     std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: a signal to our own child; kill touches no memory.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut err, &mut rest).unwrap();

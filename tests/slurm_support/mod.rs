@@ -64,6 +64,7 @@ fn find_cluster() -> Result<Cluster, String> {
     if conf.is_file() && pinged(&conf) {
         return Ok(Cluster { conf });
     }
+    // SAFETY: geteuid cannot fail and touches no memory.
     if unsafe { libc::geteuid() } != 0 {
         return Err(format!(
             "no Slurm cluster answers and only root can start one: run `sudo bash scripts/slurm-up.sh {}` \
@@ -83,6 +84,7 @@ fn find_cluster() -> Result<Cluster, String> {
         ));
     }
     if STARTED.set(state).is_ok() {
+        // SAFETY: registers a plain extern "C" function with no arguments.
         unsafe { libc::atexit(stop_started_cluster) };
     }
     Ok(Cluster { conf })
@@ -137,6 +139,7 @@ pub fn example_copy() -> PathBuf {
     {
         let mut l = LEFTOVERS.lock().unwrap();
         if l.is_empty() {
+            // SAFETY: registers a plain extern "C" function with no arguments.
             unsafe { libc::atexit(remove_leftovers) };
         }
         l.push(dir.clone());

@@ -214,7 +214,7 @@ impl Blocks {
     }
 
     /// [`Blocks::scan_all_bits`] with a block classified as one 64-byte
-    /// vector (AVX-512 BW).
+    /// vector (AVX-512 BW). SAFETY: callers check the CPU has these features.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw")]
     unsafe fn scan_all_512(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>) -> usize {
@@ -223,6 +223,7 @@ impl Blocks {
 
     /// [`Blocks::scan_all`] with the bit instructions (`popcnt`, `lzcnt`,
     /// `tzcnt`) instead of their portable sequences, and 32-byte vectors.
+    /// SAFETY: callers check the CPU has these features.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     unsafe fn scan_all_bits(&mut self, bytes: &[u8], at: u64, out: &mut Vec<Span>) -> usize {
