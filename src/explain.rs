@@ -58,8 +58,8 @@ pub struct Explanation {
     /// Outside the core, not decided by the evaluator.
     pub undecided: Vec<Finding>,
     /// Core members the model does not make true (a model that does not
-    /// satisfy the core explains nothing).
-    pub core_not_true: Vec<String>,
+    /// satisfy the core explains nothing), with their positions.
+    pub core_not_true: Vec<(usize, String)>,
     /// Assertions outside the core.
     pub outside: usize,
 }
@@ -85,7 +85,7 @@ pub fn explain(model: &str, benchmark: &[u8], core: &[String]) -> Result<Explana
         let truth = model::truth(&env, &a.term);
         if core.contains(name.as_str()) {
             if truth != Truth::True {
-                out.core_not_true.push(name);
+                out.core_not_true.push((index, name));
             }
             continue;
         }
@@ -103,15 +103,42 @@ pub fn explain(model: &str, benchmark: &[u8], core: &[String]) -> Result<Explana
 /// Assertions listed by name before `… N more`.
 const SHOWN: usize = 12;
 
+/// How the author sees the assertions and symbols of the file a solver
+/// read (a scrambled variant's through its descrambling map: see
+/// `selfcheck::terms`). A closure `Fn(usize) -> String` is a place alone.
+pub trait Author {
+    /// Where assertion `i` (0-based) is in the author's file: `FILE:12`.
+    fn place(&self, i: usize) -> String;
+    /// What the author calls assertion `i`, printed `printed`.
+    fn name(&self, _i: usize, printed: &str) -> String {
+        quote(printed)
+    }
+    /// Text naming symbols of the file read, in the author's symbols.
+    fn term(&self, text: &str) -> String {
+        text.to_string()
+    }
+}
+
+impl<F: Fn(usize) -> String> Author for F {
+    fn place(&self, i: usize) -> String {
+        self(i)
+    }
+}
+
 impl Explanation {
-    /// The report lines; `at(index)` says where an assertion is in the
-    /// author's file (`FILE:12`), `whose` whose model it is (`z3's model`).
-    pub fn lines(&self, whose: &str, at: &dyn Fn(usize) -> String) -> Vec<String> {
+    /// The report lines; `at` says what and where an assertion is in the
+    /// author's file (`cv3 (FILE:12)`), `whose` whose model it is (`z3's model`).
+    pub fn lines(&self, whose: &str, at: &dyn Author) -> Vec<String> {
         let mut out = Vec::new();
         if !self.core_not_true.is_empty() {
+            let names: Vec<String> = self
+                .core_not_true
+                .iter()
+                .map(|(i, n)| at.name(*i, n))
+                .collect();
             out.push(format!(
                 "explanation: {whose} does not make the core true ({}): nothing to explain",
-                self.core_not_true.join(", ")
+                names.join(", ")
             ));
             return out;
         }
@@ -119,7 +146,10 @@ impl Explanation {
             let mut parts: Vec<String> = fs
                 .iter()
                 .take(SHOWN)
-                .map(|f| format!("{} ({}{})", quote(&f.name), at(f.index), what(f)))
+                .map(|f| {
+                    let name = at.name(f.index, &f.name);
+                    format!("{name} ({}{})", at.place(f.index), what(f))
+                })
                 .collect();
             if fs.len() > SHOWN {
                 parts.push(format!("… {} more", fs.len() - SHOWN));
@@ -133,7 +163,7 @@ impl Explanation {
                 list(&self.falsified, &|f| match &f.truth {
                     Truth::False { defaults } if !defaults.is_empty() => format!(
                         "; with defaults for {}, which the model leaves out",
-                        defaults.join(", ")
+                        at.term(&defaults.join(", "))
                     ),
                     _ => String::new(),
                 })
@@ -144,8 +174,8 @@ impl Explanation {
                 "explanation: coreval's evaluator cannot decide {} under {whose}: {}",
                 count(self.undecided.len()),
                 list(&self.undecided, &|f| match &f.truth {
-                    Truth::Undecided(what) => format!("; {what}"),
-                    Truth::Missing(s) => format!("; {s} has no value"),
+                    Truth::Undecided(what) => format!("; {}", at.term(what)),
+                    Truth::Missing(s) => format!("; {} has no value", at.term(s)),
                     _ => String::new(),
                 })
             ));
@@ -192,7 +222,7 @@ pub fn for_pair(
     core: &[String],
     named: &Path,
     defs: &[SolverDef],
-    at: &dyn Fn(usize) -> String,
+    at: &dyn Author,
     cancel: &AtomicBool,
 ) -> Vec<String> {
     let (Some(hash), Some(checker)) = (
@@ -307,7 +337,7 @@ mod tests {
             .contains("satisfiable under it"));
         // A model that does not satisfy the core explains nothing.
         let e = explain("((define-fun x () Int 7))", sat.as_bytes(), &["b".into()]).unwrap();
-        assert_eq!(e.core_not_true, ["b"]);
+        assert_eq!(e.core_not_true, [(1, "b".to_string())]);
         assert!(explain("(((", sat.as_bytes(), &[]).is_err());
     }
 }

@@ -506,11 +506,26 @@ fn original_core(
             .ok()
     });
     let map = map.as_ref()?;
-    core.iter()
+    let by_prefix: Option<Vec<usize>> = core
+        .iter()
         .map(|name| {
             let n: usize = name.strip_prefix(&e.prefix)?.parse().ok()?;
-            let scrambled = n.checked_sub(1)?;
-            map.original_position(scrambled).map(|p| p + 1)
+            n.checked_sub(1)
         })
+        .collect();
+    // Names of the author's own, renamed by the scrambler: looked up in
+    // the file the solver read.
+    let positions = match by_prefix {
+        Some(p) => p,
+        None => {
+            let path = crate::store::safepath::safe_join(&c.named_dir(), &e.output).ok()?;
+            let file = crate::store::regular::open(&path).ok()?;
+            let names: Vec<String> = core.iter().map(|n| n.to_string()).collect();
+            crate::scramble::map::core_positions(file, &names).ok()?
+        }
+    };
+    positions
+        .into_iter()
+        .map(|scrambled| map.original_position(scrambled).map(|p| p + 1))
         .collect()
 }

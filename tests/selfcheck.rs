@@ -201,10 +201,13 @@ fn correct_solver_passes_with_reference_reductions() {
     for f in unsat_files() {
         assert!(r.line(&f).starts_with("PASS validated"), "{}", r.show());
     }
-    // z3's minimal core keeps 5 of 8; some reference reaches the same.
+    // z3's minimal core keeps 5 of 8; no reference's is smaller, so the
+    // references' cores are not checked.
     let prime = r.line(PRIME);
     assert!(
-        prime.contains("core 5/8") && prime.contains("reduction 3") && prime.contains("best 3 ("),
+        prime.contains("core 5/8")
+            && prime.contains("reduction 3")
+            && prime.contains("best ≤ yours"),
         "{prime}"
     );
     assert!(r.line(SINGLE).contains("core 1/1"), "{}", r.show());
@@ -625,7 +628,7 @@ fn cvc5_as_the_solver_is_never_judged_by_team_cvc() {
     );
     assert!(
         r.stderr
-            .contains("left out as the solver's team: cvc4, cvc5-py, cvc5;"),
+            .contains("left out as the solver's team: cvc4, cvc5;"),
         "{}",
         r.show()
     );

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::Output;
 
 const ORDER: &str = "tests/fixtures/selfcheck/order/first-redundant.smt2";
+const OWN_NAMES: &str = "tests/fixtures/selfcheck/order/own-names.smt2";
 const PRIME: &str = "tests/fixtures/selfcheck/unsat/QF_LIA/prime_cone_unsat_3.smt2";
 const SCOPES: &str = "tests/fixtures/selfcheck/incremental/scopes.smt2";
 const DROP_FILE_FIRST: &str = "tests/fixtures/fake-solvers/z3-drop-file-first.sh {file}";
@@ -246,7 +247,7 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
             .iter()
             .find_map(|l| l.strip_prefix("names printed "))
             .unwrap_or_else(|| panic!("{seed}: {all}"));
-        // `cv2 (ORDER:9; scrambled FILE:8)`, …
+        // `cv2 (ORDER:9, your assertion 3; scrambled FILE:8)`, …
         let shown: Vec<(String, u64)> = names_line
             .split_once(": ")
             .unwrap()
@@ -257,7 +258,7 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
                 let line = at
                     .strip_prefix(&format!("{ORDER}:"))
                     .unwrap_or_else(|| panic!("{p}"))
-                    .split(';')
+                    .split([';', ','])
                     .next()
                     .unwrap()
                     .trim_end_matches(')');
@@ -291,6 +292,64 @@ fn every_failing_seed_replays_with_its_names_on_their_original_lines() {
     }
     // One kept folder per seed: no seed's file is another's.
     assert_eq!(solver_files.len(), failing.len(), "{all}");
+}
+
+#[test]
+fn a_scrambled_failure_is_told_in_the_authors_names_and_symbols() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = selfcheck(
+        &cache,
+        &["--solver", DROP_FILE_FIRST, "--scrambles", "3", OWN_NAMES],
+    );
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failing: Vec<(u32, Vec<String>)> = seed_blocks(&stdout)
+        .into_iter()
+        .filter(|(_, b)| b[0].starts_with("FAIL"))
+        .collect();
+    assert!(!failing.is_empty(), "{all}");
+    let fresh = regex::Regex::new(r"\b(x_\d+|cv\d+)\b").unwrap();
+    for (seed, b) in &failing {
+        // The core, mapped back: the author's third assertion alone.
+        assert!(
+            b[0].contains("(original assertions {3})"),
+            "seed {seed}: {all}"
+        );
+        let line = |start: &str| -> String {
+            b.iter()
+                .find(|l| l.starts_with(start))
+                .unwrap_or_else(|| panic!("seed {seed}: no {start}: {all}"))
+                .clone()
+        };
+        // The assertions the core needed, by the author's names and lines.
+        let why = line("explanation: ");
+        assert!(
+            why.contains(&format!("big_x ({OWN_NAMES}:8)"))
+                && why.contains(&format!("spare ({OWN_NAMES}:7)"))
+                && !fresh.is_match(&why),
+            "seed {seed}: {why}"
+        );
+        // The model in the symbols the author declared.
+        let model = line("model of ");
+        let values = regex::Regex::new(r"in your symbols: x = -?\d+, \|why not\| = \(?-? ?\d+\)?$");
+        assert!(values.unwrap().is_match(&model), "seed {seed}: {model}");
+        // The name printed, what it is in the author's file.
+        let names = line("names printed ");
+        assert!(
+            names.contains(&format!("({OWN_NAMES}:9, your small_x; scrambled ")),
+            "seed {seed}: {names}"
+        );
+        // The kept files stay as the solver read them: scrambled.
+        let solver = line("solver: $ ");
+        let kept = solver.rsplit(' ').next().unwrap();
+        let text = std::fs::read_to_string(common::repo().join(kept)).unwrap();
+        assert!(
+            !text.contains("small_x") && !text.contains("why not") && fresh.is_match(&text),
+            "seed {seed}: {kept}: {text}"
+        );
+    }
 }
 
 /// The block under "Competition rehearsal" in docs/authors.md (where the

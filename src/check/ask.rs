@@ -98,15 +98,19 @@ impl<'a> Asker<'a> {
         })
     }
 
-    /// The checkers of a core from `solver` (or of `team`) on `logic`.
+    /// The checkers that judge `solver`'s cores in `logic`, in the order
+    /// [`Asker::ask`] asks them: native binaries before interpreted
+    /// wrappers ([`SolverDef::prior_cost`]), else as defined.
     pub fn select(&self, logic: &str, solver: &SolverUnderTest) -> Vec<&SolverDef> {
-        select(
+        let mut out = select(
             &self.checkers,
             logic,
             solver,
             self.c.config.check.independent,
             self.validators,
-        )
+        );
+        out.sort_by(|a, b| a.prior_cost().total_cmp(&b.prior_cost()));
+        out
     }
 
     /// Answers of `selected` on core-only benchmark `hash` (in `cores/`),

@@ -143,6 +143,26 @@ pub struct CheckSummary {
 }
 
 impl CheckSummary {
+    /// Add the counts of a second pass (over other pairs) to these.
+    pub fn add(&mut self, o: &CheckSummary) {
+        self.cores += o.cores;
+        self.distinct += o.distinct;
+        self.ran += o.ran;
+        self.cache_hits += o.cache_hits;
+        self.skipped += o.skipped;
+        self.killed += o.killed;
+        self.cpu += o.cpu;
+        self.checker_wall += o.checker_wall;
+        self.wall += o.wall;
+        self.jobs = self.jobs.max(o.jobs);
+        self.not_applicable += o.not_applicable;
+        self.failed_to_start += o.failed_to_start;
+        self.undone += o.undone;
+        self.certified_sats += o.certified_sats;
+        self.certification_cpu += o.certification_cpu;
+        self.interrupted |= o.interrupted;
+    }
+
     /// Share of the workers' time spent inside checkers while checking.
     pub fn utilisation(&self) -> f64 {
         if self.wall <= 0.0 || self.jobs == 0 {
@@ -160,22 +180,67 @@ pub fn check(
     cancel: &AtomicBool,
     runs: Option<Vec<RunRecord>>,
 ) -> Result<CheckSummary> {
-    let mut summary = validate(l, filter, cancel, runs)?;
+    let mut summary = if l.solvers.iter().any(|s| s.reference) {
+        // The other solvers' cores first; then the references' cores that
+        // could still be the benchmark's smallest validated one.
+        let mut first = validate(
+            l,
+            filter,
+            &|r| !is_reference(l, r),
+            true,
+            cancel,
+            runs.clone(),
+        )?;
+        let asker = ask::Asker::open(l, best::BEST_KNOWN_CHECKS, cancel)?;
+        let mut smallest: HashMap<&str, usize> = HashMap::default();
+        for v in ask::validated(l, &asker, filter)?
+            .iter()
+            .filter(|v| !v.solver.reference)
+        {
+            let k = smallest.entry(v.bench.id.as_str()).or_insert(usize::MAX);
+            *k = (*k).min(v.core.len());
+        }
+        let needed = |r: &RunRecord| {
+            let size = r.core.as_ref().map_or(0, |c| distinct(c));
+            is_reference(l, r) && smallest.get(r.benchmark.as_str()).is_none_or(|&k| size < k)
+        };
+        if !cancel.load(Ordering::SeqCst) {
+            first.add(&validate(l, filter, &needed, false, cancel, runs)?);
+        }
+        first
+    } else {
+        validate(l, filter, &|_| true, true, cancel, runs)?
+    };
+    crate::process::trace::phase("check: validated");
     let cfg = &l.campaign.config.check;
     if cfg.minimality && !cancel.load(Ordering::SeqCst) {
         summary.minimality = Some(minimality::run(l, filter, cancel)?);
     }
     if cfg.best_known && !cancel.load(Ordering::SeqCst) {
         summary.best = Some(best::run(l, filter, cancel)?);
+        crate::process::trace::phase("check: best-known");
     }
     summary.interrupted = cancel.load(Ordering::SeqCst);
     Ok(summary)
 }
 
-/// Validate the campaign's cores.
+/// Whether run `r` is a reference solver's.
+fn is_reference(l: &Loaded, r: &RunRecord) -> bool {
+    l.solver(&r.solver).is_some_and(|s| s.reference)
+}
+
+/// How many distinct names `core` holds (the size of its core-only benchmark).
+fn distinct(core: &[String]) -> usize {
+    core.iter().collect::<std::collections::HashSet<_>>().len()
+}
+
+/// Validate the cores of the runs passing `which` (of the benchmarks
+/// passing `filter`), and the incremental benchmarks' with `with_incremental`.
 fn validate(
     l: &Loaded,
     filter: &dyn Fn(&str) -> bool,
+    which: &dyn Fn(&RunRecord) -> bool,
+    with_incremental: bool,
     cancel: &AtomicBool,
     read: Option<Vec<RunRecord>>,
 ) -> Result<CheckSummary> {
@@ -201,9 +266,11 @@ fn validate(
     crate::process::trace::phase("check: runs read");
 
     // 1. The pairs with a core to check, their core-only files.
-    let mut pairs = plan::pairs_to_check(l, &runs, filter)?;
+    let mut pairs = plan::pairs_to_check(l, &runs, filter, which)?;
     crate::process::trace::phase("check: pairs planned");
-    pairs.extend(incremental::pairs(l, &runs, filter)?);
+    if with_incremental {
+        pairs.extend(incremental::pairs(l, &runs, filter)?);
+    }
     let plan = Plan::new(c, checkers, pairs, l.ctx.validators.as_ref());
     let mut summary = CheckSummary {
         cores: plan.pairs.len(),
@@ -240,12 +307,21 @@ fn validate(
     let checks_journal = Journal::open(&c.journal_path(CHECKS))?;
     let (cache, w) = cache::Cache::open(&c.cache_dir());
     warn(l.say, w);
-    let jobs = plan.jobs(&mut answers, &cache, &l.current, &checks_journal, &done)?;
+    let run_cost = plan::run_costs(l, &runs);
+    let jobs = plan.jobs(
+        &mut answers,
+        &cache,
+        &l.current,
+        &checks_journal,
+        &done,
+        &run_cost,
+    )?;
     for r in &jobs.journaled {
         redone.journaled((&r.0, &r.1), &r.1);
     }
     (summary.cache_hits, summary.not_applicable) = (jobs.cache_hits, jobs.not_applicable);
 
+    crate::process::trace::phase("check: jobs planned");
     // 3. Run them.
     let run = Run {
         plan: &plan,

@@ -45,6 +45,7 @@ pub fn pairs_to_check<'a>(
     l: &'a Loaded,
     runs: &'a [RunRecord],
     filter: &dyn Fn(&str) -> bool,
+    which: &dyn Fn(&RunRecord) -> bool,
 ) -> Result<Vec<Pair<'a>>> {
     let c = l.campaign;
     let cores_path = c.journal_path(crate::campaign::ledger::records::CORES);
@@ -68,7 +69,7 @@ pub fn pairs_to_check<'a>(
     for (r, id) in runs.iter().zip(checkable) {
         let Some(id) = id else { continue };
         let first = !std::mem::replace(&mut seen[id.solver() * width + id.bench()], true);
-        if filter(&r.benchmark) && first {
+        if filter(&r.benchmark) && first && which(r) {
             wanted.push((id, r)); // (else another shard's, or journaled twice)
         }
     }
@@ -256,6 +257,7 @@ impl<'a> Plan<'a> {
         current: &Current,
         checks: &Journal,
         earlier: &[CheckRecord],
+        run_cost: &HashMap<String, f64>,
     ) -> Result<Jobs> {
         let limit = self.c.checker_time.as_secs_f64();
         let dialects: Vec<Option<Dialect>> = self
@@ -316,10 +318,14 @@ impl<'a> Plan<'a> {
                 .iter()
                 .map(|&ki| (ki, self.waiting(h, &self.checkers[ki].name, answers)))
                 .collect();
+            // Never asked yet: what its program cost as a solver in this
+            // campaign, else a native binary before an interpreted wrapper.
             let cost_of = |ki: usize| {
-                cost.get(self.checkers[ki].name.as_str())
+                let k = &self.checkers[ki];
+                cost.get(k.name.as_str())
+                    .or_else(|| run_cost.get(&k.name))
                     .copied()
-                    .unwrap_or(0.0)
+                    .unwrap_or_else(|| k.prior_cost())
             };
             want.sort_by(|a, b| {
                 useful[b]
@@ -332,6 +338,33 @@ impl<'a> Plan<'a> {
         out.journaled = records.into_iter().map(|r| (r.hash, r.checker)).collect();
         Ok(out)
     }
+}
+
+/// Mean CPU seconds of the runs of each checker definition's program as a
+/// solver of this campaign (a reference solver, or a solver that runs a
+/// checker's program): what the checker is likely to cost before it was
+/// ever asked.
+pub fn run_costs(l: &Loaded, runs: &[RunRecord]) -> HashMap<String, f64> {
+    let of_solver: HashMap<&str, Vec<&str>> = l
+        .solvers
+        .iter()
+        .map(|s| {
+            let mut defs: Vec<&str> = s.runs.iter().map(|(k, _)| k.as_str()).collect();
+            defs.extend(s.definition.as_deref());
+            (s.name.as_str(), defs)
+        })
+        .collect();
+    let mut sums: HashMap<&str, (f64, u32)> = HashMap::default();
+    for r in runs.iter().filter(|r| r.cpu > 0.0) {
+        for d in of_solver.get(r.solver.as_str()).into_iter().flatten() {
+            let e = sums.entry(d).or_default();
+            e.0 += r.cpu;
+            e.1 += 1;
+        }
+    }
+    sums.into_iter()
+        .map(|(k, (s, n))| (k.to_string(), s / f64::from(n)))
+        .collect()
 }
 
 /// Mean CPU seconds per run of each checker, from earlier records.

@@ -78,6 +78,11 @@ pub struct SolverDef {
     /// Where it prints its answers: `stdout` (default), `stderr` or `both`.
     #[serde(default)]
     pub answer_stream: crate::answer::AnswerStream,
+    /// The definition this one packages the same solver as (`cvc5-py`:
+    /// cvc5 through its Python API). Where both are installed, selfcheck's
+    /// default checkers take the other one only: one solver, one vote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_solver_as: Option<String>,
     /// The checkers directory (absolute), the value of `{checkers}`.
     #[serde(skip)]
     pub dir: PathBuf,
@@ -107,6 +112,7 @@ pub const KEYS: &[&str] = &[
     "accepts_named",
     "unsupported_commands",
     "answer_stream",
+    "same_solver_as",
 ];
 
 /// Everything a command line can depend on.
@@ -136,6 +142,28 @@ pub enum Probe {
 }
 
 impl SolverDef {
+    /// Whether the command runs the solver through an interpreter (a Python
+    /// wrapper such as `checkers/wrappers/cvc5py.py`): the interpreter's
+    /// start and the module's import cost a tenth of a second before the
+    /// solver reads a byte.
+    pub fn interpreted(&self) -> bool {
+        self.command.iter().take(2).any(|w| {
+            let name = Path::new(w).file_name().map(|n| n.to_string_lossy());
+            name.is_some_and(|n| n.starts_with("python") || n.ends_with(".py"))
+        })
+    }
+
+    /// The CPU seconds a run is taken to cost before any run was measured:
+    /// a native binary's start (10 ms) or an interpreter's (100 ms), so that
+    /// a native checker is asked before a wrapped one when nothing is known.
+    pub fn prior_cost(&self) -> f64 {
+        if self.interpreted() {
+            0.1
+        } else {
+            0.01
+        }
+    }
+
     /// Whether the solver handles `logic`.
     pub fn supports(&self, logic: &str) -> bool {
         self.logics.iter().any(|p| glob_match(p, logic))

@@ -202,7 +202,7 @@ pub fn core_positions<R: Read>(named: R, core: &[String]) -> Result<Vec<usize>, 
 }
 
 /// The `:named` attribute of `(assert (! t … :named N …))`, in normal form.
-fn top_level_name(text: &[u8]) -> Option<String> {
+pub fn top_level_name(text: &[u8]) -> Option<String> {
     let toks: Vec<_> = Lexer::new(text).collect::<Result<_, _>>().ok()?;
     // ( assert ( ! … at depth 2 look for :named NAME.
     if toks.len() < 4 || toks[2].kind != TokenKind::Open || toks[3].bytes(text) != b"!" {

@@ -337,6 +337,8 @@ impl<'a> Work<'a> {
                 // A reference's run is the same from one selfcheck to the next.
                 cached: true,
                 observe: false,
+                // Its core is checked only where it could beat the author's.
+                reference: true,
             }));
     }
 
@@ -407,6 +409,7 @@ fn config(opts: &Options, base: &Base) -> Result<ConfigFile> {
         teams: Vec::new(),
         cached: false,
         observe: true,
+        reference: false,
     }];
     Ok(ConfigFile {
         benchmarks: "benchmarks".into(),

@@ -242,7 +242,7 @@ impl Gather<'_> {
             (mine, run.and_then(|r| r.core.as_ref()), &entry.output)
         {
             let c = &self.ctx.campaign;
-            let at = self.repro.original_place(entry, i);
+            let at = self.repro.terms(entry, i);
             let named = c.named_dir().join(out);
             let why = crate::explain::for_pair(c, v, core, &named, self.checkers, &at, self.cancel);
             r.details.extend(why);
@@ -254,21 +254,30 @@ impl Gather<'_> {
         Ok(r)
     }
 
-    /// Paths into the campaign made readable; a best-known core of the
-    /// solver's own team is no reference.
+    /// Paths into the campaign made readable. The best-known core is
+    /// shown whoever found it, with where it comes from: this run or an
+    /// earlier one through the shared cache, and `your team` when a
+    /// checker of the solver's own team found it (the column then means
+    /// the same whatever an earlier run left in the cache).
     fn for_people(&self, r: &mut BenchResult) {
         for d in r.details.iter_mut() {
-            *d = origin_for_people(d, self.dir);
+            if !d.starts_with(outcome::BEST_KNOWN_LINE) {
+                *d = origin_for_people(d, self.dir);
+            }
         }
-        if let Some(b) = r.best_known.as_mut() {
-            b.origin = origin_for_people(&b.origin, self.dir);
+        let Some(b) = r.best_known.as_mut() else {
+            return;
+        };
+        let own = own_team_origin(&b.origin, self.checkers, self.author);
+        b.origin = origin_for_people(&b.origin, self.dir);
+        if own {
+            b.origin.push_str(", your team");
         }
-        if r.best_known
-            .as_ref()
-            .is_some_and(|b| own_team_origin(&b.origin, self.checkers, self.author))
-        {
-            r.best_known = None;
-            r.details.retain(|d| !d.starts_with("best-known core:"));
+        let line = outcome::best_known_line(b, r.assertions);
+        for d in r.details.iter_mut() {
+            if d.starts_with(outcome::BEST_KNOWN_LINE) {
+                d.clone_from(&line);
+            }
         }
     }
 

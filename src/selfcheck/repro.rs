@@ -17,6 +17,7 @@
 //! run from the folder selfcheck was started in (where the solver ran).
 
 use super::inputs::Input;
+use super::terms::Terms;
 use crate::answer::Answer;
 use crate::campaign::ledger::index::IndexEntry;
 use crate::campaign::ledger::records::RunRecord;
@@ -67,7 +68,7 @@ impl Repro<'_> {
             out.push(self.names(core, input, entry, &named));
         }
         if let Some(v) = verdict {
-            out.extend(self.core_lines(input, v, "")?);
+            out.extend(self.core_lines(input, entry, v, "")?);
         }
         out.extend(stderr_lines(run));
         Ok(out)
@@ -99,7 +100,7 @@ impl Repro<'_> {
         }
         let tag = format!(".{}", who.name);
         out.extend(
-            self.core_lines(input, verdict, &tag)?
+            self.core_lines(input, entry, verdict, &tag)?
                 .into_iter()
                 .map(|l| format!("  {l}")),
         );
@@ -144,27 +145,21 @@ impl Repro<'_> {
         })
     }
 
-    /// Where assertion `i` of the file the solver read is in the author's
-    /// file: `FILE:LINE`, mapped back through the descrambling map.
-    pub fn original_place(&self, entry: &IndexEntry, input: &Input) -> impl Fn(usize) -> String {
-        let map = self.descramble(entry);
-        let lines = super::inputs::assertion_lines(&input.source);
-        let shown = input.shown.clone();
-        move |i| {
-            let o = match &map {
-                Some(m) => m.original_position(i),
-                None => Some(i),
-            };
-            match o.and_then(|o| lines.get(o)) {
-                Some(l) => format!("{shown}:{l}"),
-                None => format!("assertion {}", i + 1),
-            }
-        }
+    /// The author's terms for the file the solver read: places, names and
+    /// symbols mapped back through the descrambling map of a scrambled one.
+    pub fn terms(&self, entry: &IndexEntry, input: &Input) -> Terms {
+        Terms::new(input, self.descramble(entry))
     }
 
     /// The core-only benchmark (kept as `<stem><tag>.core.smt2`), each
     /// checker's command and answer on it, and the model behind a `sat`.
-    fn core_lines(&self, input: &Input, verdict: &PairVerdict, tag: &str) -> Result<Vec<String>> {
+    fn core_lines(
+        &self,
+        input: &Input,
+        entry: &IndexEntry,
+        verdict: &PairVerdict,
+        tag: &str,
+    ) -> Result<Vec<String>> {
         let c = self.campaign;
         let mut out = Vec::new();
         let Some(hash) = verdict.core_hash.as_deref() else {
@@ -200,18 +195,21 @@ impl Repro<'_> {
                 shell_words(&words)
             ));
         }
-        out.extend(self.model_lines(verdict, &core_src, &stem)?);
+        let terms = self.terms(entry, input);
+        out.extend(self.model_lines(verdict, &core_src, &stem, &terms)?);
         Ok(out)
     }
 
     /// The model of the first checker whose `sat` was certified (else the
-    /// first `sat`): the values of the core's symbols, and the model kept
-    /// as `<stem>.model-<checker>.smt2`.
+    /// first `sat`): the values of the core's symbols (in the author's
+    /// symbols, `terms`), and the model kept as `<stem>.model-<checker>.smt2`
+    /// (in the symbols the checker read).
     fn model_lines(
         &self,
         verdict: &PairVerdict,
         core_src: &Path,
         stem: &str,
+        terms: &Terms,
     ) -> Result<Vec<String>> {
         use crate::campaign::verdict::certification::Certification;
         let sats: Vec<&String> = verdict
@@ -259,7 +257,10 @@ impl Repro<'_> {
         std::fs::write(&kept, &text)
             .with_context(|| format!("cannot keep the model as {}", kept.display()))?;
         let script = std::fs::read(core_src).unwrap_or_default();
-        let values = crate::model::values(&text, &script);
+        let values: Vec<String> = crate::model::values(&text, &script)
+            .iter()
+            .map(|v| terms.symbols_in(v))
+            .collect();
         let shown = match values.len() {
             0 => "no value of the core's symbols".to_string(),
             n if n > NAMES_SHOWN => format!(
@@ -269,8 +270,12 @@ impl Repro<'_> {
             ),
             _ => values.join(", "),
         };
+        let whose = match terms.scrambled() {
+            true => ", in your symbols",
+            false => "",
+        };
         Ok(vec![format!(
-            "model of {} ({}{how}): {shown}",
+            "model of {} ({}{how}){whose}: {shown}",
             k.name,
             kept.display()
         )])
@@ -325,6 +330,7 @@ pub fn names_text(
 ) -> String {
     let names = entry.top_level_names();
     let lines = super::inputs::assertion_lines(&input.source);
+    let terms = Terms::new(input, scrambled.map(|(m, _)| m.clone()));
     let scrambled_lines = scrambled.map(|(_, f)| super::inputs::assertion_lines(f));
     let at = |i: usize| -> String {
         let Some((map, file)) = scrambled else {
@@ -337,7 +343,10 @@ pub fn names_text(
             .original_position(i)
             .and_then(|o| Some((o, lines.get(o)?)))
         {
-            Some((_, l)) => format!("{}:{l}", input.shown),
+            Some((_, l)) => match terms.own_name(i) {
+                Some(own) => format!("{}:{l}, your {own}", input.shown),
+                None => format!("{}:{l}", input.shown),
+            },
             None => format!("scrambled assertion {} unmapped", i + 1),
         };
         match scrambled_lines.as_ref().and_then(|s| s.get(i)) {

@@ -173,10 +173,20 @@ pub fn own_team_origin(origin: &str, checkers: &[SolverDef], author: &SolverUnde
 }
 
 /// The named checkers (each must exist and be installed), or every
-/// installed one, of the definitions in `dir`.
+/// installed one of the definitions in `dir` but another packaging of an
+/// installed one (`same_solver_as`: one solver, one vote).
 pub fn select_checkers(defs: &[SolverDef], names: &[String], dir: &Path) -> Result<Vec<SolverDef>> {
     let picked: Vec<SolverDef> = if names.is_empty() {
-        defs.iter().filter(|d| d.is_installed()).cloned().collect()
+        let installed: Vec<&SolverDef> = defs.iter().filter(|d| d.is_installed()).collect();
+        installed
+            .iter()
+            .filter(|d| {
+                d.same_solver_as
+                    .as_ref()
+                    .is_none_or(|other| !installed.iter().any(|i| &i.name == other))
+            })
+            .map(|d| (*d).clone())
+            .collect()
     } else {
         let mut out = Vec::new();
         for n in names {

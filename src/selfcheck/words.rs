@@ -61,6 +61,15 @@ pub(super) fn origin_for_people(text: &str, dir: &Path) -> String {
         let end = rest.find([',', ')']).unwrap_or(rest.len());
         out = format!("{}(an earlier selfcheck{}", &out[..at], &rest[end..]);
     }
+    // The solver under test has the same name in every selfcheck: this
+    // run's is the author's, an earlier run's may be anybody's.
+    let sut = format!("{} (", super::SOLVER_NAME);
+    if let Some(rest) = out.strip_prefix(&sut) {
+        out = match rest.starts_with("this selfcheck") {
+            true => format!("your solver ({rest}"),
+            false => format!("the solver of {}", rest.trim_end_matches(')')),
+        };
+    }
     out
 }
 

@@ -32,6 +32,9 @@ pub struct SolverUnderTest {
     /// Its runs record the programs seen in its process tree: always for
     /// a solver under test (the `observe` key is kept for old configs).
     pub observe: bool,
+    /// A reference solver: its cores are checked only where they could
+    /// matter (`[[solver]] reference`, see [`crate::check`]).
+    pub reference: bool,
     /// The checkers whose program has the content of its own.
     pub same_program: Vec<super::team::Member>,
     /// The checkers whose program its runs were seen executing, as the
@@ -97,6 +100,7 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             workdir: s.workdir.clone(),
             cached: s.cached,
             observe: true,
+            reference: s.reference,
             same_program,
             executed: Default::default(),
         });
@@ -151,6 +155,7 @@ pub fn inline_def_in(
         accepts_named: true,
         unsupported_commands: Vec::new(),
         answer_stream: Default::default(),
+        same_solver_as: None,
         dir: checkers,
         source: PathBuf::new(),
     })

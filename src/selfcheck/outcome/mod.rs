@@ -41,12 +41,18 @@ pub enum Outcome {
     Skipped,
 }
 
-/// The best validated reduction among the reference solvers.
+/// The best validated reduction among the reference solvers, or (not
+/// `checked`) the word that none of their cores was smaller than the
+/// author's validated one: those are not checked
+/// (`[[solver]] reference`), as they could change nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reference {
-    /// The checker definition that reached it.
+    /// The checker definition that reached it (not `checked`: the
+    /// reference whose core came closest).
     pub solver: String,
+    /// Its reduction (not `checked`: what it would be, were the core valid).
     pub reduction: u64,
+    pub checked: bool,
 }
 
 /// Everything reported about one benchmark.
@@ -151,6 +157,9 @@ pub fn classify(
         return finish(r, strict);
     };
     let (p, run) = (&pair.verdict.pair, pair.run);
+    if let (None, Verdict::Validated, Some(k)) = (&r.best, &p.verdict, p.core_size) {
+        r.best = no_smaller_reference(refs, k);
+    }
     r.time = Some(run.wall);
     r.core_size = p.core_size;
     r.core = run.core.clone();
@@ -418,14 +427,25 @@ fn output_notes(r: &mut BenchResult, run: &RunRecord, contradicted: bool) {
     }
 }
 
+/// How the detail line of the best-known core starts.
+pub const BEST_KNOWN_LINE: &str = "best-known core: ";
+
+/// The detail line of best-known core `b` of a benchmark of `assertions`.
+pub fn best_known_line(
+    b: &crate::campaign::verdict::minimality::Reference,
+    assertions: u64,
+) -> String {
+    format!(
+        "{BEST_KNOWN_LINE}{} of {assertions} assertions, from {}",
+        b.size, b.origin
+    )
+}
+
 /// The best-known core and the minimality of the core, when known.
 fn beyond(r: &mut BenchResult, v: &PairVerdict) {
     r.best_known = v.details.best_known.clone();
     if let Some(b) = &r.best_known {
-        r.details.push(format!(
-            "best-known core: {} of {} assertions, from {}",
-            b.size, r.assertions, b.origin
-        ));
+        r.details.push(best_known_line(b, r.assertions));
     }
     r.minimality = v.details.minimality.clone();
     match &r.minimality {
@@ -450,6 +470,33 @@ fn finish(mut r: BenchResult, strict: bool) -> BenchResult {
     r
 }
 
+/// Where the author's validated core has `size` names and no reference's
+/// core was validated: the reference with the smallest core, when every
+/// reference core is unchecked and no smaller (so not checked).
+fn no_smaller_reference(refs: &[&PairVerdict], size: u64) -> Option<Reference> {
+    let cores: Vec<(&PairVerdict, u64)> = refs
+        .iter()
+        .filter_map(|p| Some((*p, p.pair.core_size?)))
+        .filter(|(p, _)| p.pair.verdict == Verdict::NotValidated)
+        .collect();
+    if cores.iter().any(|(p, k)| !p.pending || *k < size) {
+        return None;
+    }
+    let (p, k) = cores.iter().min_by_key(|(p, k)| (*k, &p.pair.solver))?;
+    Some(Reference {
+        solver: reference_name(&p.pair.solver),
+        reduction: p.pair.assertions.saturating_sub(*k),
+        checked: false,
+    })
+}
+
+fn reference_name(solver: &str) -> String {
+    solver
+        .strip_prefix(REFERENCE_PREFIX)
+        .unwrap_or(solver)
+        .to_string()
+}
+
 /// The largest validated reduction among the reference pairs (ties: the
 /// first by name).
 pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
@@ -459,12 +506,7 @@ pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
             continue;
         };
         let reduction = p.pair.assertions.saturating_sub(k);
-        let name = p
-            .pair
-            .solver
-            .strip_prefix(REFERENCE_PREFIX)
-            .unwrap_or(&p.pair.solver)
-            .to_string();
+        let name = reference_name(&p.pair.solver);
         let better = match &best {
             None => true,
             Some(b) => reduction > b.reduction || (reduction == b.reduction && name < b.solver),
@@ -473,6 +515,7 @@ pub fn best_reference(refs: &[&PairVerdict]) -> Option<Reference> {
             best = Some(Reference {
                 solver: name,
                 reduction,
+                checked: true,
             });
         }
     }

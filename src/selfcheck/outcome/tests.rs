@@ -136,7 +136,8 @@ fn validated_core_passes_with_its_reduction_and_the_best_reference() {
         got.best,
         Some(Reference {
             solver: "cvc5".into(),
-            reduction: 2
+            reduction: 2,
+            checked: true,
         })
     );
     assert_eq!(got.time, Some(0.25));

@@ -36,6 +36,13 @@ pub struct SolverEntry {
     /// Run records list the programs seen in its process tree (selfcheck's solver).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub observe: bool,
+    /// A reference solver (selfcheck's): its core on a benchmark is checked
+    /// only where it could be smaller than every validated core of the
+    /// other solvers there (none validated, or all larger); elsewhere it
+    /// stays unchecked, as it could change neither a verdict nor the
+    /// benchmark's best-known core.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reference: bool,
 }
 
 /// What is wrong with the `i`-th `[[solver]]` entry `s` (`seen`: the names
