@@ -129,6 +129,14 @@ pub fn model_run(
     (text.map_err(|(_, why)| why), cpu)
 }
 
+/// `k` as run for a model: its model options take the place of its core
+/// options (a run that wants cores adds them).
+pub fn model_def(k: &SolverDef) -> SolverDef {
+    let mut def = k.clone();
+    def.core_options = k.model_options.clone();
+    def
+}
+
 /// [`model_run`], with the kind of reason when there is no model.
 fn asked(
     c: &Campaign,
@@ -143,9 +151,7 @@ fn asked(
             return (Err((Unproven::OwnFault, why)), 0.0);
         }
     };
-    let mut def = k.clone();
-    // The model options take the place of the core options in this run.
-    def.core_options = k.model_options.clone();
+    let def = model_def(k);
     let spec = crate::campaign::setup::solvers::spec_for(&def, &asking, c, c.checker_time, true);
     let out = runner::run(&spec, cancel);
     (model_text(&out, k), out.cpu)
@@ -193,7 +199,10 @@ fn answer_name(a: Answer) -> String {
 }
 
 /// `file` with the model asked for, as `cores/models/<file stem>.<checker>.smt2`.
-fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<PathBuf> {
+/// The script that asks `k` for its model of `file` (the core-only
+/// benchmark or its dialect variant): `file` with `(get-model)` after its
+/// `check-sat`, written beside the core (`cores/models/`).
+pub fn model_script(c: &Campaign, k: &SolverDef, file: &Path) -> anyhow::Result<PathBuf> {
     let src = std::fs::read(file)?;
     let rejects = |cmd: &str| k.unsupported_commands.iter().any(|x| x == cmd);
     let mut out = Vec::with_capacity(src.len() + 64);

@@ -11,6 +11,9 @@
 //! - `core-only benchmark: FILE`;
 //! - `checker NAME answered WORD: $ CMD`: each checker's command on the
 //!   kept core-only file (its dialect variant where it needs one);
+//! - `model of NAME (FILE): x = 0, …` and `model asked of NAME: $ CMD`:
+//!   the refuting model (in the author's symbols, [`super::terms`]) and
+//!   the run that asks for it again;
 //! - `solver stderr, last lines:` and those lines, each after `| `.
 //!
 //! Commands are quoted like a POSIX shell reads them ([`shell_words`]) and
@@ -232,17 +235,18 @@ impl Repro<'_> {
         };
         let c = self.campaign;
         let stored = crate::check::certify::kept_model(c, core_src, &k.name);
+        // The file the checker reads: its dialect's variant where it needs one.
+        let file = match Dialect::new(k.accepts_named, &k.unsupported_commands) {
+            None => core_src.to_path_buf(),
+            Some(d) => match crate::rebuild::store_variant(core_src, &d)? {
+                Ok(v) => v,
+                Err(_) => core_src.to_path_buf(),
+            },
+        };
         let (text, how) = match std::fs::read_to_string(&stored) {
             Ok(t) => (t, String::new()),
             Err(_) => {
                 // The certification came from the cache: the model is asked again.
-                let file = match Dialect::new(k.accepts_named, &k.unsupported_commands) {
-                    None => core_src.to_path_buf(),
-                    Some(d) => match crate::rebuild::store_variant(core_src, &d)? {
-                        Ok(v) => v,
-                        Err(_) => core_src.to_path_buf(),
-                    },
-                };
                 let cancel = std::sync::atomic::AtomicBool::new(false);
                 match crate::check::certify::model_run(c, k, &file, &cancel).0 {
                     Ok(t) => (t, ", asked again: its sat came from the cache".to_string()),
@@ -274,11 +278,28 @@ impl Repro<'_> {
             true => ", in your symbols",
             false => "",
         };
-        Ok(vec![format!(
+        let mut out = vec![format!(
             "model of {} ({}{how}){whose}: {shown}",
             k.name,
             kept.display()
-        )])
+        )];
+        // The run that asks for it again, on a kept copy of its script.
+        let script = crate::check::certify::model_script(c, k, &file)?;
+        let asking = self.keep.join(format!("{stem}.model-{}.ask.smt2", k.name));
+        copy(&script, &asking)?;
+        let invocation = Invocation {
+            timeout: c.checker_time,
+            ..self.invocation(&asking, true)
+        };
+        let (program, args) = crate::check::certify::model_def(k).command(&invocation);
+        let mut words = vec![program.to_string_lossy().into_owned()];
+        words.extend(args);
+        out.push(format!(
+            "model asked of {}: $ {}",
+            k.name,
+            shell_words(&words)
+        ));
+        Ok(out)
     }
 }
 
