@@ -16,19 +16,7 @@ const UNSAT: &str = "tests/fixtures/selfcheck/unsat";
 
 /// `coreval selfcheck ARGS` from the repository root with check cache `cache`.
 fn selfcheck(cache: &Path, args: &[&str]) -> Output {
-    let out = common::command()
-        .current_dir(common::repo())
-        .env("COREVAL_CACHE", cache)
-        .arg("selfcheck")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
-        "{}",
-        text(&out)
-    );
-    out
+    common::selfcheck_in(common::repo(), cache, args).0
 }
 
 fn text(o: &Output) -> String {
