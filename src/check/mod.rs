@@ -43,7 +43,11 @@ pub mod certify;
 pub mod incremental;
 pub mod minimality;
 pub mod plan;
+mod references;
 pub mod schedule;
+mod summary;
+
+pub use summary::CheckSummary;
 
 use crate::answer::{self, Answer, OutputFlag, ParsedOutput};
 use crate::campaign::ledger::records::{CheckRecord, RunRecord, Timing, CHECKS};
@@ -55,7 +59,6 @@ use crate::runner;
 use crate::store::journal::Journal;
 use anyhow::Result;
 use plan::Plan;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -101,77 +104,6 @@ pub fn classify_output(p: &ParsedOutput) -> (CheckAnswer, Option<String>) {
     (a, None)
 }
 
-/// What a check pass did.
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct CheckSummary {
-    /// Pairs with a well-formed core to check.
-    pub cores: usize,
-    /// Distinct core-only benchmarks among them.
-    pub distinct: usize,
-    /// Checker jobs run now.
-    pub ran: usize,
-    /// Answers taken from the cross-campaign cache.
-    pub cache_hits: usize,
-    /// Jobs skipped / killed by early stop.
-    pub skipped: usize,
-    pub killed: usize,
-    /// CPU seconds spent by checkers in this pass.
-    pub cpu: f64,
-    /// Sum of the checkers' wall-clock seconds in this pass.
-    pub checker_wall: f64,
-    /// Wall-clock seconds of the checker runs phase, and the workers used.
-    pub wall: f64,
-    pub jobs: usize,
-    /// (core, checker) pairs where the core needs a command the checker rejects.
-    pub not_applicable: usize,
-    /// Checker runs that could not start (no record kept: the pairs stay pending).
-    pub failed_to_start: usize,
-    /// Answers not kept for a fault on coreval's side while certifying
-    /// (a script not written, the core unreadable): asked again next run.
-    pub undone: usize,
-    /// `sat` answers certified now (their models checked), and the CPU
-    /// seconds that took (included in `cpu`).
-    pub certified_sats: usize,
-    pub certification_cpu: f64,
-    pub interrupted: bool,
-    /// The minimality pass, when `[check] minimality` is on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub minimality: Option<minimality::MinimalitySummary>,
-    /// The best-known pass, when `[check] best_known` is on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best: Option<best::BestSummary>,
-}
-
-impl CheckSummary {
-    /// Add the counts of a second pass (over other pairs) to these.
-    pub fn add(&mut self, o: &CheckSummary) {
-        self.cores += o.cores;
-        self.distinct += o.distinct;
-        self.ran += o.ran;
-        self.cache_hits += o.cache_hits;
-        self.skipped += o.skipped;
-        self.killed += o.killed;
-        self.cpu += o.cpu;
-        self.checker_wall += o.checker_wall;
-        self.wall += o.wall;
-        self.jobs = self.jobs.max(o.jobs);
-        self.not_applicable += o.not_applicable;
-        self.failed_to_start += o.failed_to_start;
-        self.undone += o.undone;
-        self.certified_sats += o.certified_sats;
-        self.certification_cpu += o.certification_cpu;
-        self.interrupted |= o.interrupted;
-    }
-
-    /// Share of the workers' time spent inside checkers while checking.
-    pub fn utilisation(&self) -> f64 {
-        if self.wall <= 0.0 || self.jobs == 0 {
-            return 0.0;
-        }
-        self.checker_wall / (self.jobs as f64 * self.wall)
-    }
-}
-
 /// Run the check stage of a campaign: validation, then (as configured)
 /// the minimality check and the best-known cores.
 pub fn check(
@@ -181,33 +113,7 @@ pub fn check(
     runs: Option<Vec<RunRecord>>,
 ) -> Result<CheckSummary> {
     let mut summary = if l.solvers.iter().any(|s| s.reference) {
-        // The other solvers' cores first; then the references' cores that
-        // could still be the benchmark's smallest validated one.
-        let mut first = validate(
-            l,
-            filter,
-            &|r| !is_reference(l, r),
-            true,
-            cancel,
-            runs.clone(),
-        )?;
-        let asker = ask::Asker::open(l, best::BEST_KNOWN_CHECKS, cancel)?;
-        let mut smallest: HashMap<&str, usize> = HashMap::default();
-        for v in ask::validated(l, &asker, filter)?
-            .iter()
-            .filter(|v| !v.solver.reference)
-        {
-            let k = smallest.entry(v.bench.id.as_str()).or_insert(usize::MAX);
-            *k = (*k).min(v.core.len());
-        }
-        let needed = |r: &RunRecord| {
-            let size = r.core.as_ref().map_or(0, |c| distinct(c));
-            is_reference(l, r) && smallest.get(r.benchmark.as_str()).is_none_or(|&k| size < k)
-        };
-        if !cancel.load(Ordering::SeqCst) {
-            first.add(&validate(l, filter, &needed, false, cancel, runs)?);
-        }
-        first
+        references::validate_in_two_passes(l, filter, cancel, runs)?
     } else {
         validate(l, filter, &|_| true, true, cancel, runs)?
     };
@@ -222,16 +128,6 @@ pub fn check(
     }
     summary.interrupted = cancel.load(Ordering::SeqCst);
     Ok(summary)
-}
-
-/// Whether run `r` is a reference solver's.
-fn is_reference(l: &Loaded, r: &RunRecord) -> bool {
-    l.solver(&r.solver).is_some_and(|s| s.reference)
-}
-
-/// How many distinct names `core` holds (the size of its core-only benchmark).
-fn distinct(core: &[String]) -> usize {
-    core.iter().collect::<std::collections::HashSet<_>>().len()
 }
 
 /// Validate the cores of the runs passing `which` (of the benchmarks

@@ -39,7 +39,6 @@ pub mod rehearsal;
 pub mod repro;
 pub mod setup;
 pub mod team;
-pub mod terms;
 pub mod words;
 
 pub use setup::{verdict_options, Setup};

@@ -12,7 +12,7 @@
 //! - `checker NAME answered WORD: $ CMD`: each checker's command on the
 //!   kept core-only file (its dialect variant where it needs one);
 //! - `model of NAME (FILE): x = 0, …` and `model asked of NAME: $ CMD`:
-//!   the refuting model (in the author's symbols, [`super::terms`]) and
+//!   the refuting model (in the author's symbols, [`crate::explain::Terms`]) and
 //!   the run that asks for it again;
 //! - `solver stderr, last lines:` and those lines, each after `| `.
 //!
@@ -20,7 +20,6 @@
 //! run from the folder selfcheck was started in (where the solver ran).
 
 use super::inputs::Input;
-use super::terms::Terms;
 use crate::answer::Answer;
 use crate::campaign::ledger::index::IndexEntry;
 use crate::campaign::ledger::records::RunRecord;
@@ -29,6 +28,7 @@ use crate::campaign::setup::Campaign;
 use crate::campaign::verdict::pair::PairVerdict;
 use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::{Invocation, SolverDef};
+use crate::explain::Terms;
 use crate::rebuild::Dialect;
 use crate::scramble::map::DescrambleMap;
 use anyhow::{Context, Result};
@@ -151,7 +151,7 @@ impl Repro<'_> {
     /// The author's terms for the file the solver read: places, names and
     /// symbols mapped back through the descrambling map of a scrambled one.
     pub fn terms(&self, entry: &IndexEntry, input: &Input) -> Terms {
-        Terms::new(input, self.descramble(entry))
+        Terms::new(&input.shown, &input.source, self.descramble(entry))
     }
 
     /// The core-only benchmark (kept as `<stem><tag>.core.smt2`), each
@@ -351,7 +351,11 @@ pub fn names_text(
 ) -> String {
     let names = entry.top_level_names();
     let lines = super::inputs::assertion_lines(&input.source);
-    let terms = Terms::new(input, scrambled.map(|(m, _)| m.clone()));
+    let terms = Terms::new(
+        &input.shown,
+        &input.source,
+        scrambled.map(|(m, _)| m.clone()),
+    );
     let scrambled_lines = scrambled.map(|(_, f)| super::inputs::assertion_lines(f));
     let at = |i: usize| -> String {
         let Some((map, file)) = scrambled else {

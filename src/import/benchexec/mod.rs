@@ -107,11 +107,7 @@ pub fn import_str(text: &str, xml: &Path, opts: &BenchExecOptions<'_>) -> Result
                 }
                 seen_root = true;
                 let a = attrs(&e);
-                let bench = a.get("benchmarkname").cloned().unwrap_or_default();
-                runset = a
-                    .get("name")
-                    .and_then(|n| n.strip_prefix(&format!("{bench}.")).map(String::from))
-                    .filter(|s| !s.is_empty());
+                runset = run_definition(&a);
                 if solver.is_none() {
                     let tool = a
                         .get("tool")
@@ -157,6 +153,24 @@ pub fn import_str(text: &str, xml: &Path, opts: &BenchExecOptions<'_>) -> Result
         bail!("{}: empty file, no <result> element", xml.display());
     }
     Ok(out)
+}
+
+/// The run definition of a `<result>` (what its logs are named after,
+/// `<run definition>.<task basename>.log`): its `name` less the
+/// benchmark's name before it (`uc.z3`, BenchExec before 3.x) and the tasks
+/// block after it (`z3.t` with `block="t"`, BenchExec 3.35); `None` when
+/// nothing is left.
+fn run_definition(a: &HashMap<String, String>) -> Option<String> {
+    let name = a.get("name")?;
+    let bench = a.get("benchmarkname").map_or("", String::as_str);
+    if name == bench {
+        return None;
+    }
+    let mut rundef = name.strip_prefix(&format!("{bench}.")).unwrap_or(name);
+    if let Some(block) = a.get("block") {
+        rundef = rundef.strip_suffix(&format!(".{block}")).unwrap_or(rundef);
+    }
+    (!rundef.is_empty()).then(|| rundef.to_string())
 }
 
 fn attrs(e: &BytesStart<'_>) -> HashMap<String, String> {

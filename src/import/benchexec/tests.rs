@@ -89,6 +89,52 @@ fn runs_logs_and_issues() {
     );
 }
 
+/// BenchExec 3.35 names a result after its run definition and tasks block
+/// (`name="z3.t" block="t"`) and zips its logs in a folder:
+/// `uc.DATE.logfiles/z3.a.smt2.log`.
+#[test]
+fn benchexec_3_35_names_and_zipped_logs() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("uc.2026-12-03_08-39-40.results.z3.t.xml");
+    let text = r#"<?xml version="1.0" encoding="utf-8"?>
+<result benchmarkname="uc" tool="Z3" version="5.4.0" toolmodule="benchexec.tools.z3" generator="BenchExec 3.35" options="smt.core.minimize=true" block="t" name="z3.t">
+  <run name="a.smt2" files="[a.smt2]">
+    <column title="status" value="unsat"/>
+    <column title="cputime" value="0.01s"/>
+    <column title="walltime" value="0.02s"/>
+  </run>
+</result>
+"#;
+    std::fs::write(&xml, text).unwrap();
+    let zip_path = dir.path().join("uc.2026-12-03_08-39-40.logfiles.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+    zip.start_file::<_, ()>(
+        "uc.2026-12-03_08-39-40.logfiles/z3.a.smt2.log",
+        Default::default(),
+    )
+    .unwrap();
+    zip.write_all(header("unsat\n(smtcomp1 smtcomp3)\n").as_bytes())
+        .unwrap();
+    zip.finish().unwrap();
+    let lookup = |_: &str| {
+        Some(BenchmarkInfo {
+            division: "QF_UF".into(),
+            assertions: 3,
+        })
+    };
+    let opts = BenchExecOptions {
+        solver: None,
+        logs: None,
+        lookup: &lookup,
+    };
+    let imp = import_file(&xml, &opts).unwrap();
+    assert!(imp.issues.is_empty(), "{:?}", imp.issues);
+    let a = &imp.pairs[0];
+    assert_eq!(a.solver.as_ref(), "Z3.z3");
+    assert_eq!(a.core_size, Some(2));
+}
+
 #[test]
 fn malformed_xml_is_an_error_with_line() {
     let lookup = |_: &str| None;
