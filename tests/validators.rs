@@ -5,7 +5,9 @@
 //! benchmark, so under the 2025 division map cvc5 validates nothing in
 //! QF_Equality but does in QF_LinearIntArith, where it answered right;
 //! yices was sound in both. z3's cores of a QF_UF and a QF_LIA benchmark go
-//! to the validators of their division only.
+//! to the validators of their division only. The same answers as the
+//! smtcomp tool's `results-sq-YYYY.json.gz` with its benchmark list pick
+//! the same validators.
 
 mod common;
 
@@ -181,4 +183,85 @@ fn a_division_without_validators_leaves_its_cores_not_validated() {
         md.contains("| QF_Equality | none | none | cvc5, yices |"),
         "{md}"
     );
+}
+
+/// `tests/data/validators/sq-results.csv` as the smtcomp tool writes the
+/// same answers: `results-sq-2025.json.gz` and `benchmarks-2025.json.gz`
+/// (the statuses), gzipped, in `dir`.
+fn write_tool_files(dir: &Path) {
+    let csv = std::fs::read_to_string(repo().join("tests/data/validators/sq-results.csv")).unwrap();
+    let (mut results, mut benchmarks) = (Vec::new(), std::collections::BTreeMap::new());
+    for line in csv.lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        let (bench, solver, result, expected) = (c[1], c[3], c[11], c[12]);
+        let parts: Vec<&str> = bench.split('/').collect();
+        let file = serde_json::json!({"incremental": false, "logic": parts[1],
+            "family": parts[2..parts.len() - 1], "name": parts[parts.len() - 1]});
+        let result = match result {
+            "--" => "Timeout",
+            r => r,
+        };
+        results.push(
+            serde_json::json!({"track": "SingleQuery", "solver": solver, "file": file,
+            "result": result, "cpu_time": 0.1, "wallclock_time": 0.1, "memory_usage": 1000,
+            "nb_answers": 0}),
+        );
+        benchmarks.insert(
+            bench.to_string(),
+            serde_json::json!({"file": file, "status": expected, "asserts": 2}),
+        );
+    }
+    let gz = |name: &str, v: serde_json::Value| {
+        let mut enc = flate2::write::GzEncoder::new(
+            std::fs::File::create(dir.join(name)).unwrap(),
+            flate2::Compression::default(),
+        );
+        std::io::Write::write_all(&mut enc, v.to_string().as_bytes()).unwrap();
+        enc.finish().unwrap();
+    };
+    gz(
+        "results-sq-2025.json.gz",
+        serde_json::json!({"results": results}),
+    );
+    let list: Vec<_> = benchmarks.into_values().collect();
+    gz(
+        "benchmarks-2025.json.gz",
+        serde_json::json!({"non_incremental": list, "incremental": []}),
+    );
+}
+
+#[test]
+fn the_smtcomp_tools_single_query_results_pick_the_same_validators() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_tool_files(dir.path());
+    let c = campaign(
+        dir.path(),
+        cache.path(),
+        "validators_from = \"results-sq-2025.json.gz\"\n\
+         validators_benchmarks = \"benchmarks-2025.json.gz\"\n\
+         validator_names = { cvc5 = \"cvc5-1.1\" }\n",
+    );
+    coreval::pipeline::run_to_end(&c, coreval::pipeline::Stages::ALL).unwrap();
+    assert_eq!(voters(&c, UF), ["yices"], "cvc5 was unsound in QF_Equality");
+    assert_eq!(voters(&c, LIA), ["cvc5", "yices"]);
+    // Without the list there is no status to judge an answer by: refused.
+    let dir = tempfile::tempdir().unwrap();
+    write_tool_files(dir.path());
+    let c = campaign(
+        dir.path(),
+        cache.path(),
+        "validators_from = \"results-sq-2025.json.gz\"\n",
+    );
+    let stages = Stages {
+        check: true,
+        ..Stages::default()
+    };
+    let e = format!(
+        "{:#}",
+        Context::load(c, stages)
+            .err()
+            .expect("a results-sq file without its list")
+    );
+    assert!(e.contains("validators_benchmarks"), "{e}");
 }

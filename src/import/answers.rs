@@ -38,7 +38,7 @@ const REQUIRED: &[&str] = &[
 
 /// Read one StarExec job CSV of an answer track (gzipped or plain).
 pub fn starexec_file(path: &Path) -> Result<AnswerImport> {
-    let bytes = super::smtcomp::read_maybe_gz(path)?;
+    let bytes = crate::store::smtcomp_json::read_maybe_gz(path)?;
     let mut table = Table::new(&bytes, path.display())?;
     let mut col: HashMap<&str, usize> = HashMap::new();
     for c in REQUIRED {

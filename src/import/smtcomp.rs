@@ -19,73 +19,10 @@
 
 use super::{Import, Issue};
 use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
+use crate::store::smtcomp_json::{read_maybe_gz, Benchmarks, Results, Row};
 use anyhow::{Context, Result};
-use serde::Deserialize;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
-
-#[derive(Deserialize)]
-struct File {
-    logic: String,
-    #[serde(default)]
-    family: Vec<String>,
-    name: String,
-}
-
-impl File {
-    fn id(&self) -> String {
-        let mut parts = vec![self.logic.as_str()];
-        parts.extend(self.family.iter().map(String::as_str));
-        parts.push(&self.name);
-        parts.join("/")
-    }
-}
-
-#[derive(Deserialize)]
-struct Row {
-    #[serde(default)]
-    track: Option<String>,
-    solver: String,
-    file: File,
-    result: String,
-    cpu_time: f64,
-    wallclock_time: f64,
-    #[serde(default)]
-    nb_answers: i64,
-}
-
-#[derive(Deserialize)]
-struct Results {
-    results: Vec<Row>,
-}
-
-#[derive(Deserialize)]
-struct Bench {
-    file: File,
-    asserts: u64,
-}
-
-#[derive(Deserialize)]
-struct Benchmarks {
-    #[serde(default)]
-    non_incremental: Vec<Bench>,
-}
-
-/// Read a file, gunzipping it when it starts with the gzip magic bytes.
-pub(super) fn read_maybe_gz(path: &Path) -> Result<Vec<u8>> {
-    let raw = crate::store::regular::read(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut out)
-            .with_context(|| format!("{}: bad gzip data", path.display()))?;
-        Ok(out)
-    } else {
-        Ok(raw)
-    }
-}
 
 /// Import a results file with its benchmark list.
 pub fn import_files(results: &Path, benchmarks: &Path) -> Result<Import> {

@@ -1,7 +1,8 @@
 //! Storage: how coreval keeps what it has done and reads what it is given.
 //! The append-only journals and the campaign lock, regular files only
 //! (no FIFO or device is ever opened), paths from data kept inside their
-//! folder, CSV tables read by column name, and compact in-memory records.
+//! folder, CSV tables read by column name, the smtcomp tool's JSON files,
+//! and compact in-memory records.
 
 pub mod compact;
 pub mod csv_table;
@@ -9,3 +10,4 @@ pub mod journal;
 pub mod lock;
 pub mod regular;
 pub mod safepath;
+pub mod smtcomp_json;

@@ -2,7 +2,10 @@
 //! and 2026 rules take as the validators of a division "single query
 //! participants that were sound in that division". The single-query results
 //! are a StarExec job CSV (columns `benchmark`, `solver`, `result`,
-//! `expected`; others ignored). A row's division is its logic's in the
+//! `expected`; others ignored), or the smtcomp tool's
+//! `results-sq-YYYY.json.gz` (rows of track `SingleQuery`, each
+//! benchmark's status from the benchmark list `[check]
+//! validators_benchmarks` names). A row's division is its logic's in the
 //! campaign's division map (a division is a logic without one).
 //!
 //! A checker definition is a single-query solver by name: its own, or the
@@ -83,7 +86,16 @@ impl Validators {
             }
         }
         let path = c.dir.join(file);
-        let rows = read_rows(&path).map_err(|e| anyhow!("{}: {e:#}", at("validators_from")))?;
+        let rows = match &cfg.validators_benchmarks {
+            Some(list) => read_json_rows(&path, &c.dir.join(list)),
+            None if is_json(&path) => Err(anyhow!(
+                "{} is the smtcomp tool's results: the benchmark list with the statuses is \
+                 needed too ([check] validators_benchmarks = \"benchmarks-YYYY.json.gz\")",
+                path.display()
+            )),
+            None => read_rows(&path),
+        }
+        .map_err(|e| anyhow!("{}: {e:#}", at("validators_from")))?;
         let solvers: BTreeSet<&str> = rows.iter().map(|r| r.solver.as_str()).collect();
         for (k, n) in &cfg.validator_names {
             if !solvers.contains(n.as_str()) {
@@ -210,6 +222,38 @@ fn read_rows(path: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// Whether `path` names a JSON file (plain or gzipped).
+fn is_json(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    name.ends_with(".json") || name.ends_with(".json.gz")
+}
+
+/// The rows of the smtcomp tool's single-query results `path`, each
+/// answer compared with its benchmark's status in the list `list`; rows
+/// of other tracks are left out.
+fn read_json_rows(path: &Path, list: &Path) -> Result<Vec<Row>> {
+    use crate::store::smtcomp_json::{read_benchmarks, read_results};
+    let status: HashMap<String, String> = read_benchmarks(list)?
+        .non_incremental
+        .into_iter()
+        .filter_map(|b| Some((b.file.id(), b.status?)))
+        .collect();
+    let decided = |s: &str| matches!(s, "sat" | "unsat");
+    Ok(read_results(path)?
+        .results
+        .into_iter()
+        .filter(|r| r.track.as_deref().is_none_or(|t| t == "SingleQuery"))
+        .map(|r| {
+            let expected = status.get(&r.file.id()).map_or("unknown", String::as_str);
+            Row {
+                wrong: decided(&r.result) && decided(expected) && r.result != expected,
+                solver: r.solver,
+                logic: r.file.logic,
+            }
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +279,64 @@ mod tests {
         std::fs::write(&p, "benchmark,solver,result\n").unwrap();
         let e = format!("{:#}", read_rows(&p).err().unwrap());
         assert!(e.contains("sq.csv:1") && e.contains("`expected`"), "{e}");
+    }
+
+    #[test]
+    fn the_smtcomp_tools_single_query_results_give_the_same_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |logic: &str, name: &str| {
+            format!(
+                r#"{{"incremental": false, "logic": "{logic}", "family": ["f"], "name": "{name}"}}"#
+            )
+        };
+        let row = |solver: &str, logic: &str, name: &str, result: &str| {
+            format!(
+                r#"{{"track": "SingleQuery", "solver": "{solver}", "file": {}, "result": "{result}",
+                    "cpu_time": 1.0, "wallclock_time": 1.0, "memory_usage": 0, "nb_answers": 1}}"#,
+                file(logic, name)
+            )
+        };
+        let results = dir.path().join("results-sq-2025.json");
+        std::fs::write(
+            &results,
+            format!(
+                r#"{{"results": [{}, {}, {}, {}, {}]}}"#,
+                row("z3", "QF_LIA", "a.smt2", "sat"),
+                row("cvc5", "QF_LIA", "b.smt2", "unsat"),
+                row("z3", "QF_UF", "c.smt2", "unsat"),
+                row("z3", "QF_UF", "d.smt2", "sat"),
+                row("z3", "QF_UF", "c.smt2", "sat").replace("SingleQuery", "UnsatCore"),
+            ),
+        )
+        .unwrap();
+        let bench = |logic: &str, name: &str, status: &str| {
+            format!(
+                r#"{{"file": {}, "status": "{status}", "asserts": 3}}"#,
+                file(logic, name)
+            )
+        };
+        let list = dir.path().join("benchmarks-2025.json");
+        std::fs::write(
+            &list,
+            format!(
+                r#"{{"non_incremental": [{}, {}, {}, {}], "incremental": []}}"#,
+                bench("QF_LIA", "a.smt2", "unsat"),
+                bench("QF_LIA", "b.smt2", "unsat"),
+                bench("QF_UF", "c.smt2", "unsat"),
+                bench("QF_UF", "d.smt2", "unknown"),
+            ),
+        )
+        .unwrap();
+        let rows = read_json_rows(&results, &list).unwrap();
+        // The UnsatCore row is left out; only z3's sat on an unsat QF_LIA benchmark is wrong.
+        assert_eq!(rows.len(), 4);
+        let wrong: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| r.wrong)
+            .map(|r| (r.solver.as_str(), r.logic.as_str()))
+            .collect();
+        assert_eq!(wrong, [("z3", "QF_LIA")]);
+        let e = format!("{:#}", read_json_rows(&list, &list).err().unwrap());
+        assert!(e.contains("not a results file"), "{e}");
     }
 }

@@ -194,8 +194,13 @@ pub struct Check {
     pub best_known: bool,
     /// Seconds per benchmark to shrink a best-known core by deletion; 0 = no shrinking.
     pub shrink_budget: f64,
-    /// Single-query results (StarExec CSV) whose sound participants validate, per division.
+    /// Single-query results whose sound participants validate, per
+    /// division: a StarExec job CSV, or the smtcomp tool's
+    /// `results-sq-YYYY.json.gz` (with `validators_benchmarks`).
     pub validators_from: Option<PathBuf>,
+    /// The smtcomp tool's benchmark list (`benchmarks-YYYY.json.gz`) that
+    /// gives the statuses for a `results-sq` `validators_from`.
+    pub validators_benchmarks: Option<PathBuf>,
     /// Checker definition → its solver name in `validators_from` (default: its own name).
     pub validator_names: std::collections::BTreeMap<String, String>,
 }
@@ -212,6 +217,7 @@ impl Default for Check {
             best_known: false,
             shrink_budget: 0.0,
             validators_from: None,
+            validators_benchmarks: None,
             validator_names: Default::default(),
         }
     }
