@@ -32,6 +32,15 @@ fn benchexec() -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
+/// What a command printed, stdout then stderr.
+fn both(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
 /// The result file benchexec wrote into `out`.
 fn result_file(out: &Path) -> PathBuf {
     std::fs::read_dir(out)
@@ -67,11 +76,7 @@ fn real_benchexec_results_and_logs_are_read() {
         .arg(tmp.path().join("out/"))
         .output()
         .unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&ran.stdout),
-        String::from_utf8_lossy(&ran.stderr)
-    );
+    let said = both(&ran);
     if !ran.status.success() {
         // BenchExec needs cgroups (and root to use them here).
         common::missing::skip(&format!("benchexec could not run: {said}"));
@@ -89,11 +94,7 @@ fn real_benchexec_results_and_logs_are_read() {
         .arg(&json)
         .output()
         .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = both(&out);
     assert!(out.status.success(), "{text}\n{said}");
     assert!(!text.contains("no output log"), "{text}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();

@@ -69,7 +69,15 @@ impl<'a> Asker<'a> {
     /// of `CHECKS` and of `journal`, where new answers go.
     pub fn open(l: &'a Loaded, journal: &str, cancel: &'a AtomicBool) -> Result<Asker<'a>> {
         let c = l.campaign;
-        let checkers = l.ctx.checkers.clone();
+        // Asked in this order (see `select`): native before wrapped.
+        let mut checkers: Vec<(f64, SolverDef)> = l
+            .ctx
+            .checkers
+            .iter()
+            .map(|k| (k.prior_cost(), k.clone()))
+            .collect();
+        checkers.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let checkers: Vec<SolverDef> = checkers.into_iter().map(|(_, k)| k).collect();
         let dialects = checkers
             .iter()
             .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
@@ -100,17 +108,16 @@ impl<'a> Asker<'a> {
 
     /// The checkers that judge `solver`'s cores in `logic`, in the order
     /// [`Asker::ask`] asks them: native binaries before interpreted
-    /// wrappers ([`SolverDef::prior_cost`]), else as defined.
+    /// wrappers ([`SolverDef::prior_cost`], sorted once by [`Asker::open`]),
+    /// else as defined.
     pub fn select(&self, logic: &str, solver: &SolverUnderTest) -> Vec<&SolverDef> {
-        let mut out = select(
+        select(
             &self.checkers,
             logic,
             solver,
             self.c.config.check.independent,
             self.validators,
-        );
-        out.sort_by(|a, b| a.prior_cost().total_cmp(&b.prior_cost()));
-        out
+        )
     }
 
     /// Answers of `selected` on core-only benchmark `hash` (in `cores/`),

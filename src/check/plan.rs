@@ -265,7 +265,21 @@ impl<'a> Plan<'a> {
             .iter()
             .map(|k| Dialect::new(k.accepts_named, &k.unsupported_commands))
             .collect();
-        let cost = mean_cpu(earlier.iter().chain(cache.records()));
+        let measured = mean_cpu(earlier.iter().chain(cache.records()));
+        // Each checker's cost, worked out once: measured as a checker; never
+        // asked yet, what its program cost as a solver in this campaign;
+        // else a native binary before an interpreted wrapper.
+        let cost: Vec<f64> = self
+            .checkers
+            .iter()
+            .map(|k| {
+                measured
+                    .get(k.name.as_str())
+                    .or_else(|| run_cost.get(&k.name))
+                    .copied()
+                    .unwrap_or_else(|| k.prior_cost())
+            })
+            .collect();
         let mut out = Jobs::default();
         let mut records = Vec::new();
         for (hi, h) in self.hash_list.iter().enumerate() {
@@ -318,19 +332,10 @@ impl<'a> Plan<'a> {
                 .iter()
                 .map(|&ki| (ki, self.waiting(h, &self.checkers[ki].name, answers)))
                 .collect();
-            // Never asked yet: what its program cost as a solver in this
-            // campaign, else a native binary before an interpreted wrapper.
-            let cost_of = |ki: usize| {
-                let k = &self.checkers[ki];
-                cost.get(k.name.as_str())
-                    .or_else(|| run_cost.get(&k.name))
-                    .copied()
-                    .unwrap_or_else(|| k.prior_cost())
-            };
             want.sort_by(|a, b| {
                 useful[b]
                     .cmp(&useful[a])
-                    .then(cost_of(*a).total_cmp(&cost_of(*b)))
+                    .then(cost[*a].total_cmp(&cost[*b]))
             });
             out.queue.push(want);
         }

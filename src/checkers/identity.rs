@@ -38,13 +38,7 @@ fn file_name(p: &Path) -> Option<String> {
 }
 
 fn identity(k: &SolverDef) -> Identity {
-    let wrappers: Vec<PathBuf> = k.command[1..]
-        .iter()
-        .filter(|a| super::template::uses(a, "checkers") && !super::template::uses(a, "file"))
-        .filter_map(|a| k.expand_fixed(a))
-        .map(PathBuf::from)
-        .filter(|p| p.is_file())
-        .collect();
+    let wrappers = k.wrapper_scripts();
     // Through an interpreter, the wrapper is the solver; otherwise the program.
     let own: Vec<PathBuf> = if wrappers.is_empty() {
         k.program().into_iter().collect()

@@ -142,25 +142,30 @@ pub enum Probe {
 }
 
 impl SolverDef {
-    /// Whether the command runs the solver through an interpreter (a Python
-    /// wrapper such as `checkers/wrappers/cvc5py.py`): the interpreter's
-    /// start and the module's import cost a tenth of a second before the
-    /// solver reads a byte.
-    pub fn interpreted(&self) -> bool {
-        self.command.iter().take(2).any(|w| {
-            let name = Path::new(w).file_name().map(|n| n.to_string_lossy());
-            name.is_some_and(|n| n.starts_with("python") || n.ends_with(".py"))
-        })
+    /// The wrapper scripts an interpreter runs (`{checkers}/wrappers/cvc5py.py`
+    /// after `python`): the files of `{checkers}` among the command's
+    /// arguments. Empty for a native program.
+    pub fn wrapper_scripts(&self) -> Vec<PathBuf> {
+        self.command[1..]
+            .iter()
+            .filter(|a| template::uses(a, "checkers") && !template::uses(a, "file"))
+            .filter_map(|a| self.expand_fixed(a))
+            .map(PathBuf::from)
+            .filter(|p| p.is_file())
+            .collect()
     }
 
     /// The CPU seconds a run is taken to cost before any run was measured:
-    /// a native binary's start (10 ms) or an interpreter's (100 ms), so that
-    /// a native checker is asked before a wrapped one when nothing is known.
+    /// a native binary's start (10 ms) or, through an interpreter
+    /// ([`SolverDef::wrapper_scripts`]), the interpreter's start and the
+    /// module's import (100 ms), so that a native checker is asked before a
+    /// wrapped one when nothing is known. It looks at files: work it out
+    /// once per checker.
     pub fn prior_cost(&self) -> f64 {
-        if self.interpreted() {
-            0.1
-        } else {
+        if self.wrapper_scripts().is_empty() {
             0.01
+        } else {
+            0.1
         }
     }
 

@@ -28,7 +28,7 @@ use crate::campaign::setup::Campaign;
 use crate::campaign::verdict::pair::PairVerdict;
 use crate::campaign::verdict::policy::CheckAnswer;
 use crate::checkers::{Invocation, SolverDef};
-use crate::explain::Terms;
+use crate::explain::{Author, Terms};
 use crate::rebuild::Dialect;
 use crate::scramble::map::DescrambleMap;
 use anyhow::{Context, Result};
@@ -350,7 +350,7 @@ pub fn names_text(
     scrambled: Option<(&DescrambleMap, &Path)>,
 ) -> String {
     let names = entry.top_level_names();
-    let lines = super::inputs::assertion_lines(&input.source);
+    // The author's file is scanned once, by `terms`.
     let terms = Terms::new(
         &input.shown,
         &input.source,
@@ -358,21 +358,13 @@ pub fn names_text(
     );
     let scrambled_lines = scrambled.map(|(_, f)| super::inputs::assertion_lines(f));
     let at = |i: usize| -> String {
-        let Some((map, file)) = scrambled else {
-            return match lines.get(i) {
-                Some(l) => format!("{}:{l}", input.shown),
-                None => format!("assertion {}", i + 1),
-            };
+        let Some((_, file)) = scrambled else {
+            return terms.place(i);
         };
-        let original = match map
-            .original_position(i)
-            .and_then(|o| Some((o, lines.get(o)?)))
-        {
-            Some((_, l)) => match terms.own_name(i) {
-                Some(own) => format!("{}:{l}, your {own}", input.shown),
-                None => format!("{}:{l}", input.shown),
-            },
-            None => format!("scrambled assertion {} unmapped", i + 1),
+        let original = match (terms.original(i), terms.own_name(i)) {
+            (Some(_), Some(own)) => format!("{}, your {own}", terms.place(i)),
+            (Some(_), None) => terms.place(i),
+            (None, _) => format!("scrambled assertion {} unmapped", i + 1),
         };
         match scrambled_lines.as_ref().and_then(|s| s.get(i)) {
             Some(l) => format!("{original}; scrambled {}:{l}", file.display()),
