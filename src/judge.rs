@@ -465,6 +465,7 @@ pub fn pair_verdict(
             status,
             cpu: r.cpu,
             wall: r.wall,
+            memory: r.max_rss,
             checks: tally_of(&mine, &selected, s),
             // A new boxed slice of shared names: reusing the record's buffer
             // would keep alive pages of the threads that parsed the journal
@@ -472,7 +473,8 @@ pub fn pair_verdict(
             core: r
                 .core
                 .map(|c| c.into_iter().map(|n| shared.name(n)).collect()),
-            origin: None,
+            // An imported run (BenchExec): the result file and line.
+            origin: r.origin.map(Into::into),
             contradiction,
             expected: None,
         },

@@ -267,6 +267,7 @@ pub fn synth_runs(dir: &Path) -> usize {
                 measured: Some(coreval::runner::cgroup::Measure::CgroupV1),
                 provenance: l.current.run_provenance(&s.name, e).map(Box::new),
                 transcript: None,
+                origin: None,
             });
             n += 1;
             if group.len() == 10_000 {

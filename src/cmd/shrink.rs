@@ -63,6 +63,13 @@ pub fn run(args: ShrinkArgs) -> Result<u8> {
     let Some(s) = solvers.iter().find(|s| s.name == args.solver) else {
         bail!("no solver {} in {}", args.solver, args.campaign.display());
     };
+    if let Some(b) = &s.benchexec {
+        bail!(
+            "solver {}: its runs were imported ({}); there is no command here to run it again, so its failures cannot be shrunk",
+            args.solver,
+            b.describe()
+        );
+    }
     // The campaign's checkers (none listed: every definition), those of
     // other teams that are installed.
     let listed = &c.config.check.checkers;

@@ -329,6 +329,8 @@ impl<'a> Work<'a> {
                 name: format!("{REFERENCE_PREFIX}{}", k.name),
                 definition: Some(k.name.clone()),
                 command: None,
+                benchexec: None,
+                benchexec_logs: None,
                 team: None,
                 args: Vec::new(),
                 answer_stream: None,
@@ -402,6 +404,8 @@ fn config(opts: &Options, base: &Base) -> Result<ConfigFile> {
         name: SOLVER_NAME.into(),
         definition: None,
         command: Some(base.command.clone()),
+        benchexec: None,
+        benchexec_logs: None,
         team: Some(base.team.clone()),
         args: Vec::new(),
         answer_stream: opts.answer_stream,
@@ -413,6 +417,7 @@ fn config(opts: &Options, base: &Base) -> Result<ConfigFile> {
     }];
     Ok(ConfigFile {
         benchmarks: "benchmarks".into(),
+        benchmark_list: None,
         checkers_dir: Some(base.dir_defs.clone()),
         jobs: opts.jobs,
         cache: None,

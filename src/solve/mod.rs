@@ -18,6 +18,7 @@
 //! printed becomes an answer ([`crate::answer`]) plus flags. An answer printed
 //! after the time limit counts as a timeout (BenchExec does the same).
 
+mod benchexec;
 pub mod cache;
 
 use crate::answer::{self, Answer};
@@ -122,6 +123,7 @@ pub fn record(
         measured: Some(out.measured_by),
         provenance: None,
         transcript: None,
+        origin: None,
     }
 }
 
@@ -259,6 +261,29 @@ pub fn solve(
         })
         .collect();
     let journal = Journal::open(&journal_path)?;
+    // Solvers whose runs BenchExec made: imported, not run.
+    let (imported, todo): (Vec<_>, Vec<_>) =
+        todo.into_iter().partition(|(s, _)| s.benchexec.is_some());
+    for s in solvers {
+        let Some(b) = &s.benchexec else { continue };
+        let mine: Vec<&Bench> = (imported.iter())
+            .filter(|(x, _)| x.name == s.name)
+            .map(|(_, e)| *e)
+            .collect();
+        if mine.is_empty() || cancel.load(Ordering::SeqCst) {
+            continue;
+        }
+        let version = versions[s.name.as_str()].clone();
+        let records = benchexec::import(l, &s.name, b, &mine, version);
+        let only: Vec<&RunRecord> = records.iter().map(|(r, _)| r).collect();
+        journal.append_all(&only)?;
+        for (rec, k) in &records {
+            ran(rec, mine[*k]);
+            redone.journaled((&s.name, &mine[*k].id), &s.name);
+        }
+        summary.ran += records.len();
+        summary.undone += mine.len() - records.len();
+    }
     let cache = solvers.iter().any(|s| s.cached).then(|| {
         let (cache, warnings) = RunCache::open(&c.cache_dir());
         for w in warnings {
@@ -348,9 +373,9 @@ pub fn solve(
     );
     bar.finish_and_clear();
     written?;
-    summary.undone = faults.say(l.say);
+    summary.undone += faults.say(l.say);
     summary.redone = redone.say("", "run(s)", l.say);
-    summary.ran = count.into_inner();
+    summary.ran += count.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(Solved {
         summary,

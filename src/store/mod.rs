@@ -2,8 +2,10 @@
 //! The append-only journals and the campaign lock, regular files only
 //! (no FIFO or device is ever opened), paths from data kept inside their
 //! folder, CSV tables read by column name, the smtcomp tool's JSON files,
+//! BenchExec's result XML,
 //! and compact in-memory records.
 
+pub mod benchexec_xml;
 pub mod compact;
 pub mod csv_table;
 pub mod journal;

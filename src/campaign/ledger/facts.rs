@@ -127,9 +127,14 @@ impl Facts {
                         None => judged_by.push(k.name.clone()),
                     }
                 }
+                // Runs imported from BenchExec: where they were read.
+                let command = match &s.benchexec {
+                    Some(b) => vec![b.describe()],
+                    None => x.map(|x| x.template.clone()).unwrap_or_default(),
+                };
                 SolverFacts {
                     name: s.name.clone(),
-                    command: x.map(|x| x.template.clone()).unwrap_or_default(),
+                    command,
                     program: x.map(|x| x.program.clone()).unwrap_or_default(),
                     teams: s.all_teams(),
                     judged_by,

@@ -415,7 +415,11 @@ pub fn changed_sources(c: &Campaign) -> Result<Vec<String>> {
 }
 
 /// Whether a solver is entered in a benchmark's division: its definition
-/// supports the logic with cores (an inline command: every division).
+/// supports the logic with cores (an inline command: every division); a
+/// solver whose runs BenchExec made, on the benchmarks it has a run of.
 pub fn entered(s: &SolverUnderTest, e: &Bench) -> bool {
-    s.def.supports(&e.logic) && s.def.supports_cores(&e.logic)
+    match &s.benchexec {
+        Some(b) => b.run_on(&e.id, &e.output).is_some(),
+        None => s.def.supports(&e.logic) && s.def.supports_cores(&e.logic),
+    }
 }

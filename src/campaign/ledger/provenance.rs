@@ -61,6 +61,48 @@ fn file_id(path: &Path) -> Option<FileId> {
     })
 }
 
+/// What made a BenchExec solver's runs: the result file and its logs by
+/// content (a folder of logs by the names and hashes of its files), the
+/// tool and version BenchExec recorded. A changed file or log makes its
+/// records stale, so they are imported again.
+fn benchexec_program(b: &crate::campaign::setup::benchexec::BenchExecRuns) -> Program {
+    let logs = if b.logs.is_dir() {
+        fn below(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                match e.file_type() {
+                    Ok(t) if t.is_dir() => below(&e.path(), out),
+                    Ok(t) if t.is_file() => out.push(e.path()),
+                    _ => {}
+                }
+            }
+        }
+        let mut files = Vec::new();
+        below(&b.logs, &mut files);
+        files.sort();
+        let mut h = blake3::Hasher::new();
+        for f in &files {
+            h.update(
+                f.strip_prefix(&b.logs)
+                    .unwrap_or(f)
+                    .as_os_str()
+                    .as_encoded_bytes(),
+            );
+            h.update(hash_file(f).unwrap_or_default().as_bytes());
+        }
+        Some(FileId {
+            blake3: h.finalize().to_hex().to_string(),
+            path: b.logs.to_string_lossy().into_owned(),
+        })
+    } else {
+        file_id(&b.logs)
+    };
+    Program {
+        executable: file_id(&b.xml),
+        script: logs,
+        version: Some(b.tool()),
+    }
+}
+
 /// The interpreter of a `#!` script (`#!/usr/bin/env python3` → python3 in `PATH`).
 fn interpreter(script: &Path) -> Option<Option<PathBuf>> {
     use std::io::Read;
@@ -341,7 +383,10 @@ impl Current {
             output_cap: c.output_cap as u64,
         };
         // Each distinct definition once (a solver under test is often a checker too).
-        let mut defs: Vec<&SolverDef> = solvers.iter().map(|s| &s.def).collect();
+        let mut defs: Vec<&SolverDef> = (solvers.iter())
+            .filter(|s| s.benchexec.is_none())
+            .map(|s| &s.def)
+            .collect();
         defs.extend(checkers);
         let mut distinct: Vec<&SolverDef> = Vec::new();
         for d in defs {
@@ -377,7 +422,20 @@ impl Current {
         let solvers = solvers
             .iter()
             .map(|s| {
-                let x = Expected::new(&s.def, solver_limits.clone(), program_of(&s.def), true);
+                let x = match &s.benchexec {
+                    Some(b) => {
+                        let (time, memory_mb) = b.limits();
+                        let limits = Limits {
+                            time,
+                            checker_time: None,
+                            memory_mb,
+                            grace: 0.0,
+                            output_cap: 0,
+                        };
+                        Expected::new(&s.def, limits, benchexec_program(b), true)
+                    }
+                    None => Expected::new(&s.def, solver_limits.clone(), program_of(&s.def), true),
+                };
                 (s.name.clone(), x)
             })
             .collect();

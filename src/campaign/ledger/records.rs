@@ -100,6 +100,10 @@ pub struct RunRecord {
     /// stage (`answer` and `core` are then not used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+    /// Where a run imported from elsewhere was read (`RESULT.xml.bz2:LINE`
+    /// of a BenchExec result file); absent for a run made here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -7,13 +7,15 @@
 //!   executable, a script's `#!` interpreter too, and its version command
 //!   (if it has one) answers (a solver that cannot start would otherwise be
 //!   journaled `failed to start` on every benchmark and rank first with no
-//!   errors);
+//!   errors); a solver whose runs come from BenchExec has a readable,
+//!   whole result file (a truncated `.xml.bz2` is refused) and its logs;
 //! - every selected checker is known, installed and answers its version
 //!   probe;
 //! - (a note, not a refusal) an inline solver command that runs a checker's
 //!   program is of that checker's team ([`crate::checkers::identity`]);
 //! - the benchmark root holds `.smt2` files (with a hint when it holds
-//!   `.SMT2` or `.smt` files instead).
+//!   `.SMT2` or `.smt` files instead), and every id of `benchmark_list`
+//!   is one of them (each missing one with the list's line).
 //!
 //! Probes run in parallel. Every problem found is reported, all at once
 //! ([`Problems`]), each with its `campaign.toml:LINE`: the values that
@@ -113,7 +115,9 @@ pub(super) fn refuse_unrunnable(
         ));
     }
     if stages.name {
-        problems.check(benchmark_root(c, config));
+        if let Some(found) = problems.check(benchmark_root(c, config)) {
+            listed_benchmarks(c, config, &found, problems);
+        }
     }
 }
 
@@ -136,6 +140,8 @@ pub(super) fn resolve(
     for (i, s) in c.config.solvers.iter().enumerate() {
         let key = if s.definition.is_some() {
             "definition"
+        } else if s.benchexec.is_some() {
+            "benchexec"
         } else {
             "command"
         };
@@ -155,7 +161,9 @@ pub(super) fn resolve(
                 ));
             }
         }
-        if stages.solve {
+        // A BenchExec solver runs nothing: its result file and logs were
+        // read as it was resolved.
+        if stages.solve && s.benchexec.is_none() {
             subjects.push(Subject {
                 what: format!("solver '{}'", s.name),
                 at,
@@ -277,8 +285,63 @@ fn program_ok(program: &Path) -> std::result::Result<(), String> {
     }
 }
 
-/// The benchmark root must hold benchmarks.
-fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
+/// The ids of a missing file shown one a line; the others are counted.
+const MISSING_SHOWN: usize = 20;
+
+/// Every id of `benchmark_list` must be a benchmark found below the root
+/// (`found`), and the list must name one.
+fn listed_benchmarks(
+    c: &Campaign,
+    config: &Path,
+    found: &crate::benchmark::Discovery,
+    problems: &mut Problems,
+) {
+    let Some(list) = &c.benchmark_list else {
+        return;
+    };
+    let at = where_is(config, Key::Table("", "benchmark_list"));
+    let shown = c.shown(list);
+    let listed = match super::config::benchmark_list::read(list) {
+        Ok(l) => l,
+        Err(e) => {
+            problems.push(format!("{at}: benchmark_list: {e:#}"));
+            return;
+        }
+    };
+    if listed.is_empty() {
+        problems.push(format!(
+            "{at}: benchmark_list: {} names no benchmark (one id a line, relative to `benchmarks`)",
+            shown.display()
+        ));
+        return;
+    }
+    let ids: std::collections::HashSet<&str> = found.files.iter().map(|f| f.id.as_str()).collect();
+    let missing: Vec<_> = listed
+        .iter()
+        .filter(|l| !ids.contains(l.id.as_str()))
+        .collect();
+    let root = c.shown(&c.benchmarks);
+    for l in missing.iter().take(MISSING_SHOWN) {
+        problems.push(format!(
+            "{at}: benchmark_list: {}:{}: {:?} has no file below {} (ids are relative to `benchmarks`)",
+            shown.display(),
+            l.line,
+            l.id,
+            root.display()
+        ));
+    }
+    if missing.len() > MISSING_SHOWN {
+        problems.push(format!(
+            "{at}: benchmark_list: and {} more ids of {} have no file below {}",
+            missing.len() - MISSING_SHOWN,
+            shown.display(),
+            root.display()
+        ));
+    }
+}
+
+/// The benchmark root must hold benchmarks: what it holds.
+fn benchmark_root(c: &Campaign, config: &Path) -> Result<crate::benchmark::Discovery> {
     let at = || where_is(config, Key::Table("", "benchmarks"));
     let root = c.shown(&c.benchmarks);
     if !c.benchmarks.exists() {
@@ -293,7 +356,7 @@ fn benchmark_root(c: &Campaign, config: &Path) -> Result<()> {
     let found =
         crate::benchmark::discover(&c.benchmarks).map_err(|e| anyhow!("{}: {e:#}", at()))?;
     if !found.files.is_empty() {
-        return Ok(());
+        return Ok(found);
     }
     let hint = match found.near_misses.first() {
         Some(first) => format!(

@@ -40,12 +40,18 @@ pub struct SolverUnderTest {
     /// The checkers whose program its runs were seen executing, as the
     /// runs are read.
     pub executed: super::team::Executed,
+    /// Its runs come from a BenchExec result file, not from a command.
+    pub benchexec: Option<std::sync::Arc<super::benchexec::BenchExecRuns>>,
 }
 
 /// Resolve the config's solvers against the definitions folder.
 pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<SolverUnderTest>> {
     let mut out = Vec::new();
     for s in &c.config.solvers {
+        if let Some(xml) = &s.benchexec {
+            out.push(from_benchexec(c, s, xml, defs)?);
+            continue;
+        }
         let mut def = match (&s.definition, &s.command) {
             (Some(d), _) => {
                 let Some(found) = defs.iter().find(|x| &x.name == d) else {
@@ -103,9 +109,53 @@ pub fn solvers_under_test(c: &Campaign, defs: &[SolverDef]) -> Result<Vec<Solver
             reference: s.reference,
             same_program,
             executed: Default::default(),
+            benchexec: None,
         });
     }
     Ok(out)
+}
+
+/// A solver whose runs come from a BenchExec result file. Its team is the
+/// one declared, else that of the definition of the tool BenchExec ran
+/// (the tool-info module's name, `benchexec.tools.z3` → `z3`), else the
+/// tool's name: a z3 run under BenchExec is never judged by z3.
+fn from_benchexec(
+    c: &Campaign,
+    s: &super::config::SolverEntry,
+    xml: &Path,
+    defs: &[SolverDef],
+) -> Result<SolverUnderTest> {
+    let runs = super::benchexec::load_for(c, &s.name, xml, s.benchexec_logs.as_deref())?;
+    let key = runs.tool_key();
+    let same = defs.iter().find(|d| d.name.to_ascii_lowercase() == key);
+    let team = s
+        .team
+        .clone()
+        .or_else(|| same.map(|d| d.team.clone()))
+        .unwrap_or_else(|| key.clone());
+    let mut teams = vec![team.clone()];
+    for t in s.teams.iter().chain(same.map(|d| &d.team)) {
+        if !teams.contains(t) {
+            teams.push(t.clone());
+        }
+    }
+    let why = format!("is the tool BenchExec ran ({})", runs.tool());
+    let def = inline_def(c, &s.name, &team, &runs.command())?;
+    Ok(SolverUnderTest {
+        name: s.name.clone(),
+        team,
+        teams,
+        runs: same.map(|d| (d.name.clone(), why)).into_iter().collect(),
+        definition: None,
+        def,
+        workdir: None,
+        cached: false,
+        observe: false,
+        reference: s.reference,
+        same_program: Vec::new(),
+        executed: Default::default(),
+        benchexec: Some(std::sync::Arc::new(runs)),
+    })
 }
 
 /// A definition for an inline `command`: every logic, cores expected, a

@@ -8,16 +8,14 @@
 //! BenchExec's compressed layout is read as is: the XML as `.xml.bz2`, the
 //! log folder as `<…>.logfiles.zip` ([`logs`]).
 
-mod logs;
+pub mod logs;
 
 use super::{BenchmarkLookup, Import, Issue, RawRun};
 use crate::campaign::verdict::pair::{PairRecord, RunStatus};
-use anyhow::{bail, Context, Result};
+use crate::store::benchexec_xml::{self, seconds, Run};
+use anyhow::Result;
 use logs::Logs;
-use quick_xml::events::{BytesStart, Event};
-use quick_xml::Reader;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// How to read a result file.
@@ -35,204 +33,60 @@ pub struct BenchExecOptions<'a> {
 
 /// Import a result XML file (plain or `.xml.bz2`) and its logs.
 pub fn import_file(xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
-    let name = xml.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if name.ends_with(".gz") || name.ends_with(".zip") {
-        bail!(
-            "{}: only BenchExec's own compression (`.xml.bz2`) is read; decompress it first",
-            xml.display()
-        );
-    }
-    let text = if name.ends_with(".bz2") {
-        let file = crate::store::regular::open(xml)
-            .with_context(|| format!("cannot read {}", xml.display()))?;
-        let mut text = String::new();
-        bzip2::read::BzDecoder::new(file)
-            .read_to_string(&mut text)
-            .with_context(|| format!("{}: not bzip2-compressed UTF-8 text", xml.display()))?;
-        text
-    } else {
-        crate::store::regular::read_to_string(xml)
-            .with_context(|| format!("cannot read {}", xml.display()))?
-    };
-    import_str(&text, xml, opts)
+    import_str(&benchexec_xml::read_text(xml)?, xml, opts)
 }
 
-/// BenchExec's log folder for a result file `<stem>.results.<…>.xml`.
-pub fn default_log_dir(xml: &Path) -> PathBuf {
-    let name = xml.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let stem = match name.find(".results.") {
-        Some(i) => &name[..i],
-        None => name.trim_end_matches(".bz2").trim_end_matches(".xml"),
-    };
-    xml.with_file_name(format!("{stem}.logfiles"))
-}
+pub use crate::store::benchexec_xml::{default_log_dir, strip_log_header};
 
 /// Import result XML text; `xml` names it and locates the logs.
 pub fn import_str(text: &str, xml: &Path, opts: &BenchExecOptions<'_>) -> Result<Import> {
+    let file = benchexec_xml::parse(text, xml)?;
     let logs = match &opts.logs {
         Some(path) => Logs::open(path)?,
         None => Logs::beside(xml)?,
     };
-    let mut reader = Reader::from_str(text);
-    let line_of = |pos: u64| {
-        1 + text.as_bytes()[..(pos as usize).min(text.len())]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count() as u64
-    };
-    let mut out = Import::default();
-    let mut solver = opts.solver.clone();
-    let mut runset: Option<String> = None;
-    let mut run: Option<(String, u64, HashMap<String, String>)> = None;
-    let mut seen_root = false;
-    loop {
-        let pos = reader.buffer_position();
-        let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(e) => bail!(
-                "{}:{}: not well-formed XML: {e}",
-                xml.display(),
-                line_of(reader.error_position())
-            ),
+    let runset = file.run_definition();
+    let solver = opts.solver.clone().unwrap_or_else(|| {
+        let tool = match file.attr("tool") {
+            "" => "unknown-tool",
+            t => t,
         };
-        match event {
-            Event::Start(e) | Event::Empty(e) if !seen_root => {
-                if e.name().0 != "result" {
-                    bail!(
-                        "{}:{}: not a BenchExec result file (root element `{}`)",
-                        xml.display(),
-                        line_of(pos),
-                        e.name().0
-                    );
-                }
-                seen_root = true;
-                let a = attrs(&e);
-                runset = run_definition(&a);
-                if solver.is_none() {
-                    let tool = a
-                        .get("tool")
-                        .cloned()
-                        .unwrap_or_else(|| "unknown-tool".into());
-                    solver = Some(match &runset {
-                        Some(r) => format!("{tool}.{r}"),
-                        None => tool,
-                    });
-                }
-            }
-            Event::Start(e) if e.name().0 == "run" => {
-                let name = attrs(&e).get("name").cloned().unwrap_or_default();
-                run = Some((name, line_of(pos), HashMap::new()));
-            }
-            Event::Empty(e) if e.name().0 == "column" => {
-                if let Some((_, _, cols)) = run.as_mut() {
-                    let a = attrs(&e);
-                    if let (Some(t), Some(v)) = (a.get("title"), a.get("value")) {
-                        cols.insert(t.clone(), v.clone());
-                    }
-                }
-            }
-            Event::End(e) if e.name().0 == "run" => {
-                if let Some((name, line, cols)) = run.take() {
-                    let solver = solver.as_deref().unwrap_or("unknown-tool");
-                    let origin = format!("{}:{}", xml.display(), line);
-                    match one_run(&name, &cols, solver, runset.as_deref(), &logs, opts, origin) {
-                        Ok(rec) => out.pairs.push(rec),
-                        Err(message) => out.issues.push(Issue {
-                            file: xml.to_path_buf(),
-                            line: Some(line),
-                            message,
-                        }),
-                    }
-                }
-            }
-            Event::Eof => break,
-            _ => {}
+        match &runset {
+            Some(r) => format!("{tool}.{r}"),
+            None => tool.to_string(),
         }
-    }
-    if !seen_root {
-        bail!("{}: empty file, no <result> element", xml.display());
+    });
+    let mut out = Import::default();
+    for run in &file.runs {
+        let origin = format!("{}:{}", xml.display(), run.line);
+        match one_run(run, &solver, runset.as_deref(), &logs, opts, origin) {
+            Ok(rec) => out.pairs.push(rec),
+            Err(message) => out.issues.push(Issue {
+                file: xml.to_path_buf(),
+                line: Some(run.line),
+                message,
+            }),
+        }
     }
     Ok(out)
 }
 
-/// The run definition of a `<result>` (what its logs are named after,
-/// `<run definition>.<task basename>.log`): its `name` less the
-/// benchmark's name before it (`uc.z3`, BenchExec before 3.x) and the tasks
-/// block after it (`z3.t` with `block="t"`, BenchExec 3.35); `None` when
-/// nothing is left.
-fn run_definition(a: &HashMap<String, String>) -> Option<String> {
-    let name = a.get("name")?;
-    let bench = a.get("benchmarkname").map_or("", String::as_str);
-    if name == bench {
-        return None;
-    }
-    let mut rundef = name.strip_prefix(&format!("{bench}.")).unwrap_or(name);
-    if let Some(block) = a.get("block") {
-        rundef = rundef.strip_suffix(&format!(".{block}")).unwrap_or(rundef);
-    }
-    (!rundef.is_empty()).then(|| rundef.to_string())
+/// What BenchExec measured of one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measures {
+    pub status: RunStatus,
+    pub cpu: f64,
+    pub wall: f64,
+    /// Peak memory in bytes, when measured.
+    pub memory: Option<u64>,
+    /// The exit code (`returnvalue`), when the run exited.
+    pub exit_code: Option<i32>,
+    /// The signal that ended it (`exitsignal`), when one did.
+    pub signal: Option<i32>,
 }
 
-fn attrs(e: &BytesStart<'_>) -> HashMap<String, String> {
-    e.attributes()
-        .flatten()
-        .map(|a| {
-            let v = a
-                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .map(|v| v.into_owned())
-                .unwrap_or_else(|_| a.value.to_string());
-            (a.key.0.to_string(), v)
-        })
-        .collect()
-}
-
-/// `12.5s` → 12.5.
-fn seconds(cols: &HashMap<String, String>, title: &str) -> Result<f64, String> {
-    let v = cols
-        .get(title)
-        .ok_or_else(|| format!("run has no `{title}` column"))?;
-    v.trim_end_matches('s')
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .ok_or_else(|| format!("column `{title}`: `{v}` is not a time in seconds"))
-}
-
-/// The tool output in a BenchExec log: everything after the header line of
-/// dashes (the whole file when there is none).
-pub fn strip_log_header(log: &[u8]) -> &[u8] {
-    let dashes = [b'-'; 80];
-    let mut start = 0;
-    for line in log.split(|b| *b == b'\n') {
-        let end = start + line.len() + 1;
-        if line.trim_ascii_end() == dashes {
-            let rest = &log[end.min(log.len())..];
-            let skip = rest
-                .iter()
-                .take_while(|b| **b == b'\n' || **b == b'\r')
-                .count();
-            return &rest[skip..];
-        }
-        start = end;
-    }
-    log
-}
-
-fn one_run(
-    name: &str,
-    cols: &HashMap<String, String>,
-    solver: &str,
-    runset: Option<&str>,
-    logs: &Logs,
-    opts: &BenchExecOptions<'_>,
-    origin: String,
-) -> Result<PairRecord, String> {
-    if name.is_empty() {
-        return Err("run without a `name` (task file)".into());
-    }
-    let info = (opts.lookup)(name).ok_or_else(|| {
-        format!("benchmark `{name}` is not known (no division or assertion count)")
-    })?;
+/// A run's measures from its columns.
+pub fn measures(cols: &HashMap<String, String>) -> Result<Measures, String> {
     let cpu = seconds(cols, "cputime")?;
     let wall = seconds(cols, "walltime")?;
     let status_text = cols.get("status").map(String::as_str).unwrap_or("");
@@ -250,6 +104,20 @@ fn one_run(
     } else {
         RunStatus::Complete
     };
+    let int = |k: &str| cols.get(k).and_then(|v| v.trim().parse::<i32>().ok());
+    Ok(Measures {
+        status,
+        cpu,
+        wall,
+        memory: cols.get("memory").and_then(|v| benchexec_xml::bytes(v)),
+        exit_code: int("returnvalue"),
+        signal: int("exitsignal"),
+    })
+}
+
+/// The output log of the run of task `name` (`runset`: the result's run
+/// definition), the tool's output after BenchExec's header.
+pub fn log_of(name: &str, runset: Option<&str>, logs: &Logs) -> Result<Vec<u8>, String> {
     let base = Path::new(name)
         .file_name()
         .and_then(|n| n.to_str())
@@ -260,14 +128,34 @@ fn one_run(
         .chain([format!("{base}.log")])
         .find_map(|file| logs.read(&file))
         .ok_or_else(|| format!("no output log for `{name}` in {}", logs.path().display()))?;
-    let output = crate::answer::parse_output(strip_log_header(&log));
+    Ok(strip_log_header(&log).to_vec())
+}
+
+fn one_run(
+    run: &Run,
+    solver: &str,
+    runset: Option<&str>,
+    logs: &Logs,
+    opts: &BenchExecOptions<'_>,
+    origin: String,
+) -> Result<PairRecord, String> {
+    let name = run.name.as_str();
+    if name.is_empty() {
+        return Err("run without a `name` (task file)".into());
+    }
+    let info = (opts.lookup)(name).ok_or_else(|| {
+        format!("benchmark `{name}` is not known (no division or assertion count)")
+    })?;
+    let m = measures(&run.cols)?;
+    let log = log_of(name, runset, logs)?;
+    let output = crate::answer::parse_output(&log);
     Ok(RawRun {
         solver,
         benchmark: name,
         output,
-        status,
-        cpu,
-        wall,
+        status: m.status,
+        cpu: m.cpu,
+        wall: m.wall,
         origin,
     }
     .into_record(info))

@@ -57,6 +57,7 @@ fn run(answer: Answer, core: Option<&[&str]>) -> RunRecord {
         measured: None,
         provenance: None,
         transcript: None,
+        origin: None,
     }
 }
 

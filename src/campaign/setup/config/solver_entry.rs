@@ -15,6 +15,15 @@ pub struct SolverEntry {
     pub definition: Option<String>,
     /// Or an inline command template (`{file}`, `{timeout}`, `{seed}`…).
     pub command: Option<Vec<String>>,
+    /// Or a BenchExec result file (`….results.RUNDEF.TASKS.xml[.bz2]`)
+    /// whose runs are imported instead of run
+    /// ([`crate::campaign::setup::benchexec`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benchexec: Option<PathBuf>,
+    /// The logs of `benchexec` (a folder or a `.zip` of it); default:
+    /// BenchExec's `.logfiles/` or `.logfiles.zip` beside the result file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benchexec_logs: Option<PathBuf>,
     /// Team, for checker independence; default: the definition's team or the name.
     pub team: Option<String>,
     /// Extra arguments appended to the command.
@@ -73,13 +82,29 @@ pub(super) fn solver_problems<'a>(
     if !seen.insert(name) {
         bad("name", format!("solver '{name}' is listed twice"));
     }
-    let problem = match (&s.definition, &s.command) {
-        (Some(_), Some(_)) => Some(("command", "give either `definition` or `command`, not both")),
-        (None, None) => Some((
-            "",
-            "needs a `definition` (a checkers/*.toml name) or a `command`",
+    let ways = [
+        s.definition.is_some(),
+        s.command.is_some(),
+        s.benchexec.is_some(),
+    ];
+    let problem = match (&s.definition, &s.command, &s.benchexec) {
+        _ if ways.iter().filter(|w| **w).count() > 1 => Some((
+            if s.benchexec.is_some() { "benchexec" } else { "command" },
+            "give one of `definition`, `command` or `benchexec`, not several",
         )),
-        (None, Some(c)) if c.is_empty() => Some(("command", "`command` is empty")),
+        (None, None, None) => Some((
+            "",
+            "needs a `definition` (a checkers/*.toml name), a `command`, or a `benchexec` result file",
+        )),
+        (None, Some(c), _) if c.is_empty() => Some(("command", "`command` is empty")),
+        (_, _, None) if s.benchexec_logs.is_some() => Some((
+            "benchexec_logs",
+            "`benchexec_logs` goes with a `benchexec` result file",
+        )),
+        (_, _, Some(_)) if !s.args.is_empty() || s.answer_stream.is_some() => Some((
+            "benchexec",
+            "`args` and `answer_stream` do not apply to runs imported from BenchExec (the log holds what the tool printed)",
+        )),
         _ => None,
     };
     if let Some((key, why)) = problem {
