@@ -1,10 +1,12 @@
 //! The types of a record's provenance (what produced it: command, limits,
 //! program identity, benchmark hash), apart from how the configuration's
 //! own is computed and compared ([`super::provenance`]), so that the
-//! journal records can hold them.
+//! journal records can hold them; and how a file is identified (its
+//! BLAKE3 hash), a BenchExec result file and its logs included.
 
 use crate::store::compact::{Cold, Unset};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// A file: its resolved path and the BLAKE3 hash of its bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,5 +116,62 @@ impl Provenance {
             .iter()
             .map(|a| a.replace(&self.file, "{file}"))
             .collect()
+    }
+}
+
+/// BLAKE3 of a file's bytes, in hex.
+pub fn hash_file(path: &Path) -> Option<String> {
+    let mut h = blake3::Hasher::new();
+    h.update_reader(std::fs::File::open(path).ok()?).ok()?;
+    Some(h.finalize().to_hex().to_string())
+}
+
+pub(super) fn file_id(path: &Path) -> Option<FileId> {
+    let canon = path.canonicalize().ok()?;
+    Some(FileId {
+        blake3: hash_file(&canon)?,
+        path: canon.to_string_lossy().into_owned(),
+    })
+}
+
+/// What made a BenchExec solver's runs: the result file and its logs by
+/// content (a folder of logs by the names and hashes of its files), the
+/// tool and version BenchExec recorded. A changed file or log makes its
+/// records stale, so they are imported again.
+pub(super) fn benchexec_program(b: &crate::campaign::setup::benchexec::BenchExecRuns) -> Program {
+    let logs = if b.logs.is_dir() {
+        fn below(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                match e.file_type() {
+                    Ok(t) if t.is_dir() => below(&e.path(), out),
+                    Ok(t) if t.is_file() => out.push(e.path()),
+                    _ => {}
+                }
+            }
+        }
+        let mut files = Vec::new();
+        below(&b.logs, &mut files);
+        files.sort();
+        let mut h = blake3::Hasher::new();
+        for f in &files {
+            h.update(
+                f.strip_prefix(&b.logs)
+                    .unwrap_or(f)
+                    .as_os_str()
+                    .as_encoded_bytes(),
+            );
+            h.update(hash_file(f).unwrap_or_default().as_bytes());
+        }
+        Some(FileId {
+            blake3: h.finalize().to_hex().to_string(),
+            path: b.logs.to_string_lossy().into_owned(),
+        })
+    } else {
+        file_id(&b.logs)
+    };
+    Program {
+        executable: file_id(&b.xml),
+        script: logs,
+        version: Some(b.tool()),
     }
 }

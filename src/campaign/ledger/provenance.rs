@@ -21,7 +21,8 @@
 
 use super::configs::{Config, Table};
 use super::index::Bench;
-pub use super::produced::{FileId, Limits, Program, Provenance};
+use super::produced::{benchexec_program, file_id};
+pub use super::produced::{hash_file, FileId, Limits, Program, Provenance};
 use super::records::{CheckRecord, RunRecord};
 use crate::campaign::setup::solvers::SolverUnderTest;
 use crate::campaign::setup::Campaign;
@@ -44,63 +45,6 @@ pub struct Expected {
     pub unverified: bool,
     /// Its id in the provenance table ([`super::configs::id_of`]).
     pub id: String,
-}
-
-/// BLAKE3 of a file's bytes, in hex.
-pub fn hash_file(path: &Path) -> Option<String> {
-    let mut h = blake3::Hasher::new();
-    h.update_reader(std::fs::File::open(path).ok()?).ok()?;
-    Some(h.finalize().to_hex().to_string())
-}
-
-fn file_id(path: &Path) -> Option<FileId> {
-    let canon = path.canonicalize().ok()?;
-    Some(FileId {
-        blake3: hash_file(&canon)?,
-        path: canon.to_string_lossy().into_owned(),
-    })
-}
-
-/// What made a BenchExec solver's runs: the result file and its logs by
-/// content (a folder of logs by the names and hashes of its files), the
-/// tool and version BenchExec recorded. A changed file or log makes its
-/// records stale, so they are imported again.
-fn benchexec_program(b: &crate::campaign::setup::benchexec::BenchExecRuns) -> Program {
-    let logs = if b.logs.is_dir() {
-        fn below(dir: &Path, out: &mut Vec<PathBuf>) {
-            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                match e.file_type() {
-                    Ok(t) if t.is_dir() => below(&e.path(), out),
-                    Ok(t) if t.is_file() => out.push(e.path()),
-                    _ => {}
-                }
-            }
-        }
-        let mut files = Vec::new();
-        below(&b.logs, &mut files);
-        files.sort();
-        let mut h = blake3::Hasher::new();
-        for f in &files {
-            h.update(
-                f.strip_prefix(&b.logs)
-                    .unwrap_or(f)
-                    .as_os_str()
-                    .as_encoded_bytes(),
-            );
-            h.update(hash_file(f).unwrap_or_default().as_bytes());
-        }
-        Some(FileId {
-            blake3: h.finalize().to_hex().to_string(),
-            path: b.logs.to_string_lossy().into_owned(),
-        })
-    } else {
-        file_id(&b.logs)
-    };
-    Program {
-        executable: file_id(&b.xml),
-        script: logs,
-        version: Some(b.tool()),
-    }
 }
 
 /// The interpreter of a `#!` script (`#!/usr/bin/env python3` → python3 in `PATH`).
