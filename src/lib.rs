@@ -13,6 +13,7 @@ pub mod cmd;
 pub mod diff;
 pub mod evidence;
 pub mod explain;
+pub mod export;
 pub mod import;
 pub mod incremental;
 pub mod judge;

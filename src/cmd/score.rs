@@ -9,10 +9,16 @@
 //! (`--benchexec`) and plain output folders (`--folder`), the last two with
 //! `--benchmarks DIR` for the logic and assertion count of each benchmark.
 //! `--exclude FILE` drops the listed benchmarks before scoring.
+//!
+//! Both paths also hand the scored pairs back to the competition's tools
+//! (`crate::export`): `--smtcomp-json DIR` and `--benchexec-xml DIR`,
+//! their folders checked writable before any work.
 
 use crate::benchmark::analyze;
 use crate::campaign::ledger::loaded::open;
-use crate::cmd::exit;
+use crate::campaign::verdict::pair::PairRecord;
+use crate::cmd::{exit, writable};
+use crate::export::{self, Scored};
 use crate::import::benchexec::{self, BenchExecOptions};
 use crate::import::folder::{self, FolderOptions};
 use crate::import::{smtcomp, starexec, BenchmarkInfo, Exclusions, Import};
@@ -23,6 +29,7 @@ use crate::score::participants::Participants;
 use crate::score::rules::Edition;
 use crate::score::{score_pairs, ScoreOptions};
 use anyhow::{bail, Context, Result};
+use rustc_hash::FxHashMap as HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,8 +46,12 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         }
     }
     if let Some(preset) = &args.answers {
+        if args.exports() {
+            bail!("--smtcomp-json and --benchexec-xml export unsat-core results; --answers scores the answer tracks");
+        }
         return super::answers::run(&args, preset);
     }
+    check_exports(&args)?;
     match &args.campaign {
         Some(dir) if args.imports_data() => bail!(
             "{}: a campaign is scored from its own records; give either CAMPAIGN or imported data",
@@ -102,6 +113,34 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
     let Some(report) = s.report else {
         bail!("{}: nothing to score", dir.display());
     };
+    if args.exports() {
+        let pairs: Vec<&PairRecord> = s.pairs.iter().flatten().map(|p| &p.pair).collect();
+        let index = crate::campaign::ledger::index::read_index(c)?;
+        let declared: HashMap<&str, &str> = index
+            .iter()
+            .filter_map(|b| Some((b.id.as_str(), b.status.as_deref()?)))
+            .collect();
+        let status = |p: &PairRecord| {
+            declared
+                .get(p.benchmark.as_str())
+                .map(|s| s.to_string())
+                .or_else(|| p.expected.as_deref().map(Into::into))
+        };
+        let name = dir
+            .file_name()
+            .map_or_else(|| "campaign".into(), |n| n.to_string_lossy().into_owned());
+        write_exports(
+            args,
+            &Scored {
+                pairs: &pairs,
+                rules: &ctx.rules,
+                rejudge: false,
+                status: &status,
+                facts: report.facts.as_ref(),
+                name: &name,
+            },
+        )?;
+    }
     // The warnings were said as the stage found them, once each.
     eprintln!(
         "scored {} pairs in {} divisions under {}; reports: {}",
@@ -229,11 +268,23 @@ fn score_imports(args: ScoreArgs) -> Result<u8> {
         eprintln!("warning: {w}");
     }
     let outputs = args.outputs();
-    if outputs.is_empty() {
+    if outputs.is_empty() && !args.exports() {
         crate::cmd::out::stdout().write_all(&report::markdown::Markdown.render(&report)?)?;
     } else {
         report::write_all(&report, &outputs)?;
     }
+    let pairs: Vec<&PairRecord> = import.pairs.iter().collect();
+    write_exports(
+        &args,
+        &Scored {
+            pairs: &pairs,
+            rules: &rules,
+            rejudge: args.rejudge,
+            status: &|p: &PairRecord| p.expected.as_deref().map(Into::into),
+            facts: None,
+            name: "imported",
+        },
+    )?;
     eprintln!(
         "scored {} pairs in {} divisions under {} (family: {})",
         report.pairs,
@@ -242,6 +293,48 @@ fn score_imports(args: ScoreArgs) -> Result<u8> {
         report.family
     );
     Ok(exit::OK)
+}
+
+/// The export folders checked writable (or makeable) before any work.
+fn check_exports(args: &ScoreArgs) -> Result<()> {
+    let mut checks = Vec::new();
+    if let Some(d) = &args.smtcomp_json {
+        checks.push(("--smtcomp-json", d.as_path(), writable::folder(d)));
+    }
+    if let Some(d) = &args.benchexec_xml {
+        checks.push(("--benchexec-xml", d.as_path(), writable::folder(d)));
+    }
+    writable::all(&checks)
+}
+
+/// The exports asked for, each said on stderr.
+fn write_exports(args: &ScoreArgs, scored: &Scored) -> Result<()> {
+    if let Some(dir) = &args.smtcomp_json {
+        let w = export::smtcomp_json::write(dir, scored)?;
+        if w.merged > 0 {
+            eprintln!(
+                "warning: {} benchmark ids differ only above their logic folder and are listed once in {}",
+                w.merged,
+                w.benchmarks.display()
+            );
+        }
+        eprintln!(
+            "smtcomp tool files: {} result rows in {}, {} benchmarks in {}",
+            w.rows,
+            w.results.display(),
+            w.listed,
+            w.benchmarks.display()
+        );
+    }
+    if let Some(dir) = &args.benchexec_xml {
+        let files = export::benchexec_xml::write(dir, scored)?;
+        eprintln!(
+            "BenchExec result files: {} in {}",
+            files.len(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 fn edition_names() -> String {

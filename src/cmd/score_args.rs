@@ -92,6 +92,16 @@ pub struct ScoreArgs {
     /// Write a self-contained HTML page here.
     #[arg(long, value_name = "OUT")]
     pub html: Option<PathBuf>,
+    /// Also write the scored pairs as the `smtcomp` tool's files,
+    /// DIR/results-uc-YYYY.json.gz and DIR/benchmarks-YYYY.json.gz (YYYY:
+    /// the rules edition's year), for the tool to score.
+    #[arg(long, value_name = "DIR")]
+    pub smtcomp_json: Option<PathBuf>,
+    /// Also write one BenchExec result file per solver,
+    /// DIR/<solver>.results.<edition>.xml.bz2, for BenchExec's
+    /// table-generator.
+    #[arg(long, value_name = "DIR")]
+    pub benchexec_xml: Option<PathBuf>,
 }
 
 impl ScoreArgs {
@@ -102,6 +112,11 @@ impl ScoreArgs {
             markdown: self.markdown.clone(),
             html: self.html.clone(),
         }
+    }
+
+    /// Whether an export to the competition's tools was asked for.
+    pub(super) fn exports(&self) -> bool {
+        self.smtcomp_json.is_some() || self.benchexec_xml.is_some()
     }
 
     pub(super) fn imports_data(&self) -> bool {

@@ -10,12 +10,15 @@
 //! `unsat` → `Validated` with a core of `nb_answers` names (the tool turned
 //! an `unsat` without a core into `unknown`), `sat` → `SatAnswer`,
 //! `unknown` → `Unknown`, `Timeout` → no answer with a timeout,
-//! `OutOfMemory` → no answer with a memout, an invalidated core →
-//! `Refuted`, a core it could not validate → `NotValidated`. The record's
-//! benchmark id is `<logic>/<family…>/<name>`, its division the logic, A the
-//! list's `asserts`. Rows of other tracks are counted and skipped; a row
-//! whose benchmark is not in the list, or whose result is unknown to this
-//! reader, is an [`Issue`].
+//! `OutOfMemory` → no answer with a memout, `UnsatCoreNotValidated` (the
+//! tool's `Answer.UnsatCoreInvalidated`: no validator said unsat, which the
+//! tool scores as an error) → `Refuted`. The record's benchmark id is
+//! `<logic>/<family…>/<name>`, its division the logic, A the list's
+//! `asserts`, its expected status the list's `sat`/`unsat`, its memory the
+//! row's `memory_usage`. Rows of other tracks are counted and skipped; a
+//! row whose benchmark is not in the list, or whose result is unknown to
+//! this reader, is an [`Issue`]. [`crate::export::smtcomp_json`] writes
+//! these files back.
 
 use super::{Import, Issue};
 use crate::campaign::verdict::pair::{PairRecord, RunStatus, Verdict};
@@ -30,15 +33,21 @@ pub fn import_files(results: &Path, benchmarks: &Path) -> Result<Import> {
         .with_context(|| format!("{}: not a benchmark list", benchmarks.display()))?;
     let rows: Results = serde_json::from_slice(&read_maybe_gz(results)?)
         .with_context(|| format!("{}: not a results file", results.display()))?;
-    let asserts: HashMap<String, u64> = list
+    let listed: HashMap<String, Listed> = list
         .non_incremental
         .into_iter()
-        .map(|b| (b.file.id(), b.asserts))
+        .map(|b| {
+            let status = b.status.filter(|s| s == "sat" || s == "unsat");
+            (b.file.id(), (b.asserts, status.map(Into::into)))
+        })
         .collect();
-    Ok(import_rows(rows.results, &asserts, results))
+    Ok(import_rows(rows.results, &listed, results))
 }
 
-fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> Import {
+/// A listed benchmark: its `asserts` and its status when `sat` or `unsat`.
+type Listed = (u64, Option<Box<str>>);
+
+fn import_rows(rows: Vec<Row>, listed: &HashMap<String, Listed>, path: &Path) -> Import {
     let mut import = Import::default();
     let issue = |i: usize, message: String| Issue {
         file: path.to_path_buf(),
@@ -52,7 +61,7 @@ fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> I
             continue;
         }
         let id = row.file.id();
-        let Some(&a) = asserts.get(&id) else {
+        let Some((a, expected)) = listed.get(&id) else {
             import
                 .issues
                 .push(issue(i, format!("{id} is not in the benchmark list")));
@@ -64,8 +73,9 @@ fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> I
             "unknown" => (Verdict::Unknown, RunStatus::Complete),
             "Timeout" => (Verdict::NoAnswer, RunStatus::Timeout),
             "OutOfMemory" => (Verdict::NoAnswer, RunStatus::Memout),
-            r if r.contains("Invalidated") => (Verdict::Refuted, RunStatus::Complete),
-            r if r.contains("NotValidated") => (Verdict::NotValidated, RunStatus::Complete),
+            "UnsatCoreNotValidated" | "UnsatCoreInvalidated" => {
+                (Verdict::Refuted, RunStatus::Complete)
+            }
             r => {
                 import.issues.push(issue(
                     i,
@@ -74,21 +84,21 @@ fn import_rows(rows: Vec<Row>, asserts: &HashMap<String, u64>, path: &Path) -> I
                 continue;
             }
         };
-        let has_core = matches!(
-            verdict,
-            Verdict::Validated | Verdict::Refuted | Verdict::NotValidated
-        );
+        let has_core = matches!(verdict, Verdict::Validated | Verdict::Refuted);
         import.pairs.push(PairRecord {
             solver: row.solver.into(),
             division: row.file.logic.clone().into(),
             benchmark: id.into(),
-            assertions: a,
+            assertions: *a,
             core_size: has_core.then_some(row.nb_answers.max(0) as u64),
             verdict,
             status,
             cpu: row.cpu_time,
             wall: row.wallclock_time,
+            // Bytes, written as a float by the tool (`134045696.0`).
+            memory: row.memory_usage.max(0.0).round() as u64,
             origin: Some(format!("{}:row {}", path.display(), i + 1).into()),
+            expected: expected.clone(),
             ..PairRecord::default()
         });
     }
@@ -118,14 +128,21 @@ mod tests {
           {"track":"UnsatCore","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
            "result":"weird","cpu_time":1,"wallclock_time":1,"nb_answers":0},
           {"track":"SingleQuery","solver":"s","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
-           "result":"sat","cpu_time":1,"wallclock_time":1,"nb_answers":0}]}"#;
+           "result":"sat","cpu_time":1,"wallclock_time":1,"nb_answers":0},
+          {"track":"UnsatCore","solver":"t","file":{"logic":"QF_LIA","family":["f"],"name":"c.smt2"},
+           "result":"UnsatCoreNotValidated","cpu_time":1,"wallclock_time":1,"nb_answers":2}]}"#;
         let rows: Results = serde_json::from_str(results).unwrap();
-        let asserts: HashMap<String, u64> = [("QF_LIA/f/g/b.smt2", 10), ("QF_LIA/f/c.smt2", 4)]
+        let listed: HashMap<String, Listed> = [("QF_LIA/f/g/b.smt2", 10), ("QF_LIA/f/c.smt2", 4)]
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
+            .map(|(k, v)| (k.to_string(), (v, Some("unsat".into()))))
             .collect();
-        let import = import_rows(rows.results, &asserts, Path::new("r.json"));
-        assert_eq!(import.pairs.len(), 2);
+        let import = import_rows(rows.results, &listed, Path::new("r.json"));
+        assert_eq!(import.pairs.len(), 3);
+        // The tool's `UnsatCoreNotValidated` is its invalidated core, an error.
+        assert_eq!(
+            (&import.pairs[2].verdict, import.pairs[2].core_size),
+            (&Verdict::Refuted, Some(2))
+        );
         let p = &import.pairs[0];
         assert_eq!(
             (p.benchmark.as_ref(), p.division.as_ref()),
@@ -135,6 +152,7 @@ mod tests {
             (p.assertions, p.core_size, &p.verdict),
             (10, Some(3), &Verdict::Validated)
         );
+        assert_eq!((p.memory, p.expected.as_deref()), (1, Some("unsat")));
         assert_eq!(import.pairs[1].status, RunStatus::Timeout);
         assert_eq!(import.pairs[1].core_size, None);
         let issues: Vec<String> = import.issues.iter().map(|i| i.to_string()).collect();

@@ -148,6 +148,15 @@ pub fn score_refs(pairs: &[&PairRecord], rules: &Rules, options: &ScoreOptions) 
 /// Pairs with the verdict they are scored by, per logic (or division).
 type Graded<'a> = BTreeMap<&'a str, Vec<(&'a PairRecord, Verdict)>>;
 
+/// The verdict a pair is scored by: its own, or under `rejudge` a checked
+/// core's judged again from its checkers' tally by the edition's rule.
+pub fn scored_verdict(rec: &PairRecord, rules: &Rules, rejudge: bool) -> Verdict {
+    match (&rec.checks, rejudge && rec.verdict.is_checked_core()) {
+        (Some(t), true) => rules.core_verdict(t),
+        _ => rec.verdict.clone(),
+    }
+}
+
 /// The pairs scored, per logic, with their verdict (judged again from the
 /// checks under `options.rejudge`): pairs under the edition's minimum of
 /// assertions are excluded, a (solver, benchmark) pair seen twice is
@@ -172,13 +181,7 @@ fn by_logic<'a>(
             duplicates.push(format!("{} on {}", rec.solver, rec.benchmark));
             continue;
         }
-        let verdict = match (
-            &rec.checks,
-            options.rejudge && rec.verdict.is_checked_core(),
-        ) {
-            (Some(t), true) => rules.core_verdict(t),
-            _ => rec.verdict.clone(),
-        };
+        let verdict = scored_verdict(rec, rules, options.rejudge);
         if verdict != rec.verdict {
             rejudged += 1;
         }

@@ -162,7 +162,7 @@ pub fn hostname() -> String {
 }
 
 /// The current time as `YYYY-MM-DD HH:MM:SS UTC`.
-fn now_utc() -> String {
+pub(crate) fn now_utc() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);

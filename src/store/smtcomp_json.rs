@@ -4,16 +4,21 @@
 //! list (`benchmarks-YYYY.json.gz`: `{"non_incremental": [{"file": …,
 //! "status": …, "asserts": A}…], …}`), plain or gzip-compressed. The
 //! importer ([`crate::import`]) and the validators by soundness
-//! ([`crate::campaign::setup::validators`]) share these.
+//! ([`crate::campaign::setup::validators`]) share these, and the export
+//! ([`crate::export::smtcomp_json`]) writes them: the fields in the order
+//! the tool writes them (pydantic's `defs.Results` and `defs.Benchmarks`).
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
 
 /// A benchmark as the tool names it: `LOGIC/FAMILY…/NAME`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 pub struct File {
+    /// Always `false` in the non-incremental tracks.
+    #[serde(default)]
+    pub incremental: bool,
     pub logic: String,
     #[serde(default)]
     pub family: Vec<String>,
@@ -31,38 +36,52 @@ impl File {
 }
 
 /// One (solver, benchmark) row of a results file.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 pub struct Row {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub track: Option<String>,
     pub solver: String,
     pub file: File,
     pub result: String,
     pub cpu_time: f64,
     pub wallclock_time: f64,
+    /// Peak memory in bytes (a float in the tool's files: `134045696.0`).
+    #[serde(default)]
+    pub memory_usage: f64,
+    /// The core's size for `unsat`, 0 on rows without a core.
     #[serde(default)]
     pub nb_answers: i64,
 }
 
 /// `results-TRACK-YYYY.json.gz`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 pub struct Results {
     pub results: Vec<Row>,
 }
 
 /// One non-incremental benchmark of the list.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 pub struct Bench {
     pub file: File,
-    pub asserts: u64,
     /// Its status: `unsat`, `sat` or `unknown`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    pub asserts: u64,
+}
+
+/// One incremental benchmark of the list.
+#[derive(Deserialize, Serialize)]
+pub struct IncrementalBench {
+    pub file: File,
+    #[serde(default)]
+    pub check_sats: u64,
 }
 
 /// `benchmarks-YYYY.json.gz`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 pub struct Benchmarks {
+    #[serde(default)]
+    pub incremental: Vec<IncrementalBench>,
     #[serde(default)]
     pub non_incremental: Vec<Bench>,
 }

@@ -234,6 +234,12 @@ pub struct PairRecord {
     pub cpu: f64,
     /// Wall-clock seconds.
     pub wall: f64,
+    /// Peak memory of the run in bytes (the run's max RSS, an archive's
+    /// `memory_usage`); 0 where it is not known. Written by the exports
+    /// ([`crate::export`]); a plain number, not an `Option`: a campaign
+    /// holds a million records.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memory: u64,
     /// The checkers' answers on the core, when they are known; a rules
     /// edition can re-judge the verdict from them (`coreval score --rejudge`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -252,6 +258,10 @@ pub struct PairRecord {
     /// states one (StarExec's `expected` column).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Box<str>>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
