@@ -357,6 +357,7 @@ fn score(
     // with the campaign's own reports; outputs named on the command line
     // are the only files written otherwise) and the evidence the HTML
     // report opens with. The other formats need only the scores.
+    let originals = originals(l, pairs);
     let own = *outputs == default_outputs(c);
     let (html, others) = outputs.split_html();
     let report = std::thread::scope(|s| -> Result<ScoreReport> {
@@ -369,16 +370,22 @@ fn score(
             if html.is_empty() {
                 return Ok(Vec::new());
             }
-            let evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
+            let mut evidence = crate::evidence::collect(l, pairs, report::MAX_PASSING_DETAILS)?;
+            for e in &mut evidence {
+                if let Some(o) = originals.get(e.benchmark.as_str()) {
+                    e.benchmark = o.to_string();
+                }
+            }
             crate::process::trace::phase("evidence");
             Ok(evidence)
         });
-        let report = score_with_facts(l, pairs, incremental, options, timings).map(|mut r| {
-            if let Some(f) = r.facts.as_mut() {
-                f.measured = measured.clone();
-            }
-            r
-        });
+        let report =
+            score_with_facts(l, pairs, &originals, incremental, options, timings).map(|mut r| {
+                if let Some(f) = r.facts.as_mut() {
+                    f.measured = measured.clone();
+                }
+                r
+            });
         let written = report.and_then(|r| report::write_all(&r, &others).map(|()| r));
         crate::process::trace::phase("reports but HTML");
         let evidence = side.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
@@ -390,16 +397,52 @@ fn score(
     Ok((report, said))
 }
 
+/// The original benchmark of each scrambled one the competition's task
+/// file names ([`crate::benchmark::task`]): the scores, families and
+/// reports go by it (the journals and `pairs.jsonl` keep the files the
+/// solvers saw).
+type Originals = rustc_hash::FxHashMap<Box<str>, crate::store::compact::Name>;
+
+fn originals(l: &Loaded, pairs: &[PairVerdict]) -> Originals {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Originals::default();
+    for p in pairs {
+        let id = p.pair.benchmark.as_ref();
+        if seen.insert(id) {
+            let file = l.campaign.benchmarks.join(id);
+            if let Some(o) = crate::benchmark::task::original_of(&file) {
+                out.insert(id.into(), o.into());
+            }
+        }
+    }
+    out
+}
+
 /// The scores of the judged pairs with the campaign's facts, what lies
 /// beyond the scores, and the stages' occupancy.
 fn score_with_facts(
     l: &Loaded,
     pairs: &[PairVerdict],
+    originals: &Originals,
     incremental: &[crate::incremental::verdict::IncrementalPair],
     options: ScoreOptions,
     timings: Option<Vec<Timing>>,
 ) -> Result<ScoreReport> {
-    let records: Vec<_> = pairs.iter().map(|p| &p.pair).collect();
+    let renamed: Vec<crate::campaign::verdict::pair::PairRecord>;
+    let records: Vec<_> = if originals.is_empty() {
+        pairs.iter().map(|p| &p.pair).collect()
+    } else {
+        renamed = (pairs.iter())
+            .map(|p| {
+                let mut r = p.pair.clone();
+                if let Some(o) = originals.get(p.pair.benchmark.as_ref()) {
+                    r.benchmark = o.clone();
+                }
+                r
+            })
+            .collect();
+        renamed.iter().collect()
+    };
     let mut report = score_refs(&records, &l.ctx.rules, &options);
     crate::process::trace::phase("scored");
     report.facts = Some(crate::campaign::ledger::facts::Facts::of(l));

@@ -206,7 +206,7 @@ const NAMED_B: &str = "(set-info :status unsat)\n(set-logic QF_LIA)\n(declare-co
 /// core), on a file that is no benchmark of the campaign.
 const RESULT: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 <result benchmarkname="uc" tool="Z3" version="5.4.0" toolmodule="benchexec.tools.z3" timelimit="20s" memlimit="1000000000B" options="" block="uc" name="z3.uc">
-  <run name="../benchmarks/QF_LIA/s/scrambled1.smt2" files="[../benchmarks/QF_LIA/s/scrambled1.smt2]">
+  <run name="../benchmarks/QF_LIA/s/scrambled1.yml" files="[../benchmarks/QF_LIA/s/scrambled1.smt2]">
     <column title="cputime" value="0.02s"/>
     <column title="memory" value="19820544B"/>
     <column title="status" value="false"/>
@@ -248,13 +248,21 @@ fn scrambled_files_and_bad_results() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("scrambled1.smt2"), NAMED_A).unwrap();
     std::fs::write(dir.join("scrambled2.smt2"), NAMED_B).unwrap();
+    // The competition's task files, naming the original benchmarks.
+    for (n, orig) in [(1, "QF_LIA/fam/a.smt2"), (2, "QF_LIA/fam/b.smt2")] {
+        std::fs::write(
+            dir.join(format!("scrambled{n}.yml")),
+            format!("format_version: '2.0'\n\ninput_files: 'scrambled{n}.smt2'\n\n# original_files: 'non-incremental/{orig}'\n"),
+        )
+        .unwrap();
+    }
     let res = camp.join("res");
     let xml = res.join("uc.2026-01-01_00-00-00.results.z3.uc.xml.bz2");
     let logs = res.join("uc.2026-01-01_00-00-00.logfiles");
     std::fs::create_dir_all(&logs).unwrap();
     std::fs::write(&xml, bz2(RESULT)).unwrap();
     std::fs::write(
-        logs.join("z3.scrambled1.smt2.log"),
+        logs.join("z3.scrambled1.yml.log"),
         log("unsat\n(smtcomp1 smtcomp0)\n"),
     )
     .unwrap();
@@ -278,6 +286,13 @@ fn scrambled_files_and_bad_results() {
         "{said}"
     );
     assert!(said.contains("elsewhere/scrambled3.smt2"), "{said}");
+    // Checked on the files the solver saw, reported by the originals.
+    let csv = std::fs::read_to_string(camp.join("reports/pairs.csv")).unwrap();
+    assert!(
+        csv.contains("QF_LIA/fam/a.smt2") && csv.contains("QF_LIA/fam/b.smt2"),
+        "{csv}"
+    );
+    assert!(!csv.contains("scrambled1"), "{csv}");
     // Logs gone: refused before any work, with the line and the file.
     std::fs::rename(&logs, res.join("gone")).unwrap();
     let (code, said) = common::coreval_run(&camp, &[]);

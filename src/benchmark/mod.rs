@@ -18,6 +18,7 @@
 
 mod analyze;
 mod discover;
+pub mod task;
 
 pub use analyze::{analyze, Analyzer, Class, NamedAttr, Observation};
 pub use discover::{discover, BenchmarkFile, Discovery, Families, Family};

@@ -5,7 +5,8 @@
 //! beside it), what ran taken from the result's attributes (tool, version,
 //! tool-info module, options, limits), and each run's task resolved to the
 //! campaign's benchmark it ran on. Run names are paths relative to the
-//! result file's folder; a run counts for a benchmark when its file is the
+//! result file's folder (a BenchExec task file `x.yml`, as the competition
+//! writes one beside each scrambled `x.smt2`, stands for that file); a run counts for a benchmark when its file is the
 //! benchmark (below `benchmarks`, the benchmark id) or its named version
 //! (below `named/`). The solve stage imports those runs instead of
 //! running a command ([`crate::solve`]); the provenance of its records is
@@ -76,7 +77,7 @@ impl BenchExecRuns {
         let mut by_named = FxHashMap::default();
         let mut elsewhere = Vec::new();
         for (i, run) in file.runs.iter().enumerate() {
-            let path = real(&folder.join(&run.name));
+            let path = real(&folder.join(crate::benchmark::task::input_of(&run.name)));
             let below = |root: &Path| {
                 let rel = path.strip_prefix(root).ok()?;
                 Some(rel.to_string_lossy().into_owned())
