@@ -29,6 +29,7 @@ pub mod runner;
 pub mod scope;
 pub mod score;
 pub mod scramble;
+pub mod select;
 pub mod selfcheck;
 pub mod shrink;
 pub mod slurm;

@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         Command::Score(a) => coreval::cmd::score::run(a),
         Command::Selfcheck(a) => coreval::cmd::selfcheck::run(a),
         Command::Scramble(a) => coreval::cmd::scramble::run(a),
+        Command::Select(a) => coreval::cmd::select::run(a),
         Command::Show(a) => coreval::cmd::show::run(a),
         Command::Diff(a) => coreval::cmd::diff::run(a),
         Command::Shrink(a) => coreval::cmd::shrink::run(a),

@@ -262,6 +262,11 @@ pub fn run(
 /// Name the campaign's benchmarks into `named/` (resumable).
 fn name(c: &Campaign, say: Say, cancel: &AtomicBool) -> Result<NameSummary> {
     let n = &c.config.naming;
+    // `benchmark_list`: checked by the preflight, read again here.
+    let only = match &c.benchmark_list {
+        Some(list) => Some(crate::campaign::setup::config::benchmark_list::ids(list)?),
+        None => None,
+    };
     let opts = TreeOptions {
         name: NameOptions {
             prefix: (!n.prefix.is_empty()).then(|| n.prefix.clone()),
@@ -286,6 +291,7 @@ fn name(c: &Campaign, say: Say, cancel: &AtomicBool) -> Result<NameSummary> {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         say,
         cancel: Some(cancel),
+        only: only.as_ref(),
     };
     name_tree(&c.benchmarks, &c.named_dir(), &opts)
         .with_context(|| format!("naming the benchmarks of {}", c.benchmarks.display()))

@@ -36,6 +36,7 @@ fn keys(value: &toml::Value, prefix: &str, out: &mut Vec<String>) {
 fn the_reference_names_every_campaign_key() {
     let mut config = ConfigFile::new("b");
     config.checkers_dir = Some("c".into());
+    config.benchmark_list = Some("l.txt".into());
     config.cache = Some("c".into());
     config.naming.scramble_seed = Some(1);
     config.limits.time = Some(1.0);

@@ -90,6 +90,13 @@ pub enum Command {
     /// Reads a .smt2 file, or the .smt2 files of a folder. Writes each scrambled file to the same
     /// relative path under OUT, with its map beside it (x.smt2 -> x.descramble.json).
     Scramble(crate::cmd::scramble::ScrambleArgs),
+    /// Select an edition's unsat-core benchmarks (2024-2026) from a benchmark list, with a seed.
+    ///
+    /// Reads the smtcomp tool's benchmark list (benchmarks-YYYY.json[.gz]) or a folder of .smt2
+    /// files, and the single-query results given with --results. Writes the selected ids, one a
+    /// line, to --out (a campaign's `benchmark_list`) and --report FILE (JSON); prints per logic
+    /// the eligible, capped, new and picked counts, the totals and the exclusions on stdout.
+    Select(crate::cmd::select::SelectArgs),
     /// Compare two runs (selfcheck --json files or campaigns): every change of verdict, cores, answers.
     ///
     /// Reads OLD and NEW: two `coreval selfcheck --json` files, or two scored campaign folders

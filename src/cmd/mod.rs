@@ -18,6 +18,7 @@ pub mod run;
 pub mod score;
 pub mod score_args;
 pub mod scramble;
+pub mod select;
 pub mod selfcheck;
 pub mod show;
 pub mod shrink;

@@ -94,6 +94,7 @@ impl NameArgs {
             progress: std::io::stderr().is_terminal(),
             say: crate::message::Say::stderr(),
             cancel: None,
+            only: None,
         }
     }
 }

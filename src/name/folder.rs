@@ -46,6 +46,10 @@ pub struct TreeOptions<'a> {
     /// Once true, no further benchmark is started and the summary says
     /// `interrupted` (the index journal keeps what was named).
     pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Only the benchmarks with these ids (a campaign's `benchmark_list`);
+    /// `None`: every benchmark under the root. The index then holds only
+    /// them.
+    pub only: Option<&'a std::collections::HashSet<String>>,
 }
 
 /// The result of [`name_tree`].
@@ -183,7 +187,10 @@ pub fn name_tree(root: &Path, out: &Path, opts: &TreeOptions) -> Result<NameSumm
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
         (found, earlier)
     });
-    let found = found?;
+    let mut found = found?;
+    if let Some(only) = opts.only {
+        found.files.retain(|f| only.contains(&f.id));
+    }
     fs::create_dir_all(out).map_err(|e| {
         let why = crate::store::journal::io_cause(&e);
         anyhow::Error::new(e).context(format!("cannot create {}{why}", out.display()))

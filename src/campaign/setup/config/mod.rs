@@ -19,6 +19,7 @@
 //! that the stages get durations, paths and numbers they can trust.
 
 use crate::campaign::setup::config_lines::{bad_value, BadValue, BadValues, Key};
+pub mod benchmark_list;
 mod solver_entry;
 use crate::campaign::verdict::policy::Policy;
 use crate::campaign::verdict::rules::{Edition, FamilyDef};
@@ -38,6 +39,10 @@ pub const CONFIG_FILE: &str = "campaign.toml";
 pub struct ConfigFile {
     /// Root of the benchmarks, relative to the campaign folder.
     pub benchmarks: PathBuf,
+    /// A file (relative to the campaign folder) of benchmark ids relative
+    /// to `benchmarks`, one a line: only those are named and run
+    /// ([`benchmark_list`]).
+    pub benchmark_list: Option<PathBuf>,
     /// Folder of solver/checker definitions; default: the installed `checkers/`.
     pub checkers_dir: Option<PathBuf>,
     /// Parallel jobs; 0 = number of cores.
@@ -65,6 +70,7 @@ impl ConfigFile {
     pub fn new(benchmarks: impl Into<PathBuf>) -> ConfigFile {
         ConfigFile {
             benchmarks: benchmarks.into(),
+            benchmark_list: None,
             checkers_dir: None,
             jobs: 0,
             cache: None,
@@ -262,6 +268,9 @@ pub struct Campaign {
     /// The family definition (`[score] family`; `None`: the edition's).
     pub family: Option<FamilyDef>,
     pub benchmarks: PathBuf,
+    /// `benchmark_list`, absolute: the ids below `benchmarks` to name and
+    /// run, `None` for every benchmark there.
+    pub benchmark_list: Option<PathBuf>,
     pub jobs: usize,
     pub time: Duration,
     pub checker_time: Duration,
@@ -439,6 +448,7 @@ impl Campaign {
         };
         // `dir` joined with an absolute path is that path.
         let benchmarks = dir.join(&config.benchmarks);
+        let benchmark_list = config.benchmark_list.as_ref().map(|l| dir.join(l));
         // Capped silently here; `pipeline::load` says so.
         let (jobs, _) = crate::process::jobs::resolve(config.jobs);
         let campaign = Campaign {
@@ -447,6 +457,7 @@ impl Campaign {
             edition,
             family,
             benchmarks,
+            benchmark_list,
             jobs,
             time: secs(time, edition.time_limit(), true),
             checker_time: secs(l.checker_time, stand_in.checker_time, true),
