@@ -152,12 +152,7 @@ fn document(s: &Scored, solver: &str, pairs: &[&PairRecord]) -> String {
         let _ = writeln!(out, "    <column title=\"{c}\"/>");
     }
     out.push_str("  </columns>\n");
-    let host = if facts.is_some() {
-        crate::store::lock::hostname()
-    } else {
-        "unknown".into()
-    };
-    let _ = writeln!(out, "  <systeminfo hostname=\"{}\"/>", e(&host));
+    out.push_str(&systeminfo(facts.is_some()));
     let (mut cpu, mut wall) = (0.0, 0.0);
     for rec in pairs {
         let verdict = s.verdict(rec);
@@ -196,6 +191,69 @@ fn document(s: &Scored, solver: &str, pairs: &[&PairRecord]) -> String {
     let _ = writeln!(out, "  <column title=\"walltime\" value=\"{wall}s\"/>");
     out.push_str("</result>\n");
     out
+}
+
+/// `<systeminfo>` as BenchExec writes it (`os`, `cpu` and `ram`, which
+/// `table-generator` requires): of this machine for a campaign (`here`:
+/// scored where it ran), else `unknown` throughout (an archive's runs
+/// went elsewhere).
+fn systeminfo(here: bool) -> String {
+    let unknown = || "unknown".to_string();
+    let (host, os, cpu, cores, ram) = if here {
+        let proc = |path: &str, key: &str| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.lines()
+                .find(|l| l.starts_with(key))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let ram = proc("/proc/meminfo", "MemTotal")
+            .and_then(|kb| kb.trim_end_matches(" kB").parse::<u64>().ok())
+            .map_or_else(unknown, |kb| format!("{}B", kb * 1024));
+        let cores =
+            std::thread::available_parallelism().map_or_else(|_| unknown(), |n| n.to_string());
+        (
+            crate::store::lock::hostname(),
+            os_name().unwrap_or_else(unknown),
+            proc("/proc/cpuinfo", "model name").unwrap_or_else(unknown),
+            cores,
+            ram,
+        )
+    } else {
+        (unknown(), unknown(), unknown(), unknown(), unknown())
+    };
+    let e = |t: &str| escape(t).into_owned();
+    format!(
+        "  <systeminfo hostname=\"{}\">\n    <os name=\"{}\"/>\n    <cpu model=\"{}\" cores=\"{}\"/>\n    <ram size=\"{}\"/>\n  </systeminfo>\n",
+        e(&host),
+        e(&os),
+        e(&cpu),
+        e(&cores),
+        e(&ram)
+    )
+}
+
+/// `Linux-RELEASE-MACHINE`, as BenchExec names the system (uname).
+fn os_name() -> Option<String> {
+    // SAFETY: uname fills the zeroed struct it is given.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    let text = |f: &[libc::c_char]| {
+        let bytes: Vec<u8> = f
+            .iter()
+            .take_while(|c| **c != 0)
+            .map(|c| *c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    Some(format!(
+        "{}-{}-{}",
+        text(&u.sysname),
+        text(&u.release),
+        text(&u.machine)
+    ))
 }
 
 /// `YYYY-MM-DD HH:MM:SS UTC` as BenchExec's ISO times,
