@@ -72,6 +72,18 @@ fn every_subcommand_that_prints_ends_quietly_on_a_closed_stdout() {
     ends_quietly(&["score", "--starexec", results, "--rules", "smtcomp-2016"]);
     let answers = "tests/data/results/smtcomp2019-single-query-strings.csv.gz";
     ends_quietly(&["score", "--answers", "sq-2019", "--starexec", answers]);
+    let list = "tests/data/results/smtcomp2024-benchmarks-QF_LinearIntArith.json.gz";
+    let selected = t("selected.txt");
+    ends_quietly(&[
+        "select",
+        list,
+        "--rules",
+        "smtcomp-2024",
+        "--seed",
+        "1",
+        "--out",
+        &selected,
+    ]);
     // A selfcheck that fails (a `sat` answer): exit 1 either way.
     let sat = format!("{} {{file}}", common::fake_solver("always-sat.sh"));
     let json = t("sat.json");
