@@ -235,8 +235,9 @@ fn systeminfo(here: bool) -> String {
 
 /// `Linux-RELEASE-MACHINE`, as BenchExec names the system (uname).
 fn os_name() -> Option<String> {
-    // SAFETY: uname fills the zeroed struct it is given.
+    // SAFETY: utsname is arrays of C chars, for which all zeros is valid.
     let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: `u` is a valid, writable utsname that uname fills.
     if unsafe { libc::uname(&mut u) } != 0 {
         return None;
     }
