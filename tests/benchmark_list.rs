@@ -1,6 +1,7 @@
 //! The campaign key `benchmark_list` (what `coreval select --out` writes):
 //! only the listed benchmarks of the root are named, solved, checked and
-//! scored, and a listed id with no file is refused before any work, with
+//! scored (a shorter list leaves the others out of the index and the
+//! scores), and a listed id with no file is refused before any work, with
 //! `campaign.toml:LINE` and the list's own line. Real solvers: z3 under
 //! test, yices checking.
 
@@ -59,6 +60,20 @@ fn only_the_listed_benchmarks_are_named_and_run() {
     assert!(!dir.join("named").join(BENCHMARKS[1]).exists());
     let pairs = jsonl(&dir.join("reports/pairs.jsonl"));
     assert_eq!(pairs.len(), 2, "{pairs:?}");
+    // A shorter list: the benchmark left out is no longer named or scored.
+    std::fs::write(dir.join("selected.txt"), format!("{}\n", BENCHMARKS[0])).unwrap();
+    let (code, err) = coreval_run(&dir, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let named: Vec<String> = (common::read_index(&dir.join("named")).into_iter())
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(named, [BENCHMARKS[0]]);
+    let pairs = jsonl(&dir.join("reports/pairs.jsonl"));
+    let scored: Vec<&str> = pairs
+        .iter()
+        .map(|p| p["benchmark"].as_str().unwrap())
+        .collect();
+    assert_eq!(scored, [BENCHMARKS[0]], "{pairs:?}");
 }
 
 #[test]
