@@ -286,6 +286,10 @@ fn scrambled_files_and_bad_results() {
         "{said}"
     );
     assert!(said.contains("elsewhere/scrambled3.smt2"), "{said}");
+    assert!(
+        said.contains("1 run(s) answered unsat with no core") && said.contains("xml.bz2:10"),
+        "{said}"
+    );
     // Checked on the files the solver saw, reported by the originals.
     let csv = std::fs::read_to_string(camp.join("reports/pairs.csv")).unwrap();
     assert!(

@@ -8,7 +8,8 @@
 //! BenchExec measured them with its cgroups. The record says where it was
 //! read (`origin`, `RESULT:LINE`). A run that cannot be imported (no log,
 //! no times) is not recorded and is said, with its file and line; runs of
-//! the file on no benchmark of the campaign are said once, counted.
+//! the file on no benchmark of the campaign are said once, counted, and
+//! so are the logs that say `unsat` without a core.
 
 use crate::answer::AnswerStream;
 use crate::campaign::ledger::index::Bench;
@@ -43,6 +44,7 @@ pub fn import(
     unmatched(l, name, b);
     let mut out = Vec::new();
     let mut problems = Vec::new();
+    let mut no_core = Vec::new();
     for (k, e) in todo.iter().enumerate() {
         let Some(i) = b.run_on(&e.id, &e.output) else {
             continue;
@@ -55,11 +57,21 @@ pub fn import(
         });
         match rec {
             Ok(mut rec) => {
+                if rec.answer == crate::answer::Answer::Unsat && rec.core.is_none() {
+                    no_core.push(format!("{origin} ({})", logs.path().display()));
+                }
                 rec.provenance = l.current.run_provenance(name, e).map(Box::new);
                 out.push((rec, k));
             }
             Err(why) => problems.push(format!("{origin}: {why}")),
         }
+    }
+    if !no_core.is_empty() {
+        l.say.warning(format!(
+            "solver '{name}': {} run(s) answered unsat with no core in their log, so they earn nothing: {}",
+            no_core.len(),
+            shown(&no_core)
+        ));
     }
     if !problems.is_empty() {
         l.say.error(format!(

@@ -108,11 +108,22 @@ pub fn parse(text: &str, xml: &Path) -> Result<ResultFile> {
         let pos = reader.buffer_position();
         let event = match reader.read_event() {
             Ok(e) => e,
-            Err(e) => bail!(
-                "{}:{}: not well-formed XML: {e}",
-                xml.display(),
-                line_of(reader.error_position())
-            ),
+            Err(e) => {
+                let at = reader.error_position();
+                // An error at the very end: the file stops mid-element.
+                let end = if text[(at as usize).min(text.len())..].trim().is_empty()
+                    || reader.buffer_position() as usize >= text.len()
+                {
+                    " (the file ends there: truncated?)"
+                } else {
+                    ""
+                };
+                bail!(
+                    "{}:{}: not well-formed XML: {e}{end}",
+                    xml.display(),
+                    line_of(at)
+                )
+            }
         };
         match event {
             Event::Start(e) | Event::Empty(e) if !seen_root => {
@@ -266,8 +277,11 @@ mod tests {
         let f = parse(whole, Path::new("r.xml")).unwrap();
         assert_eq!(f.runs.len(), 1);
         assert_eq!(f.runs[0].cols["status"], "unsat");
-        let cut = &whole[..whole.len() - 12];
-        let e = parse(cut, Path::new("r.xml")).unwrap_err().to_string();
-        assert!(e.contains("r.xml") && e.contains("truncated"), "{e}");
+        for cut in [whole.len() - 3, whole.len() - 12, whole.len() - 9] {
+            let e = parse(&whole[..cut], Path::new("r.xml"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("r.xml") && e.contains("truncated"), "{e}");
+        }
     }
 }
