@@ -24,7 +24,7 @@ use crate::score::{score_refs, ScoreOptions};
 use crate::slurm::shard::{pair_key, Shard};
 use crate::solve::SolveSummary;
 use anyhow::{Context as _, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the stages did. A stage that did not run is `None`.
@@ -363,7 +363,7 @@ fn score(
     // with the campaign's own reports; outputs named on the command line
     // are the only files written otherwise) and the evidence the HTML
     // report opens with. The other formats need only the scores.
-    let originals = originals(l, pairs);
+    let originals = originals(&c.benchmarks, pairs);
     let own = *outputs == default_outputs(c);
     let (html, others) = outputs.split_html();
     let report = std::thread::scope(|s| -> Result<ScoreReport> {
@@ -407,21 +407,38 @@ fn score(
 /// file names ([`crate::benchmark::task`]): the scores, families and
 /// reports go by it (the journals and `pairs.jsonl` keep the files the
 /// solvers saw).
-type Originals = rustc_hash::FxHashMap<Box<str>, crate::store::compact::Name>;
+pub type Originals = rustc_hash::FxHashMap<Box<str>, crate::store::compact::Name>;
 
-fn originals(l: &Loaded, pairs: &[PairVerdict]) -> Originals {
+/// The originals of the judged pairs' benchmarks below `root`.
+pub fn originals(root: &Path, pairs: &[PairVerdict]) -> Originals {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Originals::default();
     for p in pairs {
         let id = p.pair.benchmark.as_ref();
         if seen.insert(id) {
-            let file = l.campaign.benchmarks.join(id);
+            let file = root.join(id);
             if let Some(o) = crate::benchmark::task::original_of(&file) {
                 out.insert(id.into(), o.into());
             }
         }
     }
     out
+}
+
+/// The records with each scrambled benchmark's id replaced by its original.
+pub fn by_originals<'a>(
+    records: impl Iterator<Item = &'a crate::campaign::verdict::pair::PairRecord>,
+    originals: &Originals,
+) -> Vec<crate::campaign::verdict::pair::PairRecord> {
+    records
+        .map(|r| {
+            let mut r = r.clone();
+            if let Some(o) = originals.get(r.benchmark.as_ref()) {
+                r.benchmark = o.clone();
+            }
+            r
+        })
+        .collect()
 }
 
 /// The scores of the judged pairs with the campaign's facts, what lies
@@ -434,19 +451,11 @@ fn score_with_facts(
     options: ScoreOptions,
     timings: Option<Vec<Timing>>,
 ) -> Result<ScoreReport> {
-    let renamed: Vec<crate::campaign::verdict::pair::PairRecord>;
+    let renamed;
     let records: Vec<_> = if originals.is_empty() {
         pairs.iter().map(|p| &p.pair).collect()
     } else {
-        renamed = (pairs.iter())
-            .map(|p| {
-                let mut r = p.pair.clone();
-                if let Some(o) = originals.get(p.pair.benchmark.as_ref()) {
-                    r.benchmark = o.clone();
-                }
-                r
-            })
-            .collect();
+        renamed = by_originals(pairs.iter().map(|p| &p.pair), originals);
         renamed.iter().collect()
     };
     let mut report = score_refs(&records, &l.ctx.rules, &options);

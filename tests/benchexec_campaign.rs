@@ -297,6 +297,39 @@ fn scrambled_files_and_bad_results() {
         "{csv}"
     );
     assert!(!csv.contains("scrambled1"), "{csv}");
+    // So do the smtcomp tool's files.
+    let out = tmp.path().join("export");
+    let ran = common::command()
+        .arg("score")
+        .arg(&camp)
+        .arg("--smtcomp-json")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let gz = std::fs::read(out.join("results-uc-2025.json.gz")).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let files: Vec<String> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{}/{}",
+                r["file"]["logic"].as_str().unwrap(),
+                r["file"]["family"][0].as_str().unwrap(),
+                r["file"]["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(files.len(), 2, "{text}");
+    assert!(files.contains(&"QF_LIA/fam/a.smt2".to_string()), "{text}");
     // Logs gone: refused before any work, with the line and the file.
     std::fs::rename(&logs, res.join("gone")).unwrap();
     let (code, said) = common::coreval_run(&camp, &[]);

@@ -114,11 +114,19 @@ fn score_campaign(dir: &Path, args: &ScoreArgs) -> Result<u8> {
         bail!("{}: nothing to score", dir.display());
     };
     if args.exports() {
-        let pairs: Vec<&PairRecord> = s.pairs.iter().flatten().map(|p| &p.pair).collect();
+        // Scrambled benchmarks go by their originals, as in the reports.
+        let judged = s.pairs.as_deref().unwrap_or_default();
+        let originals = pipeline::originals(&c.benchmarks, judged);
+        let renamed = pipeline::by_originals(judged.iter().map(|p| &p.pair), &originals);
+        let pairs: Vec<&PairRecord> = renamed.iter().collect();
         let index = crate::campaign::ledger::index::read_index(c)?;
         let declared: HashMap<&str, &str> = index
             .iter()
-            .filter_map(|b| Some((b.id.as_str(), b.status.as_deref()?)))
+            .filter_map(|b| {
+                let id = b.id.as_str();
+                let id = originals.get(id).map_or(id, |o| o.as_ref());
+                Some((id, b.status.as_deref()?))
+            })
             .collect();
         let status = |p: &PairRecord| {
             declared
