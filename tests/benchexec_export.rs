@@ -180,41 +180,12 @@ fn a_campaigns_pairs_become_benchexec_tables() {
     };
     let dir = tempfile::tempdir().unwrap();
     let camp = dir.path().join("campaign");
-    common::copy_examples(&camp.join("benchmarks"), BENCHMARKS);
-    common::real_checkers(&camp.join("defs"));
-    let fake = |f: &str| format!("{:?}", common::fake_solver(f));
-    let config = format!(
-        r#"benchmarks = "benchmarks"
-checkers_dir = "defs"
-cache = ".cache"
-jobs = 2
-[naming]
-allow_no_status = true
-[limits]
-time = 20.0
-memory_mb = 2000
-checker_time = 20.0
-[check]
-policy = "smtcomp-2018"
-checkers = ["yices", "cvc5"]
-[score]
-rules = "smtcomp-2024"
-[[solver]]
-name = "z3"
-definition = "z3"
-[[solver]]
-name = "liar"
-command = [{liar}, "{{file}}"]
-[[solver]]
-name = "says sat"
-command = [{sat}, "{{file}}"]
-"#,
-        liar = fake("z3-drop-first.sh"),
-        sat = fake("always-sat.sh"),
+    common::faulty_campaign(
+        &camp,
+        BENCHMARKS,
+        "time = 20.0\nmemory_mb = 2000",
+        &[("liar", "z3-drop-first.sh"), ("says sat", "always-sat.sh")],
     );
-    std::fs::write(camp.join("campaign.toml"), config).unwrap();
-    let (code, err) = common::coreval_run(&camp, &[]);
-    assert!(code.is_some(), "coreval run: {err}");
     let out = dir.path().join("bx");
     score(&[
         camp.as_os_str(),

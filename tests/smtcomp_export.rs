@@ -265,49 +265,17 @@ const BENCHMARKS: &[&str] = &[
 /// (refuted), one that says `sat` to all, one that crashes and one that
 /// hangs past the limit, judged by yices and cvc5 under the 2024 rules.
 fn campaign(camp: &Path) {
-    common::copy_examples(&camp.join("benchmarks"), BENCHMARKS);
-    common::real_checkers(&camp.join("defs"));
-    let fake = |f: &str| format!("{:?}", common::fake_solver(f));
-    let config = format!(
-        r#"benchmarks = "benchmarks"
-checkers_dir = "defs"
-cache = ".cache"
-jobs = 2
-[naming]
-allow_no_status = true
-[limits]
-time = 2.0
-grace = 0.5
-checker_time = 20.0
-[check]
-policy = "smtcomp-2018"
-checkers = ["yices", "cvc5"]
-[score]
-rules = "smtcomp-2024"
-[[solver]]
-name = "z3"
-definition = "z3"
-[[solver]]
-name = "liar"
-command = [{liar}, "{{file}}"]
-[[solver]]
-name = "sayssat"
-command = [{sat}, "{{file}}"]
-[[solver]]
-name = "crash"
-command = [{crash}, "{{file}}"]
-[[solver]]
-name = "hang"
-command = [{hang}, "{{file}}"]
-"#,
-        liar = fake("z3-drop-first.sh"),
-        sat = fake("always-sat.sh"),
-        crash = fake("crash.sh"),
-        hang = fake("hang.sh"),
+    common::faulty_campaign(
+        camp,
+        BENCHMARKS,
+        "time = 2.0\ngrace = 0.5",
+        &[
+            ("liar", "z3-drop-first.sh"),
+            ("sayssat", "always-sat.sh"),
+            ("crash", "crash.sh"),
+            ("hang", "hang.sh"),
+        ],
     );
-    std::fs::write(camp.join("campaign.toml"), config).unwrap();
-    let (code, err) = common::coreval_run(camp, &[]);
-    assert!(code.is_some(), "coreval run: {err}");
 }
 
 #[test]

@@ -279,3 +279,28 @@ pub fn on_terminal(args: &[&str], env: &[(&str, &Path)]) -> (Vec<(f64, String)>,
     }
     (timed, child.wait().unwrap().code())
 }
+
+/// A campaign in `camp` of the example benchmarks `ids`, judged by yices
+/// and cvc5 under the 2018 policy and scored by the 2024 rules, with z3
+/// and the fault-injecting solvers `fakes` (name, script in
+/// `tests/fixtures/fake-solvers/`) under `limits` (lines of `[limits]`),
+/// run once.
+pub fn faulty_campaign(camp: &Path, ids: &[&str], limits: &str, fakes: &[(&str, &str)]) {
+    copy_examples(&camp.join("benchmarks"), ids);
+    real_checkers(&camp.join("defs"));
+    let mut config = format!(
+        "benchmarks = \"benchmarks\"\ncheckers_dir = \"defs\"\ncache = \".cache\"\njobs = 2\n\
+         [naming]\nallow_no_status = true\n[limits]\n{limits}\nchecker_time = 20.0\n\
+         [check]\npolicy = \"smtcomp-2018\"\ncheckers = [\"yices\", \"cvc5\"]\n[score]\nrules = \"smtcomp-2024\"\n\
+         [[solver]]\nname = \"z3\"\ndefinition = \"z3\"\n"
+    );
+    for (name, script) in fakes {
+        config.push_str(&format!(
+            "[[solver]]\nname = {name:?}\ncommand = [{:?}, \"{{file}}\"]\n",
+            fake_solver(script)
+        ));
+    }
+    std::fs::write(camp.join("campaign.toml"), config).unwrap();
+    let (code, err) = coreval_run(camp, &[]);
+    assert!(code.is_some(), "coreval run: {err}");
+}
