@@ -78,6 +78,7 @@ pub fn import_dir(root: &Path, opts: &FolderOptions<'_>) -> Result<Import> {
             status: RunStatus::Complete,
             cpu: 0.0,
             wall: 0.0,
+            memory: 0,
             origin: file.display().to_string(),
         };
         out.pairs.push(run.into_record(info));

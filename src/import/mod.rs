@@ -179,6 +179,8 @@ pub struct RawRun<'a> {
     pub cpu: f64,
     /// Wall seconds.
     pub wall: f64,
+    /// Peak memory in bytes (0: not measured).
+    pub memory: u64,
     /// `file:line` it came from.
     pub origin: String,
 }
@@ -204,6 +206,7 @@ impl RawRun<'_> {
             status: self.status,
             cpu: self.cpu,
             wall: self.wall,
+            memory: self.memory,
             core: core.map(|c| c.into_iter().map(Name::from).collect()),
             origin: Some(self.origin.into()),
             ..PairRecord::default()
@@ -254,6 +257,7 @@ mod tests {
             status: RunStatus::Complete,
             cpu: 1.0,
             wall: 1.0,
+            memory: 0,
             origin: "f:1".into(),
         };
         let info = BenchmarkInfo {

@@ -156,6 +156,7 @@ fn one_run(
         status: m.status,
         cpu: m.cpu,
         wall: m.wall,
+        memory: m.memory.unwrap_or(0),
         origin,
     }
     .into_record(info))

@@ -11,6 +11,7 @@ const XML: &str = r#"<?xml version="1.0"?>
     <column title="status" value="unsat"/>
     <column title="cputime" value="1.25s"/>
     <column title="walltime" value="1.5s"/>
+    <column title="memory" value="19820544B"/>
   </run>
   <run files="[QF_UF/f/b.smt2]" name="QF_UF/f/b.smt2">
     <column title="status" value="TIMEOUT"/>
@@ -71,6 +72,7 @@ fn runs_logs_and_issues() {
         (a.verdict.clone(), a.core_size, a.cpu, a.wall),
         (Verdict::Unchecked, Some(2), 1.25, 1.5)
     );
+    assert_eq!(a.memory, 19_820_544);
     assert_eq!(a.core.as_deref(), Some(&["n1".into(), "n3".into()][..]));
     let b = &imp.pairs[1];
     assert_eq!(
@@ -80,11 +82,11 @@ fn runs_logs_and_issues() {
     let msgs: Vec<String> = imp.issues.iter().map(|i| i.to_string()).collect();
     assert_eq!(msgs.len(), 2, "{msgs:?}");
     assert!(
-        msgs[0].ends_with(":15: run has no `cputime` column"),
+        msgs[0].ends_with(":16: run has no `cputime` column"),
         "{msgs:?}"
     );
     assert!(
-        msgs[1].contains(":19: benchmark `QF_UF/f/zz.smt2` is not known"),
+        msgs[1].contains(":20: benchmark `QF_UF/f/zz.smt2` is not known"),
         "{msgs:?}"
     );
 }
