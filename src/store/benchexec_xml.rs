@@ -94,11 +94,24 @@ pub fn read(xml: &Path) -> Result<ResultFile> {
 /// Parse result XML text; `xml` names it in errors.
 pub fn parse(text: &str, xml: &Path) -> Result<ResultFile> {
     let mut reader = Reader::from_str(text);
+    // Lines counted forward from the last position asked (positions only
+    // grow while reading): a file of N runs is scanned once, not N times.
+    let counted = std::cell::Cell::new((0usize, 1u64));
     let line_of = |pos: u64| {
-        1 + text.as_bytes()[..(pos as usize).min(text.len())]
+        let pos = (pos as usize).min(text.len());
+        let (from, mut line) = counted.get();
+        if pos < from {
+            return 1 + text.as_bytes()[..pos]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64;
+        }
+        line += text.as_bytes()[from..pos]
             .iter()
             .filter(|b| **b == b'\n')
-            .count() as u64
+            .count() as u64;
+        counted.set((pos, line));
+        line
     };
     let mut out = ResultFile::default();
     let mut run: Option<Run> = None;
