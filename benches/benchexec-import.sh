@@ -54,7 +54,13 @@ os.chmod(solver, 0o755)
 with open(os.path.join(work, "command", "campaign.toml"), "w") as f:
     f.write(head + f'[[solver]]\nname = "z3"\ncommand = ["{solver}", "{{file}}"]\n')
 EOF
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+# Wall seconds of a command (its output dropped).
+secs() {
+  python3 -c 'import subprocess, sys, time
+t = time.monotonic()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(f"{time.monotonic() - t:.3f}")' "$@"
+}
 for camp in import command; do
   "$coreval" run --stage name "$work/$camp" >/dev/null 2>&1
 done
@@ -66,6 +72,6 @@ records=$(wc -l < "$work/import/runs.jsonl")
 echo "$n benchmarks; $records runs imported"
 echo "solve, BenchExec import:        ${imp} s"
 echo "solve, instant command:         ${cmd} s"
-echo "ratio import / command:         $(echo "scale=3; $imp / $cmd" | bc)"
+echo "ratio import / command:         $(python3 -c "print(f'{$imp / $cmd:.3f}')")"
 echo "solve, nothing to do (import):  ${imp0} s"
 echo "solve, nothing to do (command): ${cmd0} s"
