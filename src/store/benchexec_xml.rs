@@ -257,6 +257,20 @@ pub fn default_log_dir(xml: &Path) -> PathBuf {
     xml.with_file_name(format!("{stem}.logfiles"))
 }
 
+/// Where BenchExec left the logs of result file `xml`: its `<…>.logfiles`
+/// folder, or `<…>.logfiles.zip` when only that exists.
+pub fn logs_beside(xml: &Path) -> PathBuf {
+    let dir = default_log_dir(xml);
+    let mut zip = dir.clone().into_os_string();
+    zip.push(".zip");
+    let zip = PathBuf::from(zip);
+    if !dir.exists() && zip.exists() {
+        zip
+    } else {
+        dir
+    }
+}
+
 /// The tool output in a BenchExec log: everything after the header line of
 /// dashes (the whole file when there is none).
 pub fn strip_log_header(log: &[u8]) -> &[u8] {

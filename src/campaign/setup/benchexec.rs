@@ -48,17 +48,7 @@ impl BenchExecRuns {
         }
         let logs = match logs {
             Some(l) => absolute(&c.dir.join(l)),
-            None => {
-                let dir = benchexec_xml::default_log_dir(&xml);
-                let mut zip = dir.clone().into_os_string();
-                zip.push(".zip");
-                let zip = PathBuf::from(zip);
-                if dir.is_dir() || !zip.is_file() {
-                    dir
-                } else {
-                    zip
-                }
-            }
+            None => benchexec_xml::logs_beside(&xml),
         };
         if !logs.exists() {
             bail!(

@@ -58,15 +58,7 @@ impl Logs {
     /// The logs of result file `xml` where BenchExec puts them: the
     /// `<…>.logfiles` folder, or `<…>.logfiles.zip` when only that exists.
     pub fn beside(xml: &Path) -> Result<Logs> {
-        let dir = super::default_log_dir(xml);
-        let mut zip = dir.clone().into_os_string();
-        zip.push(".zip");
-        let zip = PathBuf::from(zip);
-        if !dir.exists() && zip.exists() {
-            Logs::open(&zip)
-        } else {
-            Ok(Logs::Dir(dir))
-        }
+        Logs::open(&crate::store::benchexec_xml::logs_beside(xml))
     }
 
     /// The log called `file` (a bare file name), if there is one.
