@@ -149,6 +149,8 @@ fn benchexec_results_are_a_campaigns_solvers() {
     let broken: Vec<_> = all.iter().filter(|p| p.0 == "broken").collect();
     assert!(z3.len() >= 10, "{said}\n{all:?}");
     assert_eq!(z3.len(), broken.len(), "{said}\n{all:?}");
+    let imported = format!("0 run now, {} imported from BenchExec", z3.len() * 2);
+    assert!(said.contains(&imported), "{said}");
     assert!(z3.iter().all(|p| p.2 == "validated"), "{said}\n{z3:#?}");
     // Where z3's core lost a name, the broken solver's core is refuted.
     let mut refuted = 0;
@@ -202,8 +204,9 @@ const NAMED_A: &str = "(set-info :status unsat)\n(set-logic QF_LIA)\n(declare-co
 const NAMED_B: &str = "(set-info :status unsat)\n(set-logic QF_LIA)\n(declare-const y Int)\n\
 (assert (! (= y 1) :named smtcomp0))\n(assert (! (= y 2) :named smtcomp1))\n(check-sat)\n";
 
-/// A result file of three runs: on `a` (a core), on `b` (`unsat`, no
-/// core), on a file that is no benchmark of the campaign.
+/// A result file of four runs: on `a` (a core), on `b` (`unsat`, no
+/// core), on a file that is no benchmark of the campaign, and on a
+/// benchmark whose log is missing.
 const RESULT: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 <result benchmarkname="uc" tool="Z3" version="5.4.0" toolmodule="benchexec.tools.z3" timelimit="20s" memlimit="1000000000B" options="" block="uc" name="z3.uc">
   <run name="../benchmarks/QF_LIA/s/scrambled1.yml" files="[../benchmarks/QF_LIA/s/scrambled1.smt2]">
@@ -219,6 +222,11 @@ const RESULT: &str = r#"<?xml version="1.0" encoding="utf-8"?>
     <column title="walltime" value="0.03s"/>
   </run>
   <run name="../elsewhere/scrambled3.smt2" files="[../elsewhere/scrambled3.smt2]">
+    <column title="cputime" value="0.02s"/>
+    <column title="status" value="false"/>
+    <column title="walltime" value="0.03s"/>
+  </run>
+  <run name="../benchmarks/QF_LIA/s/scrambled4.smt2" files="[../benchmarks/QF_LIA/s/scrambled4.smt2]">
     <column title="cputime" value="0.02s"/>
     <column title="status" value="false"/>
     <column title="walltime" value="0.03s"/>
@@ -248,6 +256,7 @@ fn scrambled_files_and_bad_results() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("scrambled1.smt2"), NAMED_A).unwrap();
     std::fs::write(dir.join("scrambled2.smt2"), NAMED_B).unwrap();
+    std::fs::write(dir.join("scrambled4.smt2"), NAMED_B).unwrap();
     // The competition's task files, naming the original benchmarks.
     for (n, orig) in [(1, "QF_LIA/fam/a.smt2"), (2, "QF_LIA/fam/b.smt2")] {
         std::fs::write(
@@ -272,9 +281,20 @@ fn scrambled_files_and_bad_results() {
         "[naming]\nnamed_policy = \"keep\"\n",
     ) + "\n[[solver]]\nname = \"z3\"\nbenchexec = \"res/uc.2026-01-01_00-00-00.results.z3.uc.xml.bz2\"\n";
     std::fs::write(camp.join("campaign.toml"), &config).unwrap();
-    let (_, said) = common::coreval_run(&camp, &[]);
+    let (code, said) = common::coreval_run(&camp, &[]);
     let all = pairs(&camp);
     assert_eq!(all.len(), 2, "{said}\n{all:?}");
+    // The run without a log: said with its line, not imported, and the
+    // exit code says the input was at fault (not coreval).
+    assert!(
+        said.contains("2 imported from BenchExec, 1 not importable"),
+        "{said}"
+    );
+    assert!(
+        said.contains("xml.bz2:20: no output log for `../benchmarks/QF_LIA/s/scrambled4.smt2`"),
+        "{said}"
+    );
+    assert_eq!(code, Some(1), "{said}");
     assert_eq!(all[0].1, "QF_LIA/s/scrambled1.smt2");
     assert_eq!(all[0].2, "validated", "{said}");
     assert!(

@@ -75,7 +75,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
     // A benchmark that could not be named (malformed, unreadable) fails
     // the run, as docs/reference.md's "Exit codes" say.
-    let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures());
+    // So does a BenchExec run that could not be imported (bad input).
+    let unnamed = s.name.as_ref().is_some_and(|n| n.has_failures())
+        || s.solve.as_ref().is_some_and(|x| x.not_imported > 0);
     // Work left undone for coreval's own fault is the tool's error.
     let own = s.undone() > 0;
     let (Some(tally), true) = (&s.tally, s.report.is_some() || s.reports_current) else {

@@ -67,6 +67,8 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         exit::INTERRUPTED
     } else if done.undone() > 0 {
         exit::TOOL_ERROR
+    } else if done.solve.as_ref().is_some_and(|s| s.not_imported > 0) {
+        exit::FAILURES
     } else {
         exit::OK
     })
@@ -75,10 +77,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
 /// `solve: N pairs, …` on stderr.
 pub fn print_solve_summary(s: &crate::solve::SolveSummary) {
     eprintln!(
-        "solve: {} pairs, {} already done, {} run now{}{}",
+        "solve: {} pairs, {} already done, {} run now{}{}{}",
         s.total_pairs,
         s.already_done,
         s.ran,
+        match (s.imported, s.not_imported) {
+            (0, 0) => String::new(),
+            (i, 0) => format!(", {i} imported from BenchExec"),
+            (i, n) => format!(", {i} imported from BenchExec, {n} not importable (said above)"),
+        },
         if s.undone > 0 {
             format!(
                 ", {} left undone (coreval's fault: the next run does them)",

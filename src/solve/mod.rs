@@ -175,6 +175,11 @@ pub struct SolveSummary {
     /// file vanished or changed during the run, the program could not be
     /// started): the pairs stay undone, and the next run does them.
     pub undone: usize,
+    /// Runs imported from BenchExec result files (not run here).
+    pub imported: usize,
+    /// BenchExec runs that could not be imported (no log, no times): bad
+    /// input, said with file and line; imported once fixed.
+    pub not_imported: usize,
     pub interrupted: bool,
 }
 
@@ -281,8 +286,8 @@ pub fn solve(
             ran(rec, mine[*k]);
             redone.journaled((&s.name, &mine[*k].id), &s.name);
         }
-        summary.ran += records.len();
-        summary.undone += mine.len() - records.len();
+        summary.imported += records.len();
+        summary.not_imported += mine.len() - records.len();
     }
     let cache = solvers.iter().any(|s| s.cached).then(|| {
         let (cache, warnings) = RunCache::open(&c.cache_dir());
@@ -373,9 +378,9 @@ pub fn solve(
     );
     bar.finish_and_clear();
     written?;
-    summary.undone += faults.say(l.say);
+    summary.undone = faults.say(l.say);
     summary.redone = redone.say("", "run(s)", l.say);
-    summary.ran += count.into_inner();
+    summary.ran = count.into_inner();
     summary.interrupted = cancel.load(std::sync::atomic::Ordering::SeqCst);
     Ok(Solved {
         summary,
